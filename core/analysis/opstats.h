@@ -1,0 +1,31 @@
+#pragma once
+// Op statistics per (name, category) over all duration events of a trace.
+#include "common/progress.h"
+#include "trace/tracemodel.h"
+
+#include <vector>
+
+namespace syncscope {
+
+struct OpStat {
+    StrId name = kEmptyStr;
+    StrId cat = kEmptyStr;
+    uint64_t count = 0;
+    TimeNs total = 0;
+    TimeNs self = 0; // total minus the time of direct children on the same track
+    TimeNs min = 0;
+    TimeNs max = 0;
+};
+
+// Whole trace, sorted by total time, longest first (ties by name id).
+std::vector<OpStat> opStatistics(const TraceModel &model, const ProgressFn &progress = {},
+                                 const CancelToken *cancel = nullptr);
+
+// Only the part of each event inside [t0, t1): durations are clipped to the range,
+// count holds the events that overlap it (zero-length ones when t0 <= ts < t1),
+// min/max are over the clipped durations. For the timeline's range selection.
+std::vector<OpStat> opStatistics(const TraceModel &model, TimeNs t0, TimeNs t1,
+                                 const ProgressFn &progress = {},
+                                 const CancelToken *cancel = nullptr);
+
+} // namespace syncscope

@@ -1,0 +1,230 @@
+#pragma once
+// A small pull scanner over a buffer that ends in a '\0' sentinel. It is the hot
+// loop of the loader: no allocation unless a string has escapes, and it throws
+// NeedMore when a token runs into the end of the buffer so the caller can refill
+// and retry the whole step (a trace event is small).
+#include <cstdint>
+#include <string>
+#include <string_view>
+
+namespace syncscope {
+namespace json {
+
+struct NeedMore {};
+struct SyntaxError {
+    const char *at;
+    const char *what; // a phrase: "expected ':' after a key"
+};
+
+constexpr int kMaxDepth = 512;
+
+class Scanner {
+public:
+    Scanner(const char *begin, const char *end) : p(begin), m_end(end) {}
+
+    const char *p;
+
+    bool atEnd() const { return p >= m_end; }
+
+    // Skips whitespace; throws NeedMore at the end of the buffer.
+    char peek()
+    {
+        while (*p == ' ' || *p == '\n' || *p == '\r' || *p == '\t')
+            ++p;
+        if (p >= m_end)
+            throw NeedMore{};
+        return *p;
+    }
+
+    void expect(char c, const char *what)
+    {
+        if (peek() != c)
+            throw SyntaxError{p, what};
+        ++p;
+    }
+
+    // At '"'. The view points into the buffer, or into scratch when it had escapes.
+    std::string_view string(std::string &scratch)
+    {
+        const char *q = ++p;
+        while (!kStop[static_cast<unsigned char>(*q)])
+            ++q;
+        if (*q == '"') {
+            std::string_view v(p, static_cast<size_t>(q - p));
+            p = q + 1;
+            return v;
+        }
+        if (q >= m_end)
+            throw NeedMore{};
+        if (*q != '\\')
+            throw SyntaxError{q, "control character inside a string"};
+        scratch.assign(p, static_cast<size_t>(q - p));
+        p = q;
+        decodeRest(scratch);
+        return scratch;
+    }
+
+    void skipString()
+    {
+        const char *q = p + 1;
+        for (;;) {
+            while (!kStop[static_cast<unsigned char>(*q)])
+                ++q;
+            if (*q == '"') {
+                p = q + 1;
+                return;
+            }
+            if (q >= m_end)
+                throw NeedMore{};
+            if (*q != '\\')
+                throw SyntaxError{q, "control character inside a string"};
+            if (q + 1 >= m_end)
+                throw NeedMore{};
+            q += 2;
+        }
+    }
+
+    // A number token, validated against the JSON grammar.
+    std::string_view number()
+    {
+        const char *s = p;
+        const char *q = p;
+        if (*q == '-')
+            ++q;
+        if (!isDigit(*q)) {
+            if (q >= m_end)
+                throw NeedMore{};
+            throw SyntaxError{q, "invalid number"};
+        }
+        if (*q == '0')
+            ++q;
+        else
+            while (isDigit(*q))
+                ++q;
+        if (*q == '.') {
+            ++q;
+            if (!isDigit(*q)) {
+                if (q >= m_end)
+                    throw NeedMore{};
+                throw SyntaxError{q, "invalid number"};
+            }
+            while (isDigit(*q))
+                ++q;
+        }
+        if (*q == 'e' || *q == 'E') {
+            ++q;
+            if (*q == '+' || *q == '-')
+                ++q;
+            if (!isDigit(*q)) {
+                if (q >= m_end)
+                    throw NeedMore{};
+                throw SyntaxError{q, "invalid number"};
+            }
+            while (isDigit(*q))
+                ++q;
+        }
+        // The number may continue in the next chunk.
+        if (q >= m_end)
+            throw NeedMore{};
+        p = q;
+        return {s, static_cast<size_t>(q - s)};
+    }
+
+    void literal(const char *word, size_t n)
+    {
+        for (size_t i = 0; i < n; ++i) {
+            if (p + i >= m_end)
+                throw NeedMore{};
+            if (p[i] != word[i])
+                throw SyntaxError{p, "invalid literal"};
+        }
+        p += n;
+    }
+
+    // Skips any value; at its first character (after peek()).
+    void skipValue(int depth = 0)
+    {
+        switch (*p) {
+        case '"':
+            skipString();
+            return;
+        case '{': {
+            if (depth >= kMaxDepth)
+                throw SyntaxError{p, "nesting is too deep"};
+            ++p;
+            if (peek() == '}') {
+                ++p;
+                return;
+            }
+            for (;;) {
+                if (peek() != '"')
+                    throw SyntaxError{p, "expected a string key"};
+                skipString();
+                expect(':', "expected ':' after a key");
+                peek();
+                skipValue(depth + 1);
+                const char c = peek();
+                ++p;
+                if (c == '}')
+                    return;
+                if (c != ',')
+                    throw SyntaxError{p - 1, "expected ',' or '}' in an object"};
+            }
+        }
+        case '[': {
+            if (depth >= kMaxDepth)
+                throw SyntaxError{p, "nesting is too deep"};
+            ++p;
+            if (peek() == ']') {
+                ++p;
+                return;
+            }
+            for (;;) {
+                peek();
+                skipValue(depth + 1);
+                const char c = peek();
+                ++p;
+                if (c == ']')
+                    return;
+                if (c != ',')
+                    throw SyntaxError{p - 1, "expected ',' or ']' in an array"};
+            }
+        }
+        case 't':
+            literal("true", 4);
+            return;
+        case 'f':
+            literal("false", 5);
+            return;
+        case 'n':
+            literal("null", 4);
+            return;
+        default:
+            if (*p == '-' || isDigit(*p)) {
+                number();
+                return;
+            }
+            if (p >= m_end)
+                throw NeedMore{};
+            throw SyntaxError{p, "unexpected character"};
+        }
+    }
+
+    static bool isDigit(char c) { return c >= '0' && c <= '9'; }
+
+private:
+    void decodeRest(std::string &out);
+    static const bool kStop[256];
+    const char *m_end;
+};
+
+// Timestamps and durations: decimal microseconds (maybe fractional, maybe in a
+// string) to integer nanoseconds, exact to the nanosecond. False when it is not
+// a number or is out of range.
+bool parseMicrosToNs(std::string_view text, int64_t &ns);
+// An integer (or a number with an integral value, or a numeric string's content).
+bool parseInt64(std::string_view text, int64_t &out);
+bool parseDouble(std::string_view text, double &out);
+
+} // namespace json
+} // namespace syncscope

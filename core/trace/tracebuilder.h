@@ -1,0 +1,88 @@
+#pragma once
+// Builds a TraceModel event by event, then sorts and nests it once in finish().
+// The loader uses it, and so can code that captures a trace in memory (profile).
+#include "common/progress.h"
+#include "trace/tracemodel.h"
+
+#include <map>
+#include <memory>
+#include <string>
+#include <tuple>
+#include <unordered_map>
+#include <vector>
+
+namespace syncscope {
+
+// The args the analysis reads without parsing JSON; kNoValue / kEmptyStr if absent.
+struct EventKeys {
+    int64_t externalId = kNoValue;
+    int64_t correlation = kNoValue;
+    int64_t device = kNoValue;
+    int64_t stream = kNoValue;
+    int64_t bytes = kNoValue;
+    StrId syncKind = kEmptyStr;
+};
+
+class TraceBuilder {
+public:
+    explicit TraceBuilder(TraceInfo info = {});
+    ~TraceBuilder();
+
+    TraceInfo &info();
+    TraceCounts &counts();
+    void warn(std::string text);
+
+    StrId intern(std::string_view s);
+    // Interns the normalized spelling of a category.
+    StrId internCategory(std::string_view cat);
+    IdValue id(std::string_view text);
+    IdValue id(int64_t number);
+    uint32_t track(IdValue pid, IdValue tid);
+    // Stores args JSON (whitespace outside strings removed). "" -> no args.
+    ArgsRef storeArgs(std::string_view json);
+
+    void addComplete(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat,
+                     ArgsRef args = {}, const EventKeys &keys = {});
+    // B/E are paired per track in timestamp order when finish() runs.
+    void addBegin(uint32_t track, TimeNs ts, StrId name, StrId cat, ArgsRef args = {},
+                  const EventKeys &keys = {});
+    void addEnd(uint32_t track, TimeNs ts);
+    void addInstant(uint32_t track, TimeNs ts, StrId name, StrId cat, char scope = 't',
+                    ArgsRef args = {});
+    // One value of one counter series; call countCounterEvent() once per C event.
+    void addCounterValue(IdValue pid, StrId name, StrId key, TimeNs ts, double value);
+    void countCounterEvent();
+    void addFlow(const FlowEvent &flow);
+
+    void setProcessName(IdValue pid, StrId name);
+    void setProcessLabels(IdValue pid, StrId labels);
+    void setProcessSortIndex(IdValue pid, int64_t index);
+    void setThreadName(uint32_t track, StrId name);
+    void setThreadSortIndex(uint32_t track, int64_t index);
+
+    // Pairs B/E, sorts and nests every track. The builder is empty afterwards.
+    // Throws Cancelled when the token fires.
+    TraceModelPtr finish(const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
+
+private:
+    struct Pending {
+        TimeNs ts;
+        uint64_t seq;
+        bool begin;
+        StrId name, cat;
+        ArgsRef args;
+        EventKeys keys;
+    };
+    Process &process(IdValue pid);
+    void pairBeginEnd(uint32_t track, std::vector<Pending> &pending);
+    void sortTrack(Track &t);
+
+    std::unique_ptr<TraceModel> m_model;
+    std::unordered_map<uint64_t, uint32_t> m_trackIndex;
+    std::unordered_map<StrId, uint32_t> m_processIndex;
+    std::map<std::tuple<StrId, StrId, StrId>, uint32_t> m_counterIndex;
+    std::vector<std::vector<Pending>> m_pending; // per track
+    uint64_t m_seq = 0;
+};
+
+} // namespace syncscope
