@@ -1,0 +1,139 @@
+// Every real trace in ../shared/traces loads, and our figures equal those of the
+// independent reference script (reference_stats.py, plain json + gzip).
+#include "analysis/jobanalysis.h"
+#include "testutil.h"
+#include "trace/traceloader.h"
+
+#include <gtest/gtest.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+#include <filesystem>
+#include <map>
+
+using namespace syncscope;
+namespace fs = std::filesystem;
+
+namespace {
+
+const char *kTraces[] = {
+    "hta_cuda_event_sync.json.gz",
+    "hta_alexnet_cuda_sync.json.gz",
+    "hta_nccl_data.json.gz",
+    "hta_16rank_job_rank0.json.gz",
+    "hta_trace_filter_2ranks/sampled_rank-0.json.gz",
+    "hta_trace_filter_2ranks/sampled_rank-1.json.gz",
+    "kineto_resnet50_worker0.1623143089861.pt.trace.json.gz",
+};
+
+bool runReference(const std::string &trace, nlohmann::json &out)
+{
+    const std::string cmd = std::string("\"") + SYNCSCOPE_PYTHON + "\" \"" +
+                            SYNCSCOPE_REFERENCE_SCRIPT + "\" \"" + trace + "\"";
+    FILE *pipe = popen(cmd.c_str(), "r");
+    if (!pipe)
+        return false;
+    std::string text;
+    char buf[4096];
+    size_t n;
+    while ((n = fread(buf, 1, sizeof buf, pipe)) > 0)
+        text.append(buf, n);
+    if (pclose(pipe) != 0)
+        return false;
+    out = nlohmann::json::parse(text);
+    return true;
+}
+
+class SharedTrace : public testing::TestWithParam<const char *> {};
+
+} // namespace
+
+TEST_P(SharedTrace, MatchesReferenceScript)
+{
+    const std::string path = test::sharedTrace(GetParam());
+    if (!fs::exists(path))
+        GTEST_SKIP() << "shared trace not present: " << path;
+    if (std::string(SYNCSCOPE_PYTHON).empty())
+        GTEST_SKIP() << "python3 not found at configure time";
+    nlohmann::json ref;
+    ASSERT_TRUE(runReference(path, ref)) << "reference_stats.py failed on " << path;
+
+    auto model = loadTrace(path);
+    EXPECT_EQ(model->info().format, "json.gz");
+    EXPECT_FALSE(model->info().truncated);
+    EXPECT_EQ(model->warnings().count, 0u) << (model->warnings().first.empty()
+                                                   ? std::string()
+                                                   : model->warnings().first[0]);
+    const JobAnalysis job = analyzeJob({model});
+
+    std::map<std::string, uint64_t> refCategories;
+    for (auto &kv : ref["categories"].items())
+        refCategories[kv.key()] = kv.value().get<uint64_t>();
+    EXPECT_EQ(job.categories, refCategories);
+
+    std::map<std::string, uint64_t> kernels, refKernels;
+    std::map<std::string, double> busy;
+    for (const DeviceActivity &d : job.sync[0].devices) {
+        kernels[std::to_string(d.device)] = d.kernels;
+        busy[std::to_string(d.device)] = double(d.busy) / 1000.0;
+    }
+    for (auto &kv : ref["kernels"].items())
+        refKernels[kv.key()] = kv.value().get<uint64_t>();
+    EXPECT_EQ(kernels, refKernels);
+    ASSERT_EQ(busy.size(), ref["busy_us"].size());
+    for (auto &kv : ref["busy_us"].items()) {
+        ASSERT_TRUE(busy.count(kv.key())) << "device " << kv.key();
+        const double want = kv.value().get<double>();
+        EXPECT_NEAR(busy[kv.key()], want, want * 0.001) << "busy time of device " << kv.key();
+    }
+
+    std::map<std::string, uint64_t> calls, refCalls;
+    for (const SyncCall &c : job.sync[0].syncCalls)
+        ++calls[std::string(
+            model->str(model->tracks()[c.event.track].name[c.event.index]))];
+    for (auto &kv : ref["sync_calls"].items())
+        refCalls[kv.key()] = kv.value().get<uint64_t>();
+    EXPECT_EQ(calls, refCalls);
+}
+
+INSTANTIATE_TEST_SUITE_P(Traces, SharedTrace, testing::ValuesIn(kTraces),
+                         [](const testing::TestParamInfo<const char *> &info) {
+                             std::string name = info.param;
+                             name = name.substr(0, name.find(".json"));
+                             for (char &c : name)
+                                 if (!isalnum(static_cast<unsigned char>(c)))
+                                     c = '_';
+                             return name;
+                         });
+
+// Spot checks against the figures SOURCES.md states for these files.
+TEST(SharedTraceFacts, CudaSyncEventsAndOps)
+{
+    const std::string path = test::sharedTrace("hta_cuda_event_sync.json.gz");
+    if (!fs::exists(path))
+        GTEST_SKIP() << "shared trace not present: " << path;
+    auto model = loadTrace(path);
+    const SyncAnalysis a = analyzeSyncs(*model);
+    std::map<std::string, int> kinds;
+    for (const CudaSyncEvent &e : a.cudaSyncEvents)
+        ++kinds[std::string(model->str(e.kind))];
+    EXPECT_EQ(kinds["Event Sync"], 2);
+    EXPECT_EQ(kinds["Stream Sync"], 1);
+    EXPECT_EQ(kinds["Context Sync"], 1);
+    // Every runtime sync in this fixture runs inside an aten op.
+    for (const SyncCall &c : a.syncCalls)
+        EXPECT_TRUE(c.op.valid());
+}
+
+TEST(SharedTraceFacts, TwoRanksKeyedByRank)
+{
+    const std::string r0 = test::sharedTrace("hta_trace_filter_2ranks/sampled_rank-0.json.gz");
+    const std::string r1 = test::sharedTrace("hta_trace_filter_2ranks/sampled_rank-1.json.gz");
+    if (!fs::exists(r0) || !fs::exists(r1))
+        GTEST_SKIP() << "shared traces not present";
+    auto files = loadTraces({r1, r0});
+    ASSERT_EQ(files.size(), 2u);
+    EXPECT_EQ(files[0]->info().rank, 0);
+    EXPECT_EQ(files[1]->info().rank, 1);
+    EXPECT_EQ(files[0]->info().worldSize, 128);
+}
