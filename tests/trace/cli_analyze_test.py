@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""`syncscope-cli analyze --json` against the contract of issue 3 (section 3).
+Usage: cli_analyze_test.py CLI DATA_DIR SHARED_DIR"""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+
+SHAPE = {
+    "files": ["path", "rank", "format", "events", "flows", "instants", "counters", "warnings", "span_us"],
+    "devices": ["file", "device", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us", "sync_gap_us"],
+    "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op"],
+    "cuda_sync_events": ["file", "kind", "ts_us", "dur_us", "device", "stream"],
+    "sync_gaps": ["file", "device", "start_us", "end_us", "dur_us", "sync", "op", "root_op"],
+    "idle_breakdown": ["file", "device", "stream", "host_wait_us", "kernel_wait_us", "other_us"],
+    "top_ops": ["name", "cat", "count", "total_us", "self_us"],
+}
+failures = []
+
+
+def check(cond, what):
+    if not cond:
+        failures.append(what)
+
+
+def analyze(cli, files, extra=()):
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "out.json")
+        p = subprocess.run([cli, "analyze", *files, "--json", out, *extra],
+                           capture_output=True, text=True, timeout=300)
+        check(p.returncode == 0, f"analyze {files} exited {p.returncode}: {p.stderr.strip()}")
+        check(os.listdir(tmp) == ["out.json"], "a temporary file was left behind")
+        with open(out) as f:
+            return json.load(f)
+
+
+def check_shape(doc):
+    check(list(doc) == ["files", "categories", "devices", "sync_calls", "cuda_sync_events",
+                        "sync_gaps", "idle_breakdown", "top_ops"], f"top-level keys {list(doc)}")
+    for key, fields in SHAPE.items():
+        for row in doc.get(key, []):
+            check(list(row) == fields, f"{key} row keys {list(row)}")
+
+
+def main(cli, data, shared):
+    doc = analyze(cli, [os.path.join(data, "gpu_sync_gaps.json")], ["--top", "2"])
+    check_shape(doc)
+    check(doc["files"][0]["rank"] == 3 and doc["files"][0]["events"] == 26, "files[0]")
+    check(doc["categories"]["kernel"] == 6, "kernel count")
+    d0 = doc["devices"][0]
+    check((d0["busy_us"], d0["idle_us"], d0["span_us"], d0["sync_gap_us"]) == (465, 580, 1045, 505),
+          f"device 0 {d0}")
+    gaps = [(g["start_us"], g["end_us"], g["sync"], g["op"], g["root_op"]) for g in doc["sync_gaps"]]
+    check(gaps == [(300, 535, "cudaStreamSynchronize", "aten::item", "step"),
+                   (690, 910, "cudaEventSynchronize", None, None),
+                   (950, 1000, "cudaStreamSynchronize", "step", "step")], f"sync gaps {gaps}")
+    b = doc["idle_breakdown"][0]
+    check((b["host_wait_us"], b["kernel_wait_us"], b["other_us"]) == (455, 5, 50), f"breakdown {b}")
+    check(len(doc["top_ops"]) == 2, "--top 2")
+
+    # Errors: non-zero and one sentence on stderr.
+    for args in (["analyze", os.path.join(data, "malformed.json")],
+                 ["analyze", os.path.join(data, "no_such_file.json")],
+                 ["analyze", os.path.join(data, "bare_array.json"), "--top", "many"],
+                 ["analyze", os.path.join(data, "bare_array.json"), "--json", "/nonexistent-dir/x.json"]):
+        p = subprocess.run([cli, *args], capture_output=True, text=True, timeout=60)
+        lines = [l for l in p.stderr.splitlines() if l and not l.startswith("[")]
+        check(p.returncode != 0 and len(lines) == 1, f"{args}: rc {p.returncode}, stderr {p.stderr!r}")
+
+    ranks = os.path.join(shared, "traces", "hta_trace_filter_2ranks")
+    if os.path.isdir(ranks):
+        doc = analyze(cli, [os.path.join(ranks, "sampled_rank-1.json.gz"),
+                            os.path.join(ranks, "sampled_rank-0.json.gz")])
+        check_shape(doc)
+        check([f["rank"] for f in doc["files"]] == [0, 1], "files ordered by rank")
+        check({d["file"]: d["device"] for d in doc["devices"]} == {0: 0, 1: 1}, "device per rank")
+    else:
+        print("shared traces absent: multi-rank part skipped")
+
+    if failures:
+        print("\n".join("FAIL: " + f for f in failures))
+        return 1
+    print("cli analyze: all checks passed")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))
