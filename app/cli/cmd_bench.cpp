@@ -1,0 +1,120 @@
+#include "cliutil.h"
+#include "commands.h"
+
+#include "common/atomicfile.h"
+#include "lab/bench.h"
+
+#include <cstdio>
+#include <iostream>
+
+namespace syncscope::cli {
+
+namespace {
+struct BenchOptions {
+    std::string variants, ns, k, batch = "1", dim = "16", device = "cpu", json, csv;
+    double kRatio = 0.1, posFrac = 0.5, ignoreFrac = 0.0, targetPos = 0.5;
+    int warmup = 5, iters = 50, threads = 0;
+    uint64_t seed = 0;
+};
+
+std::string fmtMs(double ms)
+{
+    char buf[32];
+    if (ms >= 100)
+        std::snprintf(buf, sizeof buf, "%.1f", ms);
+    else if (ms >= 1)
+        std::snprintf(buf, sizeof buf, "%.3f", ms);
+    else
+        std::snprintf(buf, sizeof buf, "%.4f", ms);
+    return buf;
+}
+
+void printTable(const lab::BenchReport &rep)
+{
+    std::printf("device %s, LibTorch %s, %d threads\n", rep.device.c_str(), rep.torchVersion.c_str(),
+                rep.threads);
+    std::printf("%-10s %10s %9s %4s %4s %5s %11s %23s %10s %8s %7s\n", "variant", "N", "K", "B", "D",
+                "p", "median ms", "p5 - p95 ms", "floor ms", "x floor", "syncs");
+    for (const auto &r : rep.results) {
+        if (!r.error.empty()) {
+            std::printf("%-10s %10lld %9lld %4lld %4lld %5.3g  error: %s\n", r.variant.c_str(),
+                        static_cast<long long>(r.point.n), static_cast<long long>(r.point.k),
+                        static_cast<long long>(r.point.batch), static_cast<long long>(r.point.dim),
+                        r.point.posFrac, r.error.c_str());
+            continue;
+        }
+        const std::string spread = fmtMs(r.stats.p5Ms) + " - " + fmtMs(r.stats.p95Ms);
+        const std::string syncs = r.syncsPerStep ? std::to_string(*r.syncsPerStep) : "n/a";
+        std::printf("%-10s %10lld %9lld %4lld %4lld %5.3g %11s %23s %10s %8.2f %7s\n", r.variant.c_str(),
+                    static_cast<long long>(r.point.n), static_cast<long long>(r.point.k),
+                    static_cast<long long>(r.point.batch), static_cast<long long>(r.point.dim),
+                    r.point.posFrac, fmtMs(r.stats.medianMs).c_str(), spread.c_str(),
+                    fmtMs(r.floorMs).c_str(), r.floorMs > 0 ? r.stats.medianMs / r.floorMs : 0.0,
+                    syncs.c_str());
+    }
+}
+} // namespace
+
+void registerBench(CLI::App &app, int &exitCode)
+{
+    auto o = std::make_shared<BenchOptions>();
+    auto *cmd = app.add_subcommand(
+        "bench", "Time variants over a grid of N: median and spread per step, and the label read-pass floor.\n"
+                 "Example: syncscope-cli bench --variants naive,static,fused --n 1e3,1e5,1e6 --json bench.json");
+    cmd->add_option("--variants", o->variants, "Comma-separated variant names")->required();
+    cmd->add_option("--n", o->ns, "Comma-separated N values (1000 or 1e6)")->required();
+    auto *kOpt = cmd->add_option("--k", o->k, "Fixed K for every N");
+    cmd->add_option("--k-ratio", o->kRatio, "K = round(N * ratio) when --k is not given (default 0.1)")
+        ->excludes(kOpt);
+    cmd->add_option("--batch", o->batch, "Rows, B (default 1)");
+    cmd->add_option("--dim", o->dim, "Feature dimension, D (default 16)");
+    cmd->add_option("--pos-frac", o->posFrac, "P(label = 1) in the inputs (default 0.5)");
+    cmd->add_option("--ignore-frac", o->ignoreFrac, "P(label = -1) in the inputs (default 0)");
+    cmd->add_option("--target-pos-fraction", o->targetPos, "Target positive fraction f (default 0.5)");
+    cmd->add_option("--device", o->device, "cpu or cuda (default cpu)");
+    cmd->add_option("--warmup", o->warmup, "Warm-up steps per cell (default 5)");
+    cmd->add_option("--iters", o->iters, "Timed steps per cell (default 50)");
+    cmd->add_option("--seed", o->seed, "Seed (default 0)");
+    cmd->add_option("--threads", o->threads, "CPU threads, 0 = all cores (default 0)");
+    cmd->add_option("--json", o->json, "Write the results as JSON");
+    cmd->add_option("--csv", o->csv, "Write the results as CSV");
+    cmd->callback([o, kOpt, &exitCode] {
+        guarded(exitCode, [&] {
+            lab::BenchRequest req;
+            req.variants = splitList(o->variants);
+            req.device = o->device;
+            req.warmup = o->warmup;
+            req.iters = o->iters;
+            req.seed = o->seed;
+            req.threads = o->threads;
+            if (!(o->kRatio > 0 && o->kRatio <= 1000))
+                throw Error("--k-ratio must be greater than 0 (got " + std::to_string(o->kRatio) + ")");
+            for (const auto &nText : splitList(o->ns)) {
+                lab::BenchPoint p;
+                p.n = parseCount(nText, "--n");
+                p.k = kOpt->count() ? parseCount(o->k, "--k")
+                                    : std::max<int64_t>(1, std::llround(static_cast<double>(p.n) * o->kRatio));
+                p.batch = parseCount(o->batch, "--batch");
+                p.dim = parseCount(o->dim, "--dim");
+                p.posFrac = o->posFrac;
+                p.ignoreFrac = o->ignoreFrac;
+                p.targetPosFraction = o->targetPos;
+                req.points.push_back(p);
+            }
+            StderrProgress progress;
+            const lab::BenchReport rep = lab::runBench(
+                req, [&](double f, const char *what) { progress(f, what); }, nullptr);
+            printTable(rep);
+            if (!o->json.empty())
+                writeFileAtomic(o->json, lab::benchReportToJson(rep));
+            if (!o->csv.empty())
+                writeFileAtomic(o->csv, lab::benchReportToCsv(rep));
+            for (const auto &r : rep.results)
+                if (!r.error.empty())
+                    return 3; // some cells failed; the table says which and why
+            return 0;
+        });
+    });
+}
+
+} // namespace syncscope::cli

@@ -1,0 +1,42 @@
+// syncscope-cli: the headless face of syncscope. Links core only.
+#include "commands.h"
+#include "lab/variants.h"
+
+#include <cstdio>
+
+int main(int argc, char **argv)
+{
+    using namespace syncscope::cli;
+    CLI::App app{"syncscope-cli: measure host-device syncs and sampler variants, analyse "
+                 "PyTorch profiler traces.\n\n"
+                 "Examples:\n"
+                 "  syncscope-cli variants\n"
+                 "  syncscope-cli sample --variant fused --n 1000 --k 100 --json out.json\n"
+                 "  syncscope-cli bench --variants naive,static,fused --n 1000,100000 --json bench.json\n"
+                 "  syncscope-cli analyze trace.pt.trace.json.gz --top 20\n"
+                 "  syncscope-cli profile --variant naive --n 100000 --steps 5 --out naive.json.gz\n",
+                 "syncscope-cli"};
+    app.set_version_flag("--version", std::string("syncscope-cli " SYNCSCOPE_VERSION " (LibTorch ") +
+                                          syncscope::lab::torchVersion() + ")");
+    app.require_subcommand(1);
+    int exitCode = 0;
+    registerVariants(app, exitCode);
+    registerSample(app, exitCode);
+    registerBench(app, exitCode);
+#ifdef SYNCSCOPE_HAVE_TRACE
+    registerAnalyze(app, exitCode);
+#endif
+#ifdef SYNCSCOPE_HAVE_PROFILE
+    registerProfile(app, exitCode);
+#endif
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::Success &e) {
+        return app.exit(e);
+    } catch (const CLI::ParseError &e) {
+        // One sentence for bad arguments; --help is one flag away.
+        std::fprintf(stderr, "syncscope-cli: %s (see --help)\n", e.what());
+        return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
+    }
+    return exitCode;
+}

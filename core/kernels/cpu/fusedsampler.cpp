@@ -1,0 +1,383 @@
+// Fused CPU sampler. Per row:
+//  1. one read pass over the labels builds a positive and a negative bitmask
+//     (64 labels per word) and counts P and Q, in parallel chunks;
+//  2. the count rule gives num_pos/num_neg; Floyd's algorithm picks a uniformly
+//     random subset of the positive ranks [0, P) and of the negative ranks;
+//  3. the rank bitmaps are mapped back to indices through the masks (PDEP where
+//     the CPU has BMI2), which reads bitmasks, not labels;
+//  4. a Fisher-Yates shuffle gives a uniformly random output order, then the
+//     labels and full feature rows are gathered and the padding written.
+// Randomness depends only on (seed, row), never on the thread count.
+#include "kernels/cpu/fusedsampler.h"
+
+#include "kernels/countrule.h"
+#include "kernels/cpu/rng.h"
+#include "kernels/cpu/threadpool.h"
+
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include <vector>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#define SYNCSCOPE_X86 1
+#endif
+
+namespace syncscope::kernels {
+namespace {
+
+constexpr int64_t kMinParallelLabels = int64_t(1) << 16;
+constexpr int64_t kPrefetchAhead = 8;
+
+inline int popcount64(uint64_t x) { return __builtin_popcountll(x); }
+
+inline uint64_t pdepPortable(uint64_t src, uint64_t mask)
+{
+    uint64_t result = 0;
+    for (uint64_t bit = 1; mask; bit <<= 1) {
+        const uint64_t lowest = mask & (0 - mask);
+        if (src & bit)
+            result |= lowest;
+        mask &= mask - 1;
+    }
+    return result;
+}
+
+#ifdef SYNCSCOPE_X86
+__attribute__((target("bmi2"))) inline uint64_t pdepBmi2(uint64_t src, uint64_t mask)
+{
+    return _pdep_u64(src, mask);
+}
+#endif
+
+bool cpuHasBmi2()
+{
+#ifdef SYNCSCOPE_X86
+    static const bool has = __builtin_cpu_supports("bmi2");
+    return has;
+#else
+    return false;
+#endif
+}
+
+// c bits of the bitmap starting at bit r (c <= 64).
+inline uint64_t extractBits(const uint64_t *bitmap, uint64_t r, int c)
+{
+    if (c == 0)
+        return 0;
+    const uint64_t w = r >> 6;
+    const int o = static_cast<int>(r & 63);
+    uint64_t v = bitmap[w] >> o;
+    if (o != 0 && o + c > 64)
+        v |= bitmap[w + 1] << (64 - o);
+    return c == 64 ? v : (v & ((uint64_t(1) << c) - 1));
+}
+
+int64_t countBits(const uint64_t *bitmap, uint64_t r0, uint64_t r1)
+{
+    int64_t total = 0;
+    while (r0 < r1) {
+        const int c = static_cast<int>(std::min<uint64_t>(64, r1 - r0));
+        total += popcount64(extractBits(bitmap, r0, c));
+        r0 += c;
+    }
+    return total;
+}
+
+// Uniformly random m-subset of [0, total) as a bitmap (Floyd; the complement when
+// m > total / 2 so the work stays O(min(m, total - m))).
+void selectRanks(uint64_t total, uint64_t m, std::vector<uint64_t> &bits, Xoshiro256 &rng)
+{
+    const uint64_t words = (total + 63) / 64;
+    bits.assign(words + 1, 0); // +1: extractBits may peek one word past the end
+    if (m == 0)
+        return;
+    const bool invert = m > total / 2;
+    const uint64_t pick = invert ? total - m : m;
+    for (uint64_t j = total - pick; j < total; ++j) {
+        const uint64_t t = rng.below(j + 1);
+        uint64_t &word = bits[t >> 6];
+        const uint64_t bit = uint64_t(1) << (t & 63);
+        if (word & bit)
+            bits[j >> 6] |= uint64_t(1) << (j & 63);
+        else
+            word |= bit;
+    }
+    if (invert) {
+        for (uint64_t w = 0; w < words; ++w)
+            bits[w] = ~bits[w];
+        if (total & 63)
+            bits[words - 1] &= (uint64_t(1) << (total & 63)) - 1;
+    }
+}
+
+template <typename T>
+void buildMasks(const T *lab, int64_t n, int64_t w0, int64_t w1, uint64_t *pos, uint64_t *neg,
+                int64_t &posCount, int64_t &negCount)
+{
+    int64_t pc = 0, nc = 0;
+    for (int64_t w = w0; w < w1; ++w) {
+        const int64_t base = w * 64;
+        const T *p = lab + base;
+        uint64_t pm = 0, nm = 0;
+        if (base + 64 <= n) {
+            for (int j = 0; j < 64; ++j) {
+                pm |= uint64_t(p[j] == T(1)) << j;
+                nm |= uint64_t(p[j] == T(0)) << j;
+            }
+        } else {
+            for (int j = 0; j < n - base; ++j) {
+                pm |= uint64_t(p[j] == T(1)) << j;
+                nm |= uint64_t(p[j] == T(0)) << j;
+            }
+        }
+        pos[w] = pm;
+        neg[w] = nm;
+        pc += popcount64(pm);
+        nc += popcount64(nm);
+    }
+    posCount = pc;
+    negCount = nc;
+}
+
+template <bool Bmi2>
+int64_t mapSelected(const uint64_t *classMask, const uint64_t *sel, int64_t w0, int64_t w1,
+                    uint64_t rank, int64_t *out)
+{
+    int64_t written = 0;
+    for (int64_t w = w0; w < w1; ++w) {
+        const uint64_t m = classMask[w];
+        if (!m)
+            continue;
+        const int c = popcount64(m);
+        const uint64_t bits = extractBits(sel, rank, c);
+        rank += c;
+        if (!bits)
+            continue;
+#ifdef SYNCSCOPE_X86
+        uint64_t s = Bmi2 ? pdepBmi2(bits, m) : pdepPortable(bits, m);
+#else
+        uint64_t s = pdepPortable(bits, m);
+#endif
+        while (s) {
+            out[written++] = w * 64 + __builtin_ctzll(s);
+            s &= s - 1;
+        }
+    }
+    return written;
+}
+
+int64_t mapSelectedDispatch(const uint64_t *classMask, const uint64_t *sel, int64_t w0, int64_t w1,
+                            uint64_t rank, int64_t *out)
+{
+    return cpuHasBmi2() ? mapSelected<true>(classMask, sel, w0, w1, rank, out)
+                        : mapSelected<false>(classMask, sel, w0, w1, rank, out);
+}
+
+struct RowScratch {
+    std::vector<uint64_t> pos, neg, selPos, selNeg;
+    std::vector<int64_t> chunkPos, chunkNeg, outPos, outNeg, selected, dest;
+};
+
+// Runs fn(task) for tasks in [0, tasks): on the pool when `parallel`, else inline.
+template <typename Fn> void forTasks(bool parallel, int tasks, Fn &&fn)
+{
+    if (parallel && tasks > 1) {
+        const std::function<void(int)> f = fn;
+        ThreadPool::instance().run(tasks, f);
+    } else {
+        for (int t = 0; t < tasks; ++t)
+            fn(t);
+    }
+}
+
+template <typename T>
+void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
+{
+    const bool par = chunks > 1;
+    const T *lab = static_cast<const T *>(a.labels) + b * a.labelRowStride;
+    const int64_t n = a.n;
+    const int64_t words = (n + 63) / 64;
+    s.pos.resize(words);
+    s.neg.resize(words);
+    s.chunkPos.assign(chunks, 0);
+    s.chunkNeg.assign(chunks, 0);
+    auto chunkBegin = [&](int c) { return words * c / chunks; };
+
+    // 1. the one read pass over the labels
+    forTasks(par, chunks, [&](int c) {
+        buildMasks(lab, n, chunkBegin(c), chunkBegin(c + 1), s.pos.data(), s.neg.data(),
+                   s.chunkPos[c], s.chunkNeg[c]);
+    });
+    int64_t P = 0, Q = 0;
+    for (int c = 0; c < chunks; ++c) {
+        P += s.chunkPos[c];
+        Q += s.chunkNeg[c];
+    }
+    const SampleCounts counts = sampleCounts(P, Q, a.k, a.targetPosFraction);
+    const int64_t valid = counts.valid();
+
+    // 2. which ranks: independent streams per (row, class), so the two run in parallel
+    forTasks(par, 2, [&](int cls) {
+        Xoshiro256 rng(a.seed, static_cast<uint64_t>(b) * 3 + cls);
+        if (cls == 0)
+            selectRanks(P, counts.numPos, s.selPos, rng);
+        else
+            selectRanks(Q, counts.numNeg, s.selNeg, rng);
+    });
+
+    // 3. ranks -> indices, positives then negatives, each in index order
+    s.selected.resize(static_cast<size_t>(valid));
+    int64_t *idx = s.selected.data();
+    s.outPos.assign(chunks + 1, 0);
+    s.outNeg.assign(chunks + 1, 0);
+    std::vector<int64_t> rankPos(chunks + 1, 0), rankNeg(chunks + 1, 0);
+    for (int c = 0; c < chunks; ++c) {
+        rankPos[c + 1] = rankPos[c] + s.chunkPos[c];
+        rankNeg[c + 1] = rankNeg[c] + s.chunkNeg[c];
+    }
+    if (par) {
+        forTasks(par, chunks, [&](int c) {
+            s.outPos[c + 1] = countBits(s.selPos.data(), rankPos[c], rankPos[c + 1]);
+            s.outNeg[c + 1] = countBits(s.selNeg.data(), rankNeg[c], rankNeg[c + 1]);
+        });
+        for (int c = 0; c < chunks; ++c) {
+            s.outPos[c + 1] += s.outPos[c];
+            s.outNeg[c + 1] += s.outNeg[c];
+        }
+    }
+    forTasks(par, chunks, [&](int c) {
+        mapSelectedDispatch(s.pos.data(), s.selPos.data(), chunkBegin(c), chunkBegin(c + 1),
+                            rankPos[c], idx + s.outPos[c]);
+        mapSelectedDispatch(s.neg.data(), s.selNeg.data(), chunkBegin(c), chunkBegin(c + 1),
+                            rankNeg[c], idx + counts.numPos + s.outNeg[c]);
+    });
+
+    // 4. a uniformly random order: item j (in index order) goes to slot dest[j].
+    // Reading the features in index order keeps the big input's pages and
+    // prefetchers on our side; only the K-row output is written at random.
+    std::vector<int64_t> &dest = s.dest;
+    dest.resize(static_cast<size_t>(valid));
+    for (int64_t j = 0; j < valid; ++j)
+        dest[j] = j;
+    Xoshiro256 rng(a.seed, static_cast<uint64_t>(b) * 3 + 2);
+    for (int64_t i = valid - 1; i > 0; --i) {
+        const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(i) + 1));
+        std::swap(dest[i], dest[j]);
+    }
+
+    int64_t *outIdx = a.outIndices + b * a.k;
+    int64_t *outLab = a.outLabels + b * a.k;
+    const int64_t rb = a.featureRowBytes;
+    const uint8_t *feat = a.features + b * a.featureBatchStride;
+    uint8_t *outFeat = a.outFeatures + b * a.k * rb;
+    const int64_t *sorted = s.selected.data();
+    forTasks(par, chunks, [&](int c) {
+        const int64_t j0 = valid * c / chunks, j1 = valid * (c + 1) / chunks;
+        auto gather = [&](auto rowBytes) {
+            const int64_t bytes = rowBytes;
+            for (int64_t j = j0; j < j1; ++j) {
+                if (j + kPrefetchAhead < j1)
+                    __builtin_prefetch(feat + sorted[j + kPrefetchAhead] * bytes);
+                const int64_t i = sorted[j], slot = dest[j];
+                outIdx[slot] = i;
+                outLab[slot] = static_cast<int64_t>(lab[i]);
+                std::memcpy(outFeat + slot * bytes, feat + i * bytes, static_cast<size_t>(bytes));
+            }
+        };
+        // Fixed row sizes let the compiler inline the copy (D = 8, 16, 32 floats).
+        switch (rb) {
+        case 32:
+            gather(std::integral_constant<int64_t, 32>());
+            break;
+        case 64:
+            gather(std::integral_constant<int64_t, 64>());
+            break;
+        case 128:
+            gather(std::integral_constant<int64_t, 128>());
+            break;
+        default:
+            gather(rb);
+        }
+        const int64_t p0 = valid + (a.k - valid) * c / chunks, p1 = valid + (a.k - valid) * (c + 1) / chunks;
+        for (int64_t slot = p0; slot < p1; ++slot) {
+            outIdx[slot] = -1;
+            outLab[slot] = -1;
+        }
+        if (p1 > p0)
+            std::memset(outFeat + p0 * rb, 0, static_cast<size_t>((p1 - p0) * rb));
+    });
+    a.outValid[b] = valid;
+}
+
+template <typename T> void sampleAll(const FusedSamplerArgs &a)
+{
+    const int threads = ThreadPool::instance().threads();
+    if (a.batch >= threads && a.batch > 1) {
+        // rows are the parallel unit; each row runs on one thread
+        ThreadPool::instance().run(static_cast<int>(std::min<int64_t>(a.batch, threads * 4)),
+                                   [&](int task) {
+                                       thread_local RowScratch scratch;
+                                       const int tasks = static_cast<int>(
+                                           std::min<int64_t>(a.batch, threads * 4));
+                                       for (int64_t b = task; b < a.batch; b += tasks)
+                                           sampleRow<T>(a, b, 1, scratch);
+                                   });
+        return;
+    }
+    thread_local RowScratch scratch;
+    const int chunks = (threads > 1 && a.n >= kMinParallelLabels) ? threads * 2 : 1;
+    for (int64_t b = 0; b < a.batch; ++b)
+        sampleRow<T>(a, b, chunks, scratch);
+}
+
+template <typename T> int64_t countOnes(const T *lab, int64_t count)
+{
+    const int threads = ThreadPool::instance().threads();
+    const int chunks = (threads > 1 && count >= kMinParallelLabels) ? threads : 1;
+    std::vector<int64_t> partial(chunks, 0);
+    forTasks(chunks > 1, chunks, [&](int c) {
+        const int64_t i0 = count * c / chunks, i1 = count * (c + 1) / chunks;
+        int64_t total = 0;
+        for (int64_t i = i0; i < i1; ++i)
+            total += lab[i] == T(1);
+        partial[c] = total;
+    });
+    int64_t total = 0;
+    for (auto p : partial)
+        total += p;
+    return total;
+}
+
+} // namespace
+
+void fusedSampleCpu(const FusedSamplerArgs &args)
+{
+    switch (args.labelType) {
+    case LabelType::UInt8:
+        sampleAll<uint8_t>(args);
+        break;
+    case LabelType::Int32:
+        sampleAll<int32_t>(args);
+        break;
+    case LabelType::Int64:
+        sampleAll<int64_t>(args);
+        break;
+    }
+}
+
+int64_t labelReadPassCpu(const void *labels, LabelType type, int64_t count)
+{
+    switch (type) {
+    case LabelType::UInt8:
+        return countOnes(static_cast<const uint8_t *>(labels), count);
+    case LabelType::Int32:
+        return countOnes(static_cast<const int32_t *>(labels), count);
+    case LabelType::Int64:
+        return countOnes(static_cast<const int64_t *>(labels), count);
+    }
+    return 0;
+}
+
+} // namespace syncscope::kernels

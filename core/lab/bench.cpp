@@ -1,0 +1,221 @@
+// The benchmark harness. CPU steps are timed with a steady clock around a call
+// whose outputs are complete when it returns; CUDA timing comes with events.
+#include "lab/bench.h"
+
+#include "common/error.h"
+#include "kernels/cpu/threadpool.h"
+#include "lab/sampler.h"
+#include "lab/torchcompat.h"
+
+#include <ATen/Parallel.h>
+#include "lab/variants.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <numeric>
+
+namespace syncscope::lab {
+
+StepStats summarize(std::vector<double> s)
+{
+    StepStats st;
+    if (s.empty())
+        return st;
+    std::sort(s.begin(), s.end());
+    auto quantile = [&](double q) {
+        // linear interpolation between closest ranks (numpy's default)
+        const double pos = q * static_cast<double>(s.size() - 1);
+        const auto lo = static_cast<size_t>(std::floor(pos));
+        const size_t hi = std::min(lo + 1, s.size() - 1);
+        return s[lo] + (s[hi] - s[lo]) * (pos - static_cast<double>(lo));
+    };
+    st.medianMs = quantile(0.5);
+    st.p5Ms = quantile(0.05);
+    st.p95Ms = quantile(0.95);
+    st.minMs = s.front();
+    st.meanMs = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size());
+    double var = 0;
+    for (double x : s)
+        var += (x - st.meanMs) * (x - st.meanMs);
+    st.stdevMs = s.size() > 1 ? std::sqrt(var / static_cast<double>(s.size() - 1)) : 0.0;
+    return st;
+}
+
+void validate(const BenchRequest &r)
+{
+    if (r.variants.empty())
+        throw Error("choose at least one variant");
+    for (const auto &v : r.variants)
+        if (!findVariant(v))
+            throw Error("unknown variant '" + v + "' (see `syncscope-cli variants`)");
+    if (r.points.empty())
+        throw Error("give at least one N");
+    if (r.warmup < 0)
+        throw Error("warm-up iterations must be 0 or more (got " + std::to_string(r.warmup) + ")");
+    if (r.iters < 1)
+        throw Error("iterations must be at least 1 (got " + std::to_string(r.iters) + ")");
+    if (r.threads < 0)
+        throw Error("threads must be 0 (all cores) or more (got " + std::to_string(r.threads) + ")");
+    for (const auto &p : r.points) {
+        if (p.n < 1)
+            throw Error("N must be at least 1 (got " + std::to_string(p.n) + ")");
+        if (p.k < 1)
+            throw Error("K must be at least 1 (got " + std::to_string(p.k) + ")");
+        if (p.batch < 1)
+            throw Error("B must be at least 1 (got " + std::to_string(p.batch) + ")");
+        if (p.dim < 1)
+            throw Error("D must be at least 1 (got " + std::to_string(p.dim) + ")");
+        if (!(p.posFrac >= 0 && p.posFrac <= 1))
+            throw Error("positive fraction must be in [0, 1] (got " + std::to_string(p.posFrac) + ")");
+        if (!(p.ignoreFrac >= 0 && p.ignoreFrac <= 1) || p.posFrac + p.ignoreFrac > 1 + 1e-12)
+            throw Error("ignored fraction must be in [0, 1 - positive fraction] (got " +
+                        std::to_string(p.ignoreFrac) + ")");
+        if (!(p.targetPosFraction >= 0 && p.targetPosFraction <= 1))
+            throw Error("target positive fraction must be in [0, 1] (got " +
+                        std::to_string(p.targetPosFraction) + ")");
+    }
+    checkDevice(r.device);
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double msSince(Clock::time_point t0)
+{
+    return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Reports at most every 50 ms (and always the end), and polls the cancel token.
+class Ticker {
+public:
+    Ticker(const ProgressFn &fn, const CancelToken *cancel, int64_t total)
+        : m_fn(fn), m_cancel(cancel), m_total(std::max<int64_t>(1, total))
+    {
+    }
+    void step(const char *what)
+    {
+        ++m_done;
+        if (m_cancel && m_cancel->cancelled())
+            throw Cancelled();
+        if (m_fn && (m_done == m_total || msSince(m_last) >= 50.0)) {
+            m_last = Clock::now();
+            m_fn(static_cast<double>(m_done) / static_cast<double>(m_total), what);
+        }
+    }
+
+private:
+    const ProgressFn &m_fn;
+    const CancelToken *m_cancel;
+    int64_t m_total;
+    int64_t m_done = 0;
+    Clock::time_point m_last = Clock::now() - std::chrono::seconds(1);
+};
+
+int inputSetsFor(const BenchRequest &r, const BenchPoint &p)
+{
+    if (r.inputSets > 0)
+        return r.inputSets;
+    const double bytes = static_cast<double>(p.batch) * static_cast<double>(p.n) *
+                         (static_cast<double>(p.dim) * 4.0 + 8.0);
+    const double budget = 2.0 * 1024 * 1024 * 1024;
+    return static_cast<int>(std::clamp(std::floor(budget / std::max(1.0, bytes)), 1.0, 4.0));
+}
+
+} // namespace
+
+BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
+                     const CancelToken *cancel)
+{
+    validate(request);
+    BenchReport report;
+    report.device = request.device;
+    report.torchVersion = torchVersion();
+    // Our kernels and ATen's intra-op pool get the same thread count, so the
+    // comparison is fair.
+    kernels::ThreadPool::instance().setThreads(request.threads);
+    at::set_num_threads(kernels::ThreadPool::instance().threads());
+    report.threads = kernels::ThreadPool::instance().threads();
+    const at::Device device(request.device == "cuda" ? at::kCUDA : at::kCPU);
+
+    const int64_t perCell = request.warmup + request.iters;
+    Ticker ticker(progress, cancel,
+                  static_cast<int64_t>(request.points.size()) *
+                      static_cast<int64_t>(request.variants.size() + 1) * perCell);
+
+    for (size_t pi = 0; pi < request.points.size(); ++pi) {
+        const BenchPoint &p = request.points[pi];
+        std::vector<GeneratedInput> sets;
+        std::string inputError;
+        try {
+            const int count = inputSetsFor(request, p);
+            for (int s = 0; s < count; ++s)
+                sets.push_back(generateInput(p.batch, p.n, p.dim, p.posFrac, p.ignoreFrac,
+                                             request.seed + 1000003ull * pi + static_cast<uint64_t>(s), device));
+        } catch (const Error &e) {
+            inputError = e.what();
+        }
+
+        // The floor: one read pass over the same labels, in the same run.
+        double floorMs = 0;
+        if (inputError.empty()) {
+            std::vector<double> t;
+            for (int64_t it = 0; it < perCell; ++it) {
+                const auto &set = sets[static_cast<size_t>(it) % sets.size()];
+                const auto t0 = Clock::now();
+                volatile int64_t sink = labelReadPass(set.labels);
+                (void)sink;
+                if (it >= request.warmup)
+                    t.push_back(msSince(t0));
+                ticker.step("floor");
+            }
+            floorMs = summarize(t).medianMs;
+        }
+
+        for (const auto &variant : request.variants) {
+            BenchResult res;
+            res.variant = variant;
+            res.point = p;
+            res.device = request.device;
+            res.floorMs = floorMs;
+            std::string why;
+            if (!inputError.empty()) {
+                res.error = inputError;
+            } else if (!variantRunnable(variant, request.device, &why)) {
+                res.error = why;
+            }
+            if (!res.error.empty()) {
+                for (int64_t it = 0; it < perCell; ++it)
+                    ticker.step(variant.c_str());
+                report.results.push_back(res);
+                continue;
+            }
+            SamplerConfig cfg{p.k, p.targetPosFraction, request.seed};
+            std::vector<double> t;
+            t.reserve(static_cast<size_t>(request.iters));
+            try {
+                for (int64_t it = 0; it < perCell; ++it) {
+                    const auto &set = sets[static_cast<size_t>(it) % sets.size()];
+                    cfg.seed = request.seed + static_cast<uint64_t>(it);
+                    const auto t0 = Clock::now();
+                    SampleOutput out = runVariant(variant, set.features, set.labels, cfg);
+                    const double ms = msSince(t0);
+                    if (it >= request.warmup)
+                        t.push_back(ms);
+                    ticker.step(variant.c_str());
+                }
+                res.stats = summarize(t);
+                res.iters = request.iters;
+            } catch (const Cancelled &) {
+                throw;
+            } catch (const Error &e) {
+                res.error = e.what();
+            }
+            report.results.push_back(res);
+        }
+    }
+    return report;
+}
+
+} // namespace syncscope::lab

@@ -1,0 +1,69 @@
+#pragma once
+// The benchmark harness: variants x parameter points, warm-up, timed steps on
+// rotated inputs, per-step statistics and the label read-pass floor.
+#include "common/progress.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syncscope::lab {
+
+struct BenchPoint {
+    int64_t n = 10000;
+    int64_t k = 1000;
+    int64_t batch = 1;
+    int64_t dim = 16;
+    double posFrac = 0.5;
+    double ignoreFrac = 0.0;
+    double targetPosFraction = 0.5;
+};
+
+struct BenchRequest {
+    std::vector<std::string> variants;
+    std::vector<BenchPoint> points;
+    std::string device = "cpu";
+    int warmup = 5;
+    int iters = 50;
+    uint64_t seed = 0;
+    int threads = 0;   // 0 = all cores
+    int inputSets = 0; // 0 = as many (up to 4) as fit in ~2 GiB
+};
+
+struct StepStats {
+    double medianMs = 0, meanMs = 0, minMs = 0, p5Ms = 0, p95Ms = 0, stdevMs = 0;
+};
+
+StepStats summarize(std::vector<double> samplesMs);
+
+struct BenchResult {
+    std::string variant;
+    BenchPoint point;
+    std::string device;
+    StepStats stats;
+    int iters = 0;
+    double floorMs = 0;
+    std::optional<double> syncsPerStep; // null where the device cannot count them
+    std::optional<int64_t> peakBytes;   // null where the device cannot measure it
+    std::string error;                  // non-empty: this cell failed (e.g. out of memory)
+};
+
+struct BenchReport {
+    std::string device;
+    std::string torchVersion;
+    int threads = 0;
+    std::vector<BenchResult> results;
+};
+
+// Throws syncscope::Error for bad requests and syncscope::Cancelled on cancel.
+void validate(const BenchRequest &request);
+BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
+                     const CancelToken *cancel);
+
+// The CLI's `bench --json` shape; the app reads and writes the same.
+std::string benchReportToJson(const BenchReport &report);
+BenchReport benchReportFromJson(const std::string &text); // throws syncscope::Error
+std::string benchReportToCsv(const BenchReport &report);
+
+} // namespace syncscope::lab

@@ -1,0 +1,137 @@
+// bench JSON and CSV: the CLI writes them, the app reads and writes the same.
+// No LibTorch here, so the app can read results from any machine.
+#include "common/error.h"
+#include "lab/bench.h"
+
+#include <nlohmann/json.hpp>
+
+#include <cmath>
+#include <sstream>
+
+namespace syncscope::lab {
+
+namespace {
+using nlohmann::json;
+
+json number(double v) { return std::isfinite(v) ? json(v) : json(nullptr); }
+
+template <typename T> T get(const json &obj, const char *key, T fallback)
+{
+    auto it = obj.find(key);
+    if (it == obj.end() || it->is_null())
+        return fallback;
+    return it->get<T>();
+}
+} // namespace
+
+std::string benchReportToJson(const BenchReport &report)
+{
+    json root;
+    root["device"] = report.device;
+    root["torch_version"] = report.torchVersion;
+    root["threads"] = report.threads;
+    json results = json::array();
+    for (const auto &r : report.results) {
+        json o;
+        o["variant"] = r.variant;
+        o["n"] = r.point.n;
+        o["k"] = r.point.k;
+        o["batch"] = r.point.batch;
+        o["dim"] = r.point.dim;
+        o["pos_frac"] = r.point.posFrac;
+        o["ignore_frac"] = r.point.ignoreFrac;
+        o["target_pos_fraction"] = r.point.targetPosFraction;
+        const bool ok = r.error.empty();
+        o["median_ms"] = ok ? number(r.stats.medianMs) : json(nullptr);
+        o["mean_ms"] = ok ? number(r.stats.meanMs) : json(nullptr);
+        o["min_ms"] = ok ? number(r.stats.minMs) : json(nullptr);
+        o["p5_ms"] = ok ? number(r.stats.p5Ms) : json(nullptr);
+        o["p95_ms"] = ok ? number(r.stats.p95Ms) : json(nullptr);
+        o["stdev_ms"] = ok ? number(r.stats.stdevMs) : json(nullptr);
+        o["iters"] = r.iters;
+        o["floor_ms"] = number(r.floorMs);
+        o["syncs_per_step"] = r.syncsPerStep ? json(*r.syncsPerStep) : json(nullptr);
+        o["peak_bytes"] = r.peakBytes ? json(*r.peakBytes) : json(nullptr);
+        if (!ok)
+            o["error"] = r.error;
+        results.push_back(std::move(o));
+    }
+    root["results"] = std::move(results);
+    return root.dump(2) + "\n";
+}
+
+BenchReport benchReportFromJson(const std::string &text)
+{
+    json root;
+    try {
+        root = json::parse(text);
+    } catch (const json::parse_error &e) {
+        throw Error("not a bench result: invalid JSON at byte " + std::to_string(e.byte));
+    }
+    if (!root.is_object() || !root.contains("results") || !root["results"].is_array())
+        throw Error("not a bench result: expected an object with a \"results\" array");
+    BenchReport report;
+    try {
+        report.device = get<std::string>(root, "device", "");
+        report.torchVersion = get<std::string>(root, "torch_version", "");
+        report.threads = get<int>(root, "threads", 0);
+        for (const auto &o : root["results"]) {
+            BenchResult r;
+            r.variant = o.at("variant").get<std::string>();
+            r.point.n = o.at("n").get<int64_t>();
+            r.point.k = o.at("k").get<int64_t>();
+            r.point.batch = get<int64_t>(o, "batch", 1);
+            r.point.dim = get<int64_t>(o, "dim", 16);
+            r.point.posFrac = get<double>(o, "pos_frac", 0.5);
+            r.point.ignoreFrac = get<double>(o, "ignore_frac", 0.0);
+            r.point.targetPosFraction = get<double>(o, "target_pos_fraction", 0.5);
+            r.device = get<std::string>(o, "device", report.device);
+            r.stats.medianMs = get<double>(o, "median_ms", NAN);
+            r.stats.meanMs = get<double>(o, "mean_ms", NAN);
+            r.stats.minMs = get<double>(o, "min_ms", NAN);
+            r.stats.p5Ms = get<double>(o, "p5_ms", NAN);
+            r.stats.p95Ms = get<double>(o, "p95_ms", NAN);
+            r.stats.stdevMs = get<double>(o, "stdev_ms", NAN);
+            r.iters = get<int>(o, "iters", 0);
+            r.floorMs = get<double>(o, "floor_ms", NAN);
+            if (o.contains("syncs_per_step") && !o["syncs_per_step"].is_null())
+                r.syncsPerStep = o["syncs_per_step"].get<double>();
+            if (o.contains("peak_bytes") && !o["peak_bytes"].is_null())
+                r.peakBytes = o["peak_bytes"].get<int64_t>();
+            r.error = get<std::string>(o, "error", "");
+            if (r.error.empty() && !std::isfinite(r.stats.medianMs))
+                r.error = "no timing recorded";
+            report.results.push_back(std::move(r));
+        }
+    } catch (const json::exception &e) {
+        throw Error(std::string("not a bench result: ") + e.what());
+    }
+    return report;
+}
+
+std::string benchReportToCsv(const BenchReport &report)
+{
+    std::ostringstream os;
+    os.precision(9);
+    os << "variant,device,n,k,batch,dim,pos_frac,ignore_frac,target_pos_fraction,median_ms,mean_ms,"
+          "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,syncs_per_step,peak_bytes,error\n";
+    for (const auto &r : report.results) {
+        const bool ok = r.error.empty();
+        auto num = [&](double v) { return ok && std::isfinite(v) ? std::to_string(v) : std::string(); };
+        std::string err = r.error;
+        for (auto &c : err)
+            if (c == '"')
+                c = '\'';
+        os << r.variant << ',' << (r.device.empty() ? report.device : r.device) << ',' << r.point.n
+           << ',' << r.point.k << ',' << r.point.batch << ',' << r.point.dim << ',' << r.point.posFrac
+           << ',' << r.point.ignoreFrac << ',' << r.point.targetPosFraction << ','
+           << num(r.stats.medianMs) << ',' << num(r.stats.meanMs) << ',' << num(r.stats.minMs) << ','
+           << num(r.stats.p5Ms) << ',' << num(r.stats.p95Ms) << ',' << num(r.stats.stdevMs) << ','
+           << r.iters << ',' << (std::isfinite(r.floorMs) ? std::to_string(r.floorMs) : "") << ','
+           << (r.syncsPerStep ? std::to_string(*r.syncsPerStep) : "") << ','
+           << (r.peakBytes ? std::to_string(*r.peakBytes) : "") << ",\"" << err << "\"\n";
+    }
+    return os.str();
+}
+
+} // namespace syncscope::lab

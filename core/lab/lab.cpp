@@ -1,0 +1,238 @@
+// Registry, validation, input generation and the floor: the lab boundary,
+// where c10::Error becomes syncscope::Error.
+#include "common/error.h"
+#include "kernels/cpu/fusedsampler.h"
+#include "lab/sampler.h"
+#include "lab/torchcompat.h"
+#include "lab/variants.h"
+
+#include <torch/version.h>
+
+#include <functional>
+#include <sstream>
+
+namespace syncscope::lab {
+
+const std::vector<VariantInfo> &allVariants()
+{
+    static const std::vector<VariantInfo> v = {
+        {"naive",
+         "The article's sampler: nonzero + randperm + index. Data-dependent shapes, so it "
+         "syncs on a GPU; batched input is looped row by row.",
+         false, false, false},
+        {"static",
+         "Sync-free tensor ops: count_nonzero, random keys, topk, gather. Fixed shapes, natively "
+         "batched, full feature rows, uniform output order.",
+         true, true, false},
+        {"fused",
+         "Our hand-written kernel: one read pass over the labels, exact uniform subsets, "
+         "parallel over rows and chunks.",
+         true, true, false},
+    };
+    return v;
+}
+
+const VariantInfo *findVariant(const std::string &name)
+{
+    for (const auto &v : allVariants())
+        if (v.name == name)
+            return &v;
+    return nullptr;
+}
+
+std::string torchVersion()
+{
+#ifdef TORCH_VERSION
+    return TORCH_VERSION;
+#else
+    std::ostringstream os;
+    os << TORCH_VERSION_MAJOR << '.' << TORCH_VERSION_MINOR << '.' << TORCH_VERSION_PATCH;
+    return os.str();
+#endif
+}
+
+bool cudaAvailable(std::string *why)
+{
+#ifdef SYNCSCOPE_TORCH_HAS_CUDA
+    if (at::globalContext().hasCUDA())
+        return true;
+    if (why)
+        *why = "no CUDA device is visible to this process";
+    return false;
+#else
+    if (why)
+        *why = "this LibTorch (" + torchVersion() + ") was built without CUDA";
+    return false;
+#endif
+}
+
+void checkDevice(const std::string &device)
+{
+    if (device == "cpu")
+        return;
+    if (device != "cuda")
+        throw Error("device must be 'cpu' or 'cuda' (got '" + device + "')");
+    std::string why;
+    if (!cudaAvailable(&why))
+        throw Error("device 'cuda' was requested, but " + why);
+}
+
+bool variantRunnable(const std::string &variant, const std::string &device, std::string *why)
+{
+    const VariantInfo *info = findVariant(variant);
+    if (!info) {
+        if (why)
+            *why = "unknown variant '" + variant + "'";
+        return false;
+    }
+    if (device == "cuda") {
+        std::string reason;
+        if (!cudaAvailable(&reason)) {
+            if (why)
+                *why = reason;
+            return false;
+        }
+        if (variant == "fused") {
+            if (why)
+                *why = "fused has no CUDA kernel in this build";
+            return false;
+        }
+    } else if (info->needsCuda) {
+        if (why)
+            *why = variant + " runs on CUDA only";
+        return false;
+    }
+    return true;
+}
+
+std::string deviceDescription(const std::string &device)
+{
+    if (device == "cuda") {
+        std::string why;
+        if (!cudaAvailable(&why))
+            return "CUDA unavailable: " + why;
+        return "cuda";
+    }
+    return "cpu";
+}
+
+namespace {
+std::string shapeOf(const at::Tensor &t)
+{
+    std::ostringstream os;
+    os << t.sizes();
+    return os.str();
+}
+} // namespace
+
+void validateTensors(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
+{
+    if (cfg.k < 1)
+        throw Error("K must be at least 1 (got " + std::to_string(cfg.k) + ")");
+    if (!(cfg.targetPosFraction >= 0.0 && cfg.targetPosFraction <= 1.0))
+        throw Error("target positive fraction must be in [0, 1] (got " +
+                    std::to_string(cfg.targetPosFraction) + ")");
+    if (!features.defined() || !labels.defined())
+        throw Error("features and labels must both be given");
+    if (features.dim() != 2 && features.dim() != 3)
+        throw Error("features must have shape N x D or B x N x D (got " + shapeOf(features) + ")");
+    if (labels.dim() != features.dim() - 1)
+        throw Error("labels must have shape N (for N x D features) or B x N (for B x N x D); got labels " +
+                    shapeOf(labels) + " with features " + shapeOf(features));
+    if (!at::isFloatingType(features.scalar_type()))
+        throw Error("features must be a floating-point tensor");
+    if (at::isFloatingType(labels.scalar_type()) || at::isComplexType(labels.scalar_type()) ||
+        labels.scalar_type() == at::kBool)
+        throw Error("labels must be an integer tensor (1 positive, 0 negative, other values ignored)");
+    for (int64_t d = 0; d < labels.dim(); ++d)
+        if (labels.size(d) != features.size(d))
+            throw Error("labels " + shapeOf(labels) + " do not match features " + shapeOf(features));
+    if (features.device() != labels.device())
+        throw Error("features and labels are on different devices");
+    const int64_t D = features.size(features.dim() - 1), N = labels.size(labels.dim() - 1);
+    if (N < 1)
+        throw Error("N must be at least 1 (got " + std::to_string(N) + ")");
+    if (D < 1)
+        throw Error("D must be at least 1 (got " + std::to_string(D) + ")");
+    if (labels.dim() == 2 && labels.size(0) < 1)
+        throw Error("B must be at least 1 (got " + std::to_string(labels.size(0)) + ")");
+}
+
+namespace {
+using VariantFn = SampleOutput (*)(const at::Tensor &, const at::Tensor &, const SamplerConfig &);
+
+VariantFn variantFunction(const std::string &name)
+{
+    if (name == "naive")
+        return &sampleNaive;
+    if (name == "static")
+        return &sampleStatic;
+    if (name == "fused")
+        return &sampleFused;
+    return nullptr;
+}
+
+// c10 messages carry a backtrace and several lines; keep the first sentence.
+std::string firstLine(const std::string &text)
+{
+    const auto pos = text.find('\n');
+    return pos == std::string::npos ? text : text.substr(0, pos);
+}
+} // namespace
+
+SampleOutput runVariant(const std::string &name, const at::Tensor &features,
+                        const at::Tensor &labels, const SamplerConfig &cfg)
+{
+    validateTensors(features, labels, cfg);
+    std::string why;
+    if (!variantRunnable(name, features.is_cuda() ? "cuda" : "cpu", &why))
+        throw Error("cannot run variant '" + name + "': " + why);
+    const bool batched = labels.dim() == 2;
+    try {
+        return variantFunction(name)(batched ? features : features.unsqueeze(0),
+                                     batched ? labels : labels.unsqueeze(0), cfg);
+    } catch (const c10::Error &e) {
+        throw Error("variant '" + name + "' failed: " + firstLine(e.what_without_backtrace()));
+    }
+}
+
+GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac,
+                             double ignoreFrac, uint64_t seed, const at::Device &device)
+{
+    if (batch < 1 || n < 1 || dim < 1)
+        throw Error("B, N and D must be at least 1");
+    if (!(posFrac >= 0 && posFrac <= 1) || !(ignoreFrac >= 0 && ignoreFrac <= 1) ||
+        posFrac + ignoreFrac > 1.0 + 1e-12)
+        throw Error("positive and ignored fractions must be in [0, 1] and sum to at most 1");
+    try {
+        // Generated on the CPU so one seed gives the same data on every device.
+        auto gen = compat::makeGenerator(at::Device(at::kCPU), seed);
+        const at::Tensor u = at::rand({batch, n}, gen, at::TensorOptions().dtype(at::kFloat));
+        at::Tensor labels = at::zeros({batch, n}, at::TensorOptions().dtype(at::kLong));
+        labels.masked_fill_(u < posFrac, 1);
+        labels.masked_fill_((u >= posFrac).logical_and(u < posFrac + ignoreFrac), -1);
+        at::Tensor features = at::randn({batch, n, dim}, gen, at::TensorOptions().dtype(at::kFloat));
+        return {features.to(device), labels.to(device)};
+    } catch (const c10::Error &e) {
+        throw Error("could not allocate the inputs (B=" + std::to_string(batch) + ", N=" +
+                    std::to_string(n) + ", D=" + std::to_string(dim) +
+                    "): " + firstLine(e.what_without_backtrace()));
+    }
+}
+
+int64_t labelReadPass(const at::Tensor &labels)
+{
+    if (labels.is_cuda())
+        return 0; // the CUDA floor is measured by the harness with events
+    const at::Tensor lab = labels.contiguous();
+    kernels::LabelType type = kernels::LabelType::Int64;
+    if (lab.scalar_type() == at::kByte)
+        type = kernels::LabelType::UInt8;
+    else if (lab.scalar_type() == at::kInt)
+        type = kernels::LabelType::Int32;
+    else if (lab.scalar_type() != at::kLong)
+        throw Error("the label read pass takes uint8, int32 or int64 labels");
+    return kernels::labelReadPassCpu(lab.data_ptr(), type, lab.numel());
+}
+
+} // namespace syncscope::lab

@@ -1,0 +1,51 @@
+#pragma once
+// Sampler variants on tensors. Inputs: features float [N, D] or [B, N, D],
+// labels integer [N] or [B, N] (1 positive, 0 negative, anything else ignored).
+// Outputs are always batched: indices/labels int64 [B, K], features [B, K, D]
+// (full rows), valid int64 [B]; slots >= valid are padding (-1, -1, zeros).
+#include <ATen/ATen.h>
+
+#include <cstdint>
+#include <string>
+
+namespace syncscope::lab {
+
+struct SamplerConfig {
+    int64_t k = 1;
+    double targetPosFraction = 0.5;
+    uint64_t seed = 0;
+};
+
+struct SampleOutput {
+    at::Tensor indices;
+    at::Tensor labels;
+    at::Tensor features;
+    at::Tensor valid;
+};
+
+// Checks shapes, dtypes, devices and parameters; throws syncscope::Error naming
+// the parameter. Every entry point calls it.
+void validateTensors(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
+
+// Runs the named variant. c10::Error (e.g. out of memory) becomes syncscope::Error.
+SampleOutput runVariant(const std::string &name, const at::Tensor &features,
+                        const at::Tensor &labels, const SamplerConfig &cfg);
+
+// The variants themselves; inputs already validated and batched ([B,N,D], [B,N]).
+SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
+SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
+SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
+
+// Generated inputs: labels int64 (1 w.p. posFrac, -1 w.p. ignoreFrac, else 0),
+// standard-normal float features; batched shapes [B, N] and [B, N, D].
+struct GeneratedInput {
+    at::Tensor features;
+    at::Tensor labels;
+};
+GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac,
+                             double ignoreFrac, uint64_t seed, const at::Device &device);
+
+// The floor: one read pass over the labels. Returns a value so it is not elided.
+int64_t labelReadPass(const at::Tensor &labels);
+
+} // namespace syncscope::lab

@@ -1,0 +1,158 @@
+// The three tensor-level sampler variants. Inputs arrive validated and batched.
+#include "lab/sampler.h"
+
+#include "kernels/countrule.h"
+#include "kernels/cpu/fusedsampler.h"
+#include "lab/torchcompat.h"
+
+#include <algorithm>
+#include <vector>
+
+namespace syncscope::lab {
+
+namespace {
+
+at::TensorOptions longOpts(const at::Tensor &like) { return like.options().dtype(at::kLong); }
+
+// Fills the first `valid` slots of the K-slot outputs of one row.
+void writeRow(const at::Tensor &features, const at::Tensor &labels, const at::Tensor &chosen,
+              int64_t b, SampleOutput &out)
+{
+    const int64_t valid = chosen.size(0);
+    if (valid == 0)
+        return;
+    out.indices[b].slice(0, 0, valid).copy_(chosen);
+    out.labels[b].slice(0, 0, valid).copy_(labels.index_select(0, chosen).to(at::kLong));
+    out.features[b].slice(0, 0, valid).copy_(features.index_select(0, chosen));
+}
+
+} // namespace
+
+// The article's algorithm with the count rule fixed: nonzero and randperm give
+// data-dependent shapes, so on a GPU reading .numel() waits for the device.
+SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
+{
+    const int64_t B = labels.size(0), K = cfg.k, D = features.size(2);
+    auto gen = compat::makeGenerator(labels.device(), cfg.seed);
+    SampleOutput out;
+    out.indices = at::full({B, K}, -1, longOpts(labels));
+    out.labels = at::full({B, K}, -1, longOpts(labels));
+    out.features = at::zeros({B, K, D}, features.options());
+    std::vector<int64_t> valid(static_cast<size_t>(B));
+    for (int64_t b = 0; b < B; ++b) {
+        const at::Tensor row = labels[b];
+        const at::Tensor positive = at::nonzero(row == 1).squeeze(1);
+        const at::Tensor negative = at::nonzero(row == 0).squeeze(1);
+        const auto counts =
+            kernels::sampleCounts(positive.numel(), negative.numel(), K, cfg.targetPosFraction);
+        const auto perm1 = at::randperm(positive.numel(), gen, longOpts(labels)).slice(0, 0, counts.numPos);
+        const auto perm2 = at::randperm(negative.numel(), gen, longOpts(labels)).slice(0, 0, counts.numNeg);
+        at::Tensor chosen = at::cat({positive.index_select(0, perm1), negative.index_select(0, perm2)});
+        chosen = chosen.index_select(0, at::randperm(counts.valid(), gen, longOpts(labels)));
+        writeRow(features[b], row, chosen, b, out);
+        valid[static_cast<size_t>(b)] = counts.valid();
+    }
+    out.valid = at::tensor(valid, at::kLong).to(labels.device());
+    return out;
+}
+
+// Sync-free: every shape depends on N and K only. Counts stay on the device, the
+// subsets come from random keys + topk, and the output order from a second set
+// of fresh keys, so it is uniform whatever the class balance (the article
+// reused the selection keys, which sorts the minority class to the end).
+SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
+{
+    const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k, D = features.size(2);
+    auto gen = compat::makeGenerator(labels.device(), cfg.seed);
+    const auto fopts = features.options().dtype(at::kFloat);
+
+    const at::Tensor posMask = labels == 1;
+    const at::Tensor negMask = labels == 0;
+    const at::Tensor P = compat::countNonzeroLastDim(posMask);
+    const at::Tensor Q = compat::countNonzeroLastDim(negMask);
+    const int64_t targetPos = kernels::targetPositives(K, cfg.targetPosFraction);
+    at::Tensor numPos = at::clamp_max(P, targetPos);
+    const at::Tensor numNeg = at::minimum(Q, at::rsub(numPos, K));
+    numPos = at::where(numNeg < at::rsub(numPos, K), at::minimum(P, at::rsub(numNeg, K)), numPos);
+    const at::Tensor valid = numPos + numNeg;
+
+    const int64_t kk = std::min(K, N);
+    const at::Tensor keys = at::rand({B, N}, gen, fopts);
+    const auto posTop = at::topk(keys.masked_fill(posMask.logical_not(), -1.0), kk, -1);
+    const auto negTop = at::topk(keys.masked_fill(negMask.logical_not(), -1.0), kk, -1);
+    const at::Tensor slot = at::arange(kk, longOpts(labels)).unsqueeze(0);
+    const at::Tensor candIdx = at::cat({std::get<1>(posTop), std::get<1>(negTop)}, 1);
+    const at::Tensor candOk = at::cat({slot < numPos.unsqueeze(1), slot < numNeg.unsqueeze(1)}, 1);
+
+    const int64_t W = std::min(K, 2 * kk);
+    const at::Tensor orderKeys = at::rand({B, 2 * kk}, gen, fopts).masked_fill(candOk.logical_not(), -1.0);
+    const at::Tensor order = std::get<1>(at::topk(orderKeys, W, -1));
+    const at::Tensor chosen = at::gather(candIdx, 1, order);
+    const at::Tensor slotOk = at::arange(W, longOpts(labels)).unsqueeze(0) < valid.unsqueeze(1);
+    const at::Tensor padMask = slotOk.logical_not();
+
+    SampleOutput out;
+    out.indices = chosen.masked_fill(padMask, -1);
+    out.labels = at::gather(labels, 1, chosen).to(at::kLong).masked_fill(padMask, -1);
+    out.features = at::gather(features, 1, chosen.unsqueeze(-1).expand({B, W, D}))
+                       .masked_fill(padMask.unsqueeze(-1), 0);
+    if (W < K) {
+        out.indices = at::constant_pad_nd(out.indices, {0, K - W}, -1);
+        out.labels = at::constant_pad_nd(out.labels, {0, K - W}, -1);
+        out.features = at::constant_pad_nd(out.features, {0, 0, 0, K - W}, 0);
+    }
+    out.valid = valid;
+    return out;
+}
+
+namespace {
+kernels::LabelType labelType(at::ScalarType t)
+{
+    switch (t) {
+    case at::kByte:
+        return kernels::LabelType::UInt8;
+    case at::kInt:
+        return kernels::LabelType::Int32;
+    default:
+        return kernels::LabelType::Int64;
+    }
+}
+} // namespace
+
+// Our own kernel; uint8/int32/int64 labels are read in place, other integer
+// types are widened once.
+SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
+{
+    const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k, D = features.size(2);
+    const auto st = labels.scalar_type();
+    const at::Tensor lab = (st == at::kByte || st == at::kInt || st == at::kLong)
+                               ? labels.contiguous()
+                               : labels.to(at::kLong).contiguous();
+    const at::Tensor feat = features.contiguous();
+    SampleOutput out;
+    out.indices = at::empty({B, K}, longOpts(labels));
+    out.labels = at::empty({B, K}, longOpts(labels));
+    out.features = at::empty({B, K, D}, feat.options());
+    out.valid = at::empty({B}, longOpts(labels));
+
+    kernels::FusedSamplerArgs a;
+    a.labels = lab.data_ptr();
+    a.labelType = labelType(lab.scalar_type());
+    a.batch = B;
+    a.n = N;
+    a.labelRowStride = N;
+    a.features = static_cast<const uint8_t *>(feat.data_ptr());
+    a.featureRowBytes = D * static_cast<int64_t>(feat.element_size());
+    a.featureBatchStride = N * a.featureRowBytes;
+    a.k = K;
+    a.targetPosFraction = cfg.targetPosFraction;
+    a.seed = cfg.seed;
+    a.outIndices = out.indices.data_ptr<int64_t>();
+    a.outLabels = out.labels.data_ptr<int64_t>();
+    a.outFeatures = static_cast<uint8_t *>(out.features.data_ptr());
+    a.outValid = out.valid.data_ptr<int64_t>();
+    kernels::fusedSampleCpu(a);
+    return out;
+}
+
+} // namespace syncscope::lab
