@@ -114,9 +114,10 @@ double gammaQ(double a, double x)
     return std::min(1.0, std::exp(lnPrefix) * h);
 }
 
-// Counts of a uniform m-subset of c items drawn R times: the statistic
-// sum (X_i - R p)^2 (c - 1) / (R p (1 - p) c) is chi-square with c - 1 dof
-// (the covariance is p(1-p) c/(c-1) times a rank c-1 projection).
+} // namespace
+
+// The covariance of one subset indicator vector is p(1-p) c/(c-1) times a
+// rank c-1 projection, hence the (c - 1)/c factor.
 void addSubsetChi2(const int64_t *counts, int64_t c, int64_t m, int64_t runs, double &chi2, double &dof)
 {
     if (c < 2 || m <= 0 || m >= c || runs <= 0)
@@ -131,7 +132,6 @@ void addSubsetChi2(const int64_t *counts, int64_t c, int64_t m, int64_t runs, do
     chi2 += ss * static_cast<double>(c - 1) / (static_cast<double>(runs) * p * (1 - p) * static_cast<double>(c));
     dof += static_cast<double>(c - 1);
 }
-} // namespace
 
 double chiSquareSurvival(double x, double dof)
 {

@@ -1,0 +1,169 @@
+// Statistical tests, fixed seeds. Each assertion on a p-value uses the
+// threshold 1e-4: the chance that a correct sampler fails one of them is 1e-4
+// (and, the seeds being fixed, a pass stays a pass). The power tests show the
+// same statistics do reject the article's ordering.
+#include "lab/sampler.h"
+#include "lab/samplerun.h"
+#include "lab/variants.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+
+using namespace syncscope::lab;
+
+namespace {
+constexpr double kAlpha = 1e-4;
+
+std::vector<std::string> cpuVariants()
+{
+    std::vector<std::string> v;
+    for (const auto &info : allVariants())
+        if (variantRunnable(info.name, "cpu", nullptr))
+            v.push_back(info.name);
+    return v;
+}
+
+class VariantStats : public ::testing::TestWithParam<std::string> {};
+} // namespace
+
+TEST(ChiSquare, SurvivalMatchesTables)
+{
+    EXPECT_NEAR(chiSquareSurvival(3.841459, 1), 0.05, 1e-5);
+    EXPECT_NEAR(chiSquareSurvival(18.307038, 10), 0.05, 1e-5);
+    EXPECT_NEAR(chiSquareSurvival(124.342113, 100), 0.05, 1e-5);
+    EXPECT_NEAR(chiSquareSurvival(1000, 1000), 0.4941, 1e-3);
+    EXPECT_LT(chiSquareSurvival(2000, 1000), 1e-20);
+    EXPECT_DOUBLE_EQ(chiSquareSurvival(0, 5), 1.0);
+}
+
+TEST_P(VariantStats, EveryEligibleItemIsEquallyLikely)
+{
+    SampleRequest r;
+    r.variant = GetParam();
+    r.input = {40, 2, 2, 0.3, 0.1, 123, "cpu"};
+    r.k = 10;
+    r.seed = 1000;
+    const auto st = runDistribution(r, 4000, nullptr, nullptr);
+    EXPECT_GT(st.selectionDof, 20);
+    EXPECT_GT(st.selectionP, kAlpha) << "chi2 " << st.selectionChi2 << " dof " << st.selectionDof;
+    EXPECT_GT(st.orderP, kAlpha) << "chi2 " << st.orderChi2 << " dof " << st.orderDof;
+    // ignored items are never selected
+    for (size_t i = 0; i < st.inputLabels.size(); ++i)
+        if (st.inputLabels[i] != 0 && st.inputLabels[i] != 1)
+            EXPECT_EQ(st.selectedCount[i], 0);
+}
+
+TEST_P(VariantStats, PositivesAreUniformOverOutputPositionsAtStrongImbalance)
+{
+    // N = 10000, K = 1000, 1% positives: the article's static sampler puts the
+    // positives at mean position ~914 instead of 499.5.
+    SampleRequest r;
+    r.variant = GetParam();
+    r.input = {10000, 1, 1, 0.01, 0.0, 7, "cpu"};
+    r.k = 1000;
+    r.seed = 77;
+    const int64_t runs = 100;
+    const auto st = runDistribution(r, runs, nullptr, nullptr);
+    double sum = 0, count = 0;
+    for (int64_t j = 0; j < r.k; ++j) {
+        sum += static_cast<double>(j * st.positiveSlotCount[j]);
+        count += static_cast<double>(st.positiveSlotCount[j]);
+    }
+    ASSERT_GT(count, 0);
+    // ~100 positives a run; the mean of 1e4 positions has sd ~2.9, so 20 is ~7 sd.
+    EXPECT_NEAR(sum / count, 499.5, 20.0);
+    EXPECT_GT(st.orderP, kAlpha) << "chi2 " << st.orderChi2 << " dof " << st.orderDof;
+}
+
+TEST_P(VariantStats, BatchedRowsEqualPerRowRunsInLaw)
+{
+    const auto in = generateInput(4, 30, 2, 0.4, 0.1, 5, at::Device(at::kCPU));
+    const int64_t K = 8, runs = 3000, row = 2;
+    std::vector<int64_t> batched(30, 0), single(30, 0);
+    const at::Tensor rowFeatures = in.features[row], rowLabels = in.labels[row];
+    int64_t validBatched = -1, validSingle = -1;
+    for (int64_t r = 0; r < runs; ++r) {
+        const auto a = runVariant(GetParam(), in.features, in.labels, {K, 0.5, static_cast<uint64_t>(r)});
+        const auto b = runVariant(GetParam(), rowFeatures, rowLabels, {K, 0.5, static_cast<uint64_t>(runs + r)});
+        validBatched = a.valid[row].item<int64_t>();
+        validSingle = b.valid[0].item<int64_t>();
+        for (int64_t j = 0; j < validBatched; ++j)
+            ++batched[a.indices[row][j].item<int64_t>()];
+        for (int64_t j = 0; j < validSingle; ++j)
+            ++single[b.indices[0][j].item<int64_t>()];
+    }
+    EXPECT_EQ(validBatched, validSingle);
+    // Two independent sets of subset counts with the same law: their difference
+    // has twice the one-sample covariance, so half the statistic is chi-square.
+    for (int cls = 0; cls < 2; ++cls) {
+        std::vector<int64_t> diff;
+        int64_t c = 0, m = 0;
+        for (int64_t i = 0; i < 30; ++i)
+            if (rowLabels[i].item<int64_t>() == (cls == 0 ? 1 : 0)) {
+                ++c;
+                diff.push_back(batched[i] - single[i]);
+            }
+        for (int64_t i = 0; i < 30; ++i)
+            if (rowLabels[i].item<int64_t>() == (cls == 0 ? 1 : 0))
+                m += batched[i];
+        m /= runs; // items of this class selected per run
+        if (m == 0 || m == c)
+            continue;
+        const double p = static_cast<double>(m) / static_cast<double>(c);
+        double ss = 0;
+        for (auto d : diff)
+            ss += static_cast<double>(d * d);
+        const double chi2 = ss * static_cast<double>(c - 1) /
+                            (2.0 * runs * p * (1 - p) * static_cast<double>(c));
+        EXPECT_GT(chiSquareSurvival(chi2, static_cast<double>(c - 1)), kAlpha) << "class " << cls;
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Cpu, VariantStats, ::testing::ValuesIn(cpuVariants()),
+                         [](const auto &info) { return info.param; });
+
+// The article's final step orders the winners by their selection keys. The
+// order statistic above must reject it, or the test above could not fail.
+TEST(Power, ArticleOrderingIsRejected)
+{
+    const auto in = generateInput(1, 10000, 1, 0.01, 0.0, 7, at::Device(at::kCPU));
+    const int64_t K = 1000, runs = 50;
+    const at::Tensor labels = in.labels;
+    const at::Tensor posMask = labels == 1, negMask = labels == 0;
+    const int64_t P = posMask.sum().item<int64_t>();
+    const int64_t numPos = std::min<int64_t>(P, K / 2), numNeg = K - numPos;
+    std::vector<int64_t> slots(K, 0);
+    at::Generator gen = at::make_generator<at::CPUGeneratorImpl>(99);
+    double sum = 0, count = 0;
+    for (int64_t r = 0; r < runs; ++r) {
+        const at::Tensor keys = at::rand({1, 10000}, gen);
+        auto pt = at::topk(keys.masked_fill(posMask.logical_not(), -1), K, -1);
+        auto nt = at::topk(keys.masked_fill(negMask.logical_not(), -1), K, -1);
+        const at::Tensor ar = at::arange(K).unsqueeze(0);
+        const at::Tensor pv = std::get<0>(pt).masked_fill(ar >= numPos, -1);
+        const at::Tensor nv = std::get<0>(nt).masked_fill(ar >= numNeg, -1);
+        const at::Tensor order = std::get<1>(at::topk(at::cat({pv, nv}, 1), K, -1));
+        for (int64_t j = 0; j < K; ++j)
+            if (order[0][j].item<int64_t>() < K) { // came from the positive half
+                ++slots[j];
+                sum += static_cast<double>(j);
+                count += 1;
+            }
+    }
+    double chi2 = 0, dof = 0;
+    addSubsetChi2(slots.data(), K, numPos, runs, chi2, dof);
+    EXPECT_LT(chiSquareSurvival(chi2, dof), 1e-6);
+    EXPECT_GT(sum / count, 800.0);
+}
+
+TEST(Power, BiasedSelectionIsRejected)
+{
+    // A sampler that prefers low indices: always the first m of the class.
+    std::vector<int64_t> counts(50, 0);
+    for (int i = 0; i < 10; ++i)
+        counts[i] = 200;
+    double chi2 = 0, dof = 0;
+    addSubsetChi2(counts.data(), 50, 10, 200, chi2, dof);
+    EXPECT_LT(chiSquareSurvival(chi2, dof), 1e-6);
+}
