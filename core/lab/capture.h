@@ -1,0 +1,35 @@
+#pragma once
+// Captures a Chrome trace of sampler steps with the LibTorch profiler: Kineto
+// (CPU + CUDA activities) where the linked LibTorch has it, else the legacy
+// CPU-only profiler. Each step is a record-function range "step N: <variant>".
+#include "common/progress.h"
+#include "lab/bench.h"
+
+#include <string>
+
+namespace syncscope::lab {
+
+struct CaptureRequest {
+    std::string variant = "naive";
+    BenchPoint point;
+    std::string device = "cpu";
+    int steps = 5;
+    int warmup = 2; // untraced steps first, so one-time set-up stays out of the trace
+    uint64_t seed = 0;
+    int threads = 0;
+    std::string outPath; // .json or .json.gz
+};
+
+struct CaptureResult {
+    std::string path;
+    std::string profiler; // "kineto" or "legacy"
+    std::string note;     // e.g. why the trace is CPU-only
+    int steps = 0;
+};
+
+// Throws syncscope::Error (one sentence) or syncscope::Cancelled. The file is
+// written atomically: it is complete or absent.
+CaptureResult captureTrace(const CaptureRequest &request, const ProgressFn &progress,
+                           const CancelToken *cancel);
+
+} // namespace syncscope::lab
