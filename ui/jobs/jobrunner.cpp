@@ -1,0 +1,149 @@
+#include "jobs/jobrunner.h"
+
+#include "common/error.h"
+
+#include <QFutureWatcher>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <atomic>
+#include <mutex>
+
+namespace syncscope::ui {
+
+struct JobRunner::Job {
+    quint64 id = 0;
+    QString title;
+    CancelToken cancel;
+    std::atomic<double> fraction{0.0};
+    std::mutex mutex;
+    QString message;
+    bool messageDirty = false;
+    double lastSentFraction = -1;
+    // outcome, written by the worker before the future finishes
+    std::any result;
+    QString error;
+    bool wasCancelled = false;
+    QFutureWatcher<void> watcher;
+};
+
+JobRunner::JobRunner(QObject *parent) : QObject(parent)
+{
+    m_timer.setInterval(50);
+    connect(&m_timer, &QTimer::timeout, this, &JobRunner::poll);
+}
+
+JobRunner::~JobRunner()
+{
+    cancel();
+    waitForDone();
+}
+
+quint64 JobRunner::currentId() const { return m_current ? m_current->id : 0; }
+QString JobRunner::currentTitle() const { return m_current ? m_current->title : QString(); }
+
+quint64 JobRunner::start(const QString &title, Work work)
+{
+    cancel();
+    auto job = std::make_shared<Job>();
+    job->id = m_nextId++;
+    job->title = title;
+    m_current = job;
+    std::weak_ptr<Job> weak = job;
+    connect(&job->watcher, &QFutureWatcher<void>::finished, this, [this, weak] {
+        if (auto j = weak.lock())
+            complete(j);
+    });
+    Job *raw = job.get();
+    job->watcher.setFuture(QtConcurrent::run([raw, work = std::move(work)] {
+        const ProgressFn progress = [raw](double f, const char *msg) {
+            raw->fraction.store(f, std::memory_order_relaxed);
+            std::lock_guard<std::mutex> lock(raw->mutex);
+            raw->message = QString::fromUtf8(msg ? msg : "");
+            raw->messageDirty = true;
+        };
+        try {
+            raw->result = work(progress, &raw->cancel);
+            if (raw->cancel.cancelled())
+                raw->wasCancelled = true;
+        } catch (const Cancelled &) {
+            raw->wasCancelled = true;
+        } catch (const std::exception &e) {
+            raw->error = QString::fromUtf8(e.what());
+        } catch (...) {
+            raw->error = QStringLiteral("the job failed with an unknown error");
+        }
+    }));
+    m_timer.start();
+    Q_EMIT started(job->id, title);
+    return job->id;
+}
+
+void JobRunner::cancel()
+{
+    if (!m_current)
+        return;
+    m_current->cancel.cancel();
+    // Keep it alive until its thread returns; its result will be dropped.
+    m_orphans.push_back(m_current);
+    const quint64 id = m_current->id;
+    m_current.reset();
+    Q_EMIT cancelled(id);
+    Q_EMIT idle();
+}
+
+void JobRunner::waitForDone()
+{
+    if (m_current)
+        m_current->watcher.waitForFinished();
+    for (auto &o : m_orphans)
+        o->watcher.waitForFinished();
+    m_orphans.clear();
+}
+
+void JobRunner::poll()
+{
+    if (!m_current) {
+        m_timer.stop();
+        return;
+    }
+    Job &j = *m_current;
+    const double f = j.fraction.load(std::memory_order_relaxed);
+    QString msg;
+    bool dirty = false;
+    {
+        std::lock_guard<std::mutex> lock(j.mutex);
+        dirty = j.messageDirty;
+        j.messageDirty = false;
+        msg = j.message;
+    }
+    if (dirty || f != j.lastSentFraction) {
+        j.lastSentFraction = f;
+        Q_EMIT progress(j.id, f, msg);
+    }
+}
+
+void JobRunner::complete(const std::shared_ptr<Job> &job)
+{
+    // We are inside the job's QFutureWatcher::finished: let the last reference
+    // go from the event loop, not from under the emitting watcher.
+    QMetaObject::invokeMethod(this, [job] {}, Qt::QueuedConnection);
+    // Superseded or cancelled jobs end silently (cancelled() was already sent).
+    for (auto it = m_orphans.begin(); it != m_orphans.end(); ++it)
+        if (*it == job) {
+            m_orphans.erase(it);
+            return;
+        }
+    if (job != m_current)
+        return;
+    m_current.reset();
+    m_timer.stop();
+    if (job->wasCancelled)
+        Q_EMIT cancelled(job->id);
+    else if (!job->error.isEmpty())
+        Q_EMIT failed(job->id, job->error);
+    else
+        Q_EMIT finished(job->id, job->result);
+    Q_EMIT idle();
+}
+
+} // namespace syncscope::ui
