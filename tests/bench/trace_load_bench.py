@@ -1,0 +1,134 @@
+#!/usr/bin/env python3
+"""Trace load benchmark: our loader vs Python's json.load (and nlohmann SAX).
+
+One run measures, side by side, load throughput (MB/s of decompressed JSON,
+median of several runs, wall time of the whole process) and peak RSS for
+  - the 26 MB hta_16rank_job_rank0 trace (decompressed to a temp dir), and
+  - a ~1 GB trace generated now under /tmp from it (ranks' events repeated with
+    shifted timestamps and ids); never committed.
+Usage: tests/bench/trace_load_bench.py BENCH_EXE [--shared DIR] [--size-gb 1.0] [--runs 5]
+BENCH_EXE is the syncscope_trace_bench target (build/<dir>/tests/trace/).
+"""
+import argparse
+import gzip
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+
+PY_LOAD = "import json,sys\nwith open(sys.argv[1],'rb') as f: json.load(f)\n"
+
+
+def run(cmd):
+    """Wall seconds, CPU seconds and peak RSS (bytes) of one child process.
+
+    Peak RSS comes from GNU time's %M: a child forked from this (large) Python
+    process would report our own RSS as its high-water mark, which survives exec.
+    CPU time (user + sys) is reported too because this machine is shared: wall
+    time alone measures the neighbours as well.
+    """
+    t0 = time.perf_counter()
+    p = subprocess.Popen(["/usr/bin/time", "-f", "%M", *cmd], stdout=subprocess.DEVNULL,
+                         stderr=subprocess.PIPE)
+    _, status, usage = os.wait4(p.pid, 0)
+    wall = time.perf_counter() - t0
+    err = p.stderr.read().decode(errors="replace")
+    p.stderr.close()
+    if os.waitstatus_to_exitcode(status) != 0:
+        raise SystemExit(f"{cmd} failed: {err.strip()}")
+    rss_kb = int(err.strip().splitlines()[-1])
+    return wall, usage.ru_utime + usage.ru_stime, rss_kb * 1024
+
+
+def measure(label, cmd, size, runs):
+    walls, cpus, rss = [], [], 0
+    for _ in range(runs):
+        w, c, r = run(cmd)
+        walls.append(w)
+        cpus.append(c)
+        rss = max(rss, r)
+    med = statistics.median(walls)
+    cpu = statistics.median(cpus)
+    return {"label": label, "runs": runs, "seconds": med, "mbps": size / med / 1e6,
+            "cpu": cpu, "cpu_mbps": size / cpu / 1e6, "rss": rss, "rss_ratio": rss / size}
+
+
+def generate(src_json, dst, target_bytes):
+    """Repeat the source's events with shifted ts and ids until dst is ~target_bytes."""
+    with open(src_json, "rb") as f:
+        text = f.read()
+    start = text.index(b"[", text.index(b'"traceEvents"')) + 1
+    end = text.rindex(b"]")
+    body = text[start:end].strip().rstrip(b",")
+    ts = [int(m) for m in re.findall(rb'"ts": (\d+)', body)]
+    span = max(ts) - min(ts) + 1000
+    copies = max(1, int(target_bytes // len(body)))
+    num = re.compile(rb'("ts": |"id": |"External id": |"correlation": )(\d+)')
+    with open(dst, "wb") as out:
+        out.write(text[:start] + b"\n")
+        for k in range(copies):
+            if k:
+                out.write(b",\n")
+            shift_ts, shift_id = k * span, k * 10_000_000
+            out.write(num.sub(lambda m: m.group(1) + str(int(m.group(2)) + (
+                shift_ts if m.group(1) == b'"ts": ' else shift_id)).encode(), body))
+        out.write(b"\n" + text[end:])
+    return copies
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("bench_exe")
+    here = os.path.dirname(os.path.abspath(__file__))
+    ap.add_argument("--shared", default=os.path.join(here, "..", "..", "..", "shared"))
+    ap.add_argument("--size-gb", type=float, default=1.0)
+    ap.add_argument("--runs", type=int, default=5)
+    ap.add_argument("--big-runs", type=int, default=3)
+    ap.add_argument("--no-python-big", action="store_true",
+                    help="skip json.load on the big file (needs ~10x its size in RAM)")
+    args = ap.parse_args()
+
+    src = os.path.join(args.shared, "traces", "hta_16rank_job_rank0.json.gz")
+    if not os.path.exists(src):
+        raise SystemExit(f"{src} not found (pass --shared)")
+    tmp = tempfile.mkdtemp(prefix="syncscope-bench-", dir="/tmp")
+    try:
+        small = os.path.join(tmp, "rank0.json")
+        with gzip.open(src, "rb") as f, open(small, "wb") as out:
+            shutil.copyfileobj(f, out)
+        big = os.path.join(tmp, "generated.json")
+        t0 = time.perf_counter()
+        copies = generate(small, big, args.size_gb * 1e9)
+        print(f"generated {os.path.getsize(big) / 1e9:.2f} GB ({copies} copies of rank0) "
+              f"in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+
+        rows = []
+        for name, path, runs in (("rank0 26 MB", small, args.runs), ("generated", big, args.big_runs)):
+            size = os.path.getsize(path)
+            rows.append((name, size, measure("syncscope loader", [args.bench_exe, path], size, runs)))
+            rows.append((name, size, measure("nlohmann SAX (parse only)",
+                                             [args.bench_exe, "--nlohmann-sax", path], size,
+                                             runs if path == small else 1)))
+            if path == small or not args.no_python_big:
+                rows.append((name, size, measure("python json.load", [sys.executable, "-c", PY_LOAD, path],
+                                                 size, runs if path == small else 1)))
+            print(f"done: {name}", file=sys.stderr)
+
+        print("| file | size | loader | runs | median wall s | MB/s (wall) | median CPU s | MB/s (CPU) "
+              "| peak RSS | RSS / size |")
+        print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+        for name, size, r in rows:
+            print(f"| {name} | {size / 1e6:.0f} MB | {r['label']} | {r['runs']} | {r['seconds']:.3f} | "
+                  f"{r['mbps']:.0f} | {r['cpu']:.3f} | {r['cpu_mbps']:.0f} | {r['rss'] / 1e6:.0f} MB | "
+                  f"{r['rss_ratio']:.2f} |")
+        print(f"\nload average while measuring: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs")
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()
