@@ -35,6 +35,13 @@ int main(int argc, char **argv)
         return app.exit(e);
     } catch (const CLI::ParseError &e) {
         // One sentence for bad arguments; --help is one flag away.
+        bool known = false;
+        for (const auto *sub : app.get_subcommands({}))
+            known = known || (argc > 1 && sub->get_name() == argv[1]);
+        if (argc > 1 && argv[1][0] != '-' && !known) {
+            std::fprintf(stderr, "syncscope-cli: unknown subcommand '%s' (see --help)\n", argv[1]);
+            return 2;
+        }
         std::fprintf(stderr, "syncscope-cli: %s (see --help)\n", e.what());
         return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
     }

@@ -3,7 +3,10 @@
 #include <ATen/ATen.h>
 #include <ATen/CPUGeneratorImpl.h>
 
+#include <ATen/record_function.h>
+
 #include <cstdint>
+#include <string>
 
 #if defined(SYNCSCOPE_WITH_CUDA)
 #include <ATen/cuda/CUDAGeneratorImpl.h>
@@ -29,6 +32,23 @@ inline at::Generator makeGenerator(const at::Device &device, uint64_t seed)
 inline at::Tensor countNonzeroLastDim(const at::Tensor &t)
 {
     return at::count_nonzero(t, c10::optional<int64_t>(t.dim() - 1));
+}
+
+// Opens a named user-scope range (the argument types of before() changed in 2.x).
+inline void beginRange(at::RecordFunction &range, const std::string &name)
+{
+    range.before(name, -1);
+}
+
+// Waits for the device so a step's work lands inside its range.
+inline void synchronize(const at::Device &device)
+{
+#if defined(SYNCSCOPE_WITH_CUDA)
+    if (device.is_cuda())
+        c10::cuda::device_synchronize();
+#else
+    (void)device;
+#endif
 }
 
 } // namespace syncscope::lab::compat
