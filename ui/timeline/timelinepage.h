@@ -18,7 +18,7 @@ class QSplitter;
 class QTabWidget;
 class QTableView;
 class QToolButton;
-class QTreeWidget;
+class QTimer;
 
 namespace syncscope::ui {
 
@@ -28,6 +28,7 @@ class TimelineData;
 class SyncGapModel;
 class RangeStatsModel;
 class NameMatcher;
+class EventDetailsPanel;
 
 class TimelinePage : public QWidget {
     Q_OBJECT
@@ -49,12 +50,20 @@ public:
     SyncGapModel *syncGapModel() const { return m_gapModel; }
     RangeStatsModel *rangeStatsModel() const { return m_rangeModel; }
     std::shared_ptr<const TimelineData> data() const;
+    EventDetailsPanel *detailsPanel() const { return m_details; }
+    QLineEdit *findEdit() const { return m_findEdit; }
+    // The text of the summary header (GPU busy %, sync-gap time, sync calls).
+    QString headerText() const;
 
 public Q_SLOTS:
     void cancelLoad();
     void findNext();
     void findPrevious();
     void focusFind();
+    // Selects the next / previous sync gap in time and zooms to it.
+    void nextGap();
+    void previousGap();
+    void showGap(int gap);
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
@@ -72,6 +81,8 @@ private:
     void onRangeChanged();
     void onGapActivated(const QModelIndex &index);
     void onFindTextChanged();
+    void updateMatcher();
+    void find(bool forward);
     void showError(const QString &text);
 
     JobRunner *m_loader = nullptr;
@@ -83,7 +94,7 @@ private:
     QSortFilterProxyModel *m_rangeProxy = nullptr;
     QTableView *m_gapTable = nullptr;
     QTableView *m_rangeTable = nullptr;
-    QTreeWidget *m_details = nullptr;
+    EventDetailsPanel *m_details = nullptr;
     QTabWidget *m_sideTabs = nullptr;
     QLabel *m_header = nullptr;
     QLabel *m_rangeLabel = nullptr;
@@ -94,6 +105,8 @@ private:
     QLineEdit *m_findEdit = nullptr;
     QCheckBox *m_findRegex = nullptr;
     QLabel *m_findStatus = nullptr;
+    QTimer *m_findTimer = nullptr;
+    QLabel *m_progressLabel = nullptr;
     std::unique_ptr<NameMatcher> m_matcher;
     QList<QAction *> m_actions;
     QStringList m_files;

@@ -1,0 +1,166 @@
+#include "timeline/eventdetailspanel.h"
+
+#include "timeline/timeformat.h"
+
+#include <QHeaderView>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <cmath>
+
+namespace syncscope::ui {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), int(s.size())); }
+
+void addJson(QTreeWidgetItem *parent, const QString &key, const QJsonValue &v)
+{
+    auto *item = new QTreeWidgetItem(parent, {key});
+    if (v.isObject()) {
+        const QJsonObject o = v.toObject();
+        for (auto it = o.begin(); it != o.end(); ++it)
+            addJson(item, it.key(), it.value());
+        item->setText(1, QStringLiteral("{%1}").arg(o.size()));
+    } else if (v.isArray()) {
+        const QJsonArray a = v.toArray();
+        for (int i = 0; i < a.size(); ++i)
+            addJson(item, QString::number(i), a.at(i));
+        item->setText(1, QStringLiteral("[%1]").arg(a.size()));
+    } else if (v.isString()) {
+        item->setText(1, v.toString());
+    } else if (v.isDouble()) {
+        const double d = v.toDouble();
+        // Ids and byte counts are integers: no exponent notation for them.
+        item->setText(1, d == std::floor(d) && std::fabs(d) < 9e15 ? QString::number(qint64(d))
+                                                                   : QString::number(d, 'g', 12));
+    } else if (v.isBool()) {
+        item->setText(1, v.toBool() ? QStringLiteral("true") : QStringLiteral("false"));
+    } else {
+        item->setText(1, QStringLiteral("null"));
+    }
+    item->setToolTip(1, item->text(1));
+}
+
+} // namespace
+
+EventDetailsPanel::EventDetailsPanel(QWidget *parent) : QTreeWidget(parent)
+{
+    setColumnCount(2);
+    setHeaderLabels({tr("Field"), tr("Value")});
+    header()->setSectionResizeMode(0, QHeaderView::ResizeToContents);
+    setUniformRowHeights(true);
+    setAlternatingRowColors(true);
+    setRootIsDecorated(true);
+    connect(this, &QTreeWidget::itemActivated, this, [this](QTreeWidgetItem *item) {
+        bool ok = false;
+        const int link = item->data(0, Qt::UserRole).toInt(&ok);
+        if (ok && link >= 0 && link < int(m_linkTargets.size()))
+            Q_EMIT eventRequested(m_linkTargets[size_t(link)]);
+    });
+}
+
+QString EventDetailsPanel::field(const QString &key) const
+{
+    for (int i = 0; i < topLevelItemCount(); ++i)
+        if (topLevelItem(i)->text(0) == key)
+            return topLevelItem(i)->text(1);
+    return {};
+}
+
+void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data,
+                                  const TimelineEvent &e,
+                                  const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links)
+{
+    clear();
+    m_data = data;
+    m_linkTargets.clear();
+    if (!data || !e.valid())
+        return;
+    const TimelineTrack &tt = data->tracks()[size_t(e.track)];
+    const TimelineFile &file = data->files()[tt.file];
+    const TraceModel &m = *file.model;
+    const Track &mt = data->modelTrack(e.track);
+    const uint32_t i = e.index;
+    auto add = [this](const QString &k, const QString &v) {
+        auto *item = new QTreeWidgetItem(this, {k, v});
+        item->setToolTip(1, v);
+        return item;
+    };
+    add(tr("Name"), qs(m.str(mt.name[i])));
+    add(tr("Category"), qs(m.str(mt.cat[i])));
+    add(tr("Start"), tr("%1 after trace start (ts %2 µs)")
+                         .arg(formatDuration(mt.start[i] - data->minTime()))
+                         .arg(double(mt.start[i]) / 1e3, 0, 'f', 3));
+    add(tr("Duration"), formatDuration(mt.dur[i]));
+    // Self time: minus the direct children, found in the next level by binary search.
+    TimeNs children = 0;
+    const size_t depth = mt.depth[i];
+    if (depth + 1 < tt.levels.size()) {
+        const TimelineLevel &lvl = tt.levels[depth + 1];
+        for (size_t p = TimelineData::firstEndingAtOrAfter(mt, lvl, 0, mt.start[i]);
+             p < lvl.events.size() && mt.start[lvl.events[p]] < mt.end(i); ++p)
+            if (mt.parent[lvl.events[p]] == int32_t(i))
+                children += mt.dur[lvl.events[p]];
+    }
+    add(tr("Self time"), formatDuration(mt.dur[i] - children));
+    QString where = QStringLiteral("%1 · pid %2 tid %3").arg(tt.name, qs(m.str(mt.pid.text)), qs(m.str(mt.tid.text)));
+    if (data->files().size() > 1)
+        where = file.label + QStringLiteral(" · ") + where;
+    add(tr("Track"), where);
+    add(tr("Depth"), QString::number(depth));
+
+    // Is it a blocking sync call, and did it cause a gap?
+    const auto &calls = file.sync.syncCalls;
+    auto c = std::lower_bound(calls.begin(), calls.end(), mt.start[i],
+                              [](const SyncCall &sc, TimeNs t) { return sc.start < t; });
+    for (; c != calls.end() && c->start == mt.start[i]; ++c) {
+        if (data->eventOf(tt.file, c->event) != e)
+            continue;
+        TimeNs gapTime = 0;
+        int gaps = 0;
+        const size_t ci = size_t(c - calls.begin());
+        for (const SyncGap &g : file.sync.syncGaps)
+            if (g.syncCall == ci) {
+                gapTime += g.interval.length();
+                ++gaps;
+            }
+        add(tr("Blocking sync"), gaps ? tr("caused %n GPU idle gap(s), %1 in total", nullptr, gaps)
+                                            .arg(formatDuration(gapTime))
+                                      : tr("the GPU was not idle while it waited"));
+    }
+
+    if (!links.empty()) {
+        auto *flows = add(tr("Flows"), QString::number(links.size()));
+        for (const auto &[from, to] : links) {
+            const TimelineEvent other = from == e ? to : from;
+            const QString dir = from == e ? QStringLiteral("→") : QStringLiteral("←");
+            auto *item = new QTreeWidgetItem(flows, {dir, QStringLiteral("%1  (%2)")
+                                                              .arg(qs(data->name(other)),
+                                                                   data->tracks()[size_t(other.track)].name)});
+            item->setData(0, Qt::UserRole, int(m_linkTargets.size()));
+            item->setToolTip(1, tr("Double-click to select it"));
+            m_linkTargets.push_back(other);
+        }
+        flows->setExpanded(true);
+    }
+
+    const std::string_view raw = m.args(mt.args[i]);
+    if (!raw.empty()) {
+        auto *argsItem = add(tr("Args"), QString());
+        QJsonParseError err{};
+        const QJsonDocument doc = QJsonDocument::fromJson(QByteArray(raw.data(), int(raw.size())), &err);
+        if (doc.isObject()) {
+            const QJsonObject o = doc.object();
+            for (auto it = o.begin(); it != o.end(); ++it)
+                addJson(argsItem, it.key(), it.value());
+            argsItem->setText(1, QString::number(o.size()));
+        } else {
+            argsItem->setText(1, qs(raw));
+        }
+        argsItem->setExpanded(true);
+    }
+}
+
+} // namespace syncscope::ui

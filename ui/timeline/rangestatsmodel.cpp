@@ -1,0 +1,101 @@
+#include "timeline/rangestatsmodel.h"
+
+#include "analysis/opstats.h"
+#include "timeline/timeformat.h"
+
+#include <algorithm>
+#include <map>
+
+namespace syncscope::ui {
+
+std::vector<RangeStatsModel::Row> RangeStatsModel::compute(const TimelineData &data, TimeNs t0,
+                                                           TimeNs t1, const ProgressFn &progress,
+                                                           const CancelToken *cancel)
+{
+    // Files intern separately: merge by text.
+    std::map<std::pair<std::string, std::string>, Row> merged;
+    const size_t n = data.files().size();
+    for (size_t f = 0; f < n; ++f) {
+        const TraceModel &m = *data.files()[f].model;
+        ProgressFn sub;
+        if (progress)
+            sub = [&](double x, const char *msg) { progress((double(f) + x) / double(n), msg); };
+        for (const OpStat &s : opStatistics(m, t0, t1, sub, cancel)) {
+            const std::string_view name = m.str(s.name), cat = m.str(s.cat);
+            Row &r = merged[{std::string(name), std::string(cat)}];
+            if (r.count == 0) {
+                r.name = QString::fromUtf8(name.data(), int(name.size()));
+                r.category = QString::fromUtf8(cat.data(), int(cat.size()));
+            }
+            r.count += s.count;
+            r.total += s.total;
+            r.self += s.self;
+            r.max = std::max(r.max, s.max);
+        }
+    }
+    std::vector<Row> rows;
+    rows.reserve(merged.size());
+    for (auto &kv : merged)
+        rows.push_back(std::move(kv.second));
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) { return a.total > b.total; });
+    return rows;
+}
+
+RangeStatsModel::RangeStatsModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void RangeStatsModel::setRows(std::vector<Row> rows)
+{
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+int RangeStatsModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int RangeStatsModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant RangeStatsModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &r = m_rows[size_t(index.row())];
+    if (role == Qt::TextAlignmentRole)
+        return index.column() >= Count ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Count: return qulonglong(r.count);
+        case Total: return qlonglong(r.total);
+        case Self: return qlonglong(r.self);
+        case Max: return qlonglong(r.max);
+        default: break;
+        }
+        role = Qt::DisplayRole;
+    }
+    if (role != Qt::DisplayRole && role != Qt::ToolTipRole)
+        return {};
+    switch (index.column()) {
+    case Name: return r.name;
+    case Category: return r.category;
+    case Count: return QString::number(r.count);
+    case Total: return formatDuration(r.total);
+    case Self: return formatDuration(r.self);
+    case Max: return formatDuration(r.max);
+    default: return {};
+    }
+}
+
+QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char *const names[] = {"Name", "Category", "Count", "Total", "Self", "Max"};
+    return tr(names[section]);
+}
+
+} // namespace syncscope::ui

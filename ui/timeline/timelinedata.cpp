@@ -1,0 +1,479 @@
+#include "timeline/timelinedata.h"
+
+#include "common/error.h"
+#include "timeline/timelinepalette.h"
+
+#include <QFileInfo>
+
+#include <algorithm>
+#include <functional>
+#include <map>
+#include <numeric>
+#include <unordered_map>
+
+namespace syncscope::ui {
+
+namespace {
+
+QString qs(std::string_view s) { return QString::fromUtf8(s.data(), int(s.size())); }
+
+void checkCancel(const CancelToken *cancel)
+{
+    if (cancel && cancel->cancelled())
+        throw Cancelled();
+}
+
+int64_t flowKey(const TraceModel &m, const FlowEvent &f)
+{
+    if (f.id != kNoValue)
+        return f.id;
+    // Text ids share the key space with numbers; linkedEvents() compares the
+    // text again, so a collision costs a comparison, never a wrong arrow.
+    return int64_t(std::hash<std::string_view>()(m.str(f.idText)) | (uint64_t(1) << 63));
+}
+
+} // namespace
+
+std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPtr> models,
+                                                        const ProgressFn &progress,
+                                                        const CancelToken *cancel)
+{
+    auto data = std::make_shared<TimelineData>();
+    const size_t n = models.size();
+    data->m_files.resize(n);
+    for (size_t f = 0; f < n; ++f) {
+        TimelineFile &file = data->m_files[f];
+        file.model = std::move(models[f]);
+        const double lo = double(f) / double(std::max<size_t>(n, 1));
+        const double width = 1.0 / double(std::max<size_t>(n, 1));
+        ProgressFn sub;
+        if (progress)
+            sub = [&](double x, const char *msg) { progress(lo + width * 0.7 * x, msg); };
+        file.sync = analyzeSyncs(*file.model, {}, sub, cancel);
+        if (progress)
+            progress(lo + width * 0.7, "indexing the timeline");
+        data->indexFile(uint32_t(f), cancel);
+    }
+    data->layout();
+
+    bool first = true;
+    for (uint32_t f = 0; f < n; ++f) {
+        const TimelineFile &file = data->m_files[f];
+        const TraceModel &m = *file.model;
+        if (m.maxTime() > m.minTime() || m.counts().durationEvents + m.counts().instants > 0) {
+            data->m_minTime = first ? m.minTime() : std::min(data->m_minTime, m.minTime());
+            data->m_maxTime = first ? m.maxTime() : std::max(data->m_maxTime, m.maxTime());
+            first = false;
+        }
+        TimelineSummary &s = data->m_summary;
+        for (const DeviceActivity &d : file.sync.devices) {
+            s.busy += d.busy;
+            s.span += d.span();
+            s.syncGapTime += d.syncGap;
+            ++s.devices;
+        }
+        s.syncGaps += file.sync.syncGaps.size();
+        s.syncCalls += file.sync.syncCalls.size();
+        s.cudaSyncEvents += file.sync.cudaSyncEvents.size();
+        s.events += m.counts().durationEvents;
+        s.warnings += m.warnings().count;
+        for (uint32_t g = 0; g < file.sync.syncGaps.size(); ++g)
+            data->m_gaps.push_back({f, g});
+    }
+    std::stable_sort(data->m_gaps.begin(), data->m_gaps.end(),
+                     [&](const TimelineGap &a, const TimelineGap &b) {
+                         return data->m_files[a.file].sync.syncGaps[a.gap].interval.start
+                                < data->m_files[b.file].sync.syncGaps[b.gap].interval.start;
+                     });
+    if (progress)
+        progress(1.0, "ready");
+    return data;
+}
+
+void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
+{
+    TimelineFile &file = m_files[f];
+    const TraceModel &m = *file.model;
+    const auto &mtracks = m.tracks();
+
+    // Category colours, looked up per drawn box: a byte per string id.
+    file.catColor.assign(m.strings().size(), 0);
+    std::vector<char> seen(m.strings().size(), 0);
+    for (const Track &t : mtracks)
+        for (StrId c : t.cat)
+            seen[c] = 1;
+    for (size_t id = 0; id < seen.size(); ++id)
+        if (seen[id])
+            file.catColor[id] = uint8_t(palette::categoryColor(m.str(StrId(id))));
+
+    const StrId gpuCats[] = {m.findString("kernel"), m.findString("gpu_memcpy"),
+                             m.findString("gpu_memset"), m.findString("gpu_user_annotation")};
+    auto isGpuCat = [&](StrId c) {
+        for (StrId g : gpuCats)
+            if (g != kNoStr && g == c)
+                return true;
+        return false;
+    };
+
+    // Processes in display order: CPU first, then GPU devices.
+    struct Proc {
+        IdValue pid;
+        std::vector<uint32_t> tracks;
+        bool gpu = false;
+        const Process *info = nullptr;
+    };
+    std::vector<Proc> procs;
+    std::unordered_map<StrId, size_t> procIndex;
+    std::vector<char> trackGpu(mtracks.size(), 0);
+    std::vector<int64_t> trackDevice(mtracks.size(), kNoValue);
+    for (uint32_t ti = 0; ti < mtracks.size(); ++ti) {
+        const Track &t = mtracks[ti];
+        if (t.size() == 0 && t.instants.ts.empty())
+            continue;
+        for (size_t i = 0; i < t.size(); ++i)
+            if (isGpuCat(t.cat[i])) {
+                trackGpu[ti] = 1;
+                trackDevice[ti] = t.device[i] != kNoValue ? t.device[i] : t.pid.num;
+                break;
+            }
+        auto it = procIndex.find(t.pid.text);
+        if (it == procIndex.end()) {
+            it = procIndex.emplace(t.pid.text, procs.size()).first;
+            Proc p;
+            p.pid = t.pid;
+            for (const Process &pr : m.processes())
+                if (pr.pid.text == t.pid.text)
+                    p.info = &pr;
+            procs.push_back(std::move(p));
+        }
+        procs[it->second].tracks.push_back(ti);
+        procs[it->second].gpu |= trackGpu[ti] != 0;
+        checkCancel(cancel);
+    }
+    auto sortIdx = [](int64_t v) { return v == kNoValue ? std::numeric_limits<int64_t>::max() : v; };
+    std::stable_sort(procs.begin(), procs.end(), [&](const Proc &a, const Proc &b) {
+        if (a.gpu != b.gpu)
+            return !a.gpu;
+        const int64_t sa = sortIdx(a.info ? a.info->sortIndex : kNoValue);
+        const int64_t sb = sortIdx(b.info ? b.info->sortIndex : kNoValue);
+        if (sa != sb)
+            return sa < sb;
+        if (a.pid.num != b.pid.num)
+            return a.pid.num < b.pid.num;
+        return m.str(a.pid.text) < m.str(b.pid.text);
+    });
+
+    file.trackOf.assign(mtracks.size(), -1);
+    for (Proc &p : procs) {
+        std::stable_sort(p.tracks.begin(), p.tracks.end(), [&](uint32_t a, uint32_t b) {
+            const Track &ta = mtracks[a], &tb = mtracks[b];
+            if (trackGpu[a] != trackGpu[b])
+                return !trackGpu[a];
+            const int64_t sa = sortIdx(ta.threadSortIndex), sb = sortIdx(tb.threadSortIndex);
+            if (sa != sb)
+                return sa < sb;
+            if (ta.tid.num != tb.tid.num)
+                return ta.tid.num < tb.tid.num;
+            return m.str(ta.tid.text) < m.str(tb.tid.text);
+        });
+        QString procName = p.info && p.info->name != kEmptyStr ? qs(m.str(p.info->name))
+                                                                 : QStringLiteral("Process");
+        if (p.info && p.info->labels != kEmptyStr)
+            procName += QStringLiteral(" · ") + qs(m.str(p.info->labels));
+        procName += QStringLiteral(" (pid %1)").arg(qs(m.str(p.pid.text)));
+        // The process header is the first row of its first track (see layout()).
+        bool firstTrack = true;
+        for (uint32_t ti : p.tracks) {
+            const Track &t = mtracks[ti];
+            TimelineTrack tt;
+            tt.file = f;
+            tt.track = ti;
+            tt.gpu = trackGpu[ti] != 0;
+            tt.device = trackDevice[ti];
+            if (t.threadName != kEmptyStr)
+                tt.name = qs(m.str(t.threadName));
+            else
+                tt.name = (tt.gpu ? QStringLiteral("stream %1") : QStringLiteral("thread %1"))
+                              .arg(qs(m.str(t.tid.text)));
+            // Events per depth, keeping start order.
+            std::vector<size_t> counts(size_t(t.maxDepth) + 1, 0);
+            for (uint16_t d : t.depth)
+                ++counts[d];
+            tt.levels.resize(t.size() ? counts.size() : 0);
+            for (size_t d = 0; d < tt.levels.size(); ++d)
+                tt.levels[d].events.reserve(counts[d]);
+            for (uint32_t i = 0; i < t.size(); ++i)
+                tt.levels[t.depth[i]].events.push_back(i);
+            for (TimelineLevel &lvl : tt.levels) {
+                const size_t cnt = lvl.events.size();
+                lvl.widest64.resize((cnt + 63) / 64);
+                for (size_t b = 0; b < lvl.widest64.size(); ++b) {
+                    size_t best = b * 64;
+                    for (size_t p2 = b * 64 + 1; p2 < std::min(cnt, b * 64 + 64); ++p2)
+                        if (t.dur[lvl.events[p2]] > t.dur[lvl.events[best]])
+                            best = p2;
+                    lvl.widest64[b] = uint32_t(best);
+                }
+                lvl.widest4k.resize((cnt + 4095) / 4096);
+                for (size_t b = 0; b < lvl.widest4k.size(); ++b) {
+                    size_t best = lvl.widest64[b * 64];
+                    for (size_t q = b * 64 + 1; q < std::min(lvl.widest64.size(), b * 64 + 64); ++q)
+                        if (t.dur[lvl.events[lvl.widest64[q]]] > t.dur[lvl.events[best]])
+                            best = lvl.widest64[q];
+                    lvl.widest4k[b] = uint32_t(best);
+                }
+            }
+            tt.rowCount = std::max<int>(1, int(tt.levels.size()));
+            file.trackOf[ti] = int(m_tracks.size());
+            m_tracks.push_back(std::move(tt));
+            if (firstTrack) {
+                TimelineRow header;
+                header.title = procName;
+                header.track = -2 - int(m_tracks.size() - 1); // marks "header before track"
+                m_rows.push_back(header);
+                firstTrack = false;
+            }
+            checkCancel(cancel);
+        }
+    }
+
+    // Sync gaps per device with the GPU tracks that show them.
+    const SyncAnalysis &sa = file.sync;
+    file.callCausesGap.assign(sa.syncCalls.size(), 0);
+    for (uint32_t g = 0; g < sa.syncGaps.size(); ++g) {
+        const SyncGap &gap = sa.syncGaps[g];
+        if (gap.syncCall < file.callCausesGap.size())
+            file.callCausesGap[gap.syncCall] = 1;
+        if (file.deviceGaps.empty() || file.deviceGaps.back().device != gap.device) {
+            TimelineFile::DeviceGaps dg;
+            dg.device = gap.device;
+            for (size_t ti = 0; ti < mtracks.size(); ++ti)
+                if (file.trackOf[ti] >= 0 && trackGpu[ti] && trackDevice[ti] == gap.device)
+                    dg.tracks.push_back(file.trackOf[ti]);
+            file.deviceGaps.push_back(std::move(dg));
+        }
+        file.deviceGaps.back().gaps.push_back(g);
+    }
+    for (auto &dg : file.deviceGaps)
+        std::stable_sort(dg.gaps.begin(), dg.gaps.end(), [&](uint32_t a, uint32_t b) {
+            return sa.syncGaps[a].interval.start < sa.syncGaps[b].interval.start;
+        });
+    for (const SyncCall &c : sa.syncCalls)
+        file.maxSyncCallDur = std::max(file.maxSyncCallDur, c.dur);
+
+    const auto &flows = m.flows();
+    file.flowsById.reserve(flows.size());
+    for (uint32_t i = 0; i < flows.size(); ++i)
+        file.flowsById.emplace_back(flowKey(m, flows[i]), i);
+    std::sort(file.flowsById.begin(), file.flowsById.end());
+}
+
+void TimelineData::layout()
+{
+    // indexFile() queued one header marker per process; expand into final rows.
+    for (TimelineFile &file : m_files) {
+        const TraceInfo &info = file.model->info();
+        const QString base = QFileInfo(QString::fromStdString(info.path)).fileName();
+        file.label = info.rank != kNoValue ? QStringLiteral("Rank %1 · %2").arg(info.rank).arg(base)
+                                           : base;
+    }
+    std::vector<TimelineRow> markers;
+    markers.swap(m_rows);
+    size_t mi = 0;
+    int y = 0;
+    int lastFile = -1;
+    for (int ti = 0; ti < int(m_tracks.size()); ++ti) {
+        TimelineTrack &t = m_tracks[ti];
+        if (m_files.size() > 1 && int(t.file) != lastFile) {
+            const TimelineFile &file = m_files[t.file];
+            TimelineRow r;
+            r.rankHeader = true;
+            r.y = y;
+            r.height = kHeaderHeight + 2;
+            r.title = file.label;
+            m_rows.push_back(r);
+            y += r.height;
+        }
+        lastFile = int(t.file);
+        while (mi < markers.size() && markers[mi].track == -2 - ti) {
+            TimelineRow r = markers[mi++];
+            r.track = -1;
+            r.y = y;
+            r.height = kHeaderHeight;
+            m_rows.push_back(r);
+            y += r.height;
+        }
+        t.firstRow = int(m_rows.size());
+        for (int d = 0; d < t.rowCount; ++d) {
+            TimelineRow r;
+            r.track = ti;
+            r.depth = d;
+            r.y = y;
+            r.height = kRowHeight;
+            m_rows.push_back(r);
+            y += kRowHeight;
+        }
+        y += kTrackGap;
+    }
+    m_totalHeight = y;
+}
+
+int TimelineData::rowAt(int y) const
+{
+    auto it = std::upper_bound(m_rows.begin(), m_rows.end(), y,
+                               [](int v, const TimelineRow &r) { return v < r.y; });
+    if (it == m_rows.begin())
+        return -1;
+    --it;
+    return y < it->y + it->height ? int(it - m_rows.begin()) : -1;
+}
+
+int TimelineData::rowOf(const TimelineEvent &e) const
+{
+    if (!e.valid())
+        return -1;
+    return m_tracks[e.track].firstRow + modelTrack(e.track).depth[e.index];
+}
+
+std::string_view TimelineData::name(const TimelineEvent &e) const
+{
+    return fileOf(e).model->str(modelTrack(e.track).name[e.index]);
+}
+
+std::string_view TimelineData::category(const TimelineEvent &e) const
+{
+    return fileOf(e).model->str(modelTrack(e.track).cat[e.index]);
+}
+
+int TimelineData::colorOf(const TimelineEvent &e) const
+{
+    return fileOf(e).catColor[modelTrack(e.track).cat[e.index]];
+}
+
+TimelineEvent TimelineData::eventOf(uint32_t file, const EventRef &ref) const
+{
+    if (!ref.valid() || file >= m_files.size() || ref.track >= m_files[file].trackOf.size())
+        return {};
+    const int t = m_files[file].trackOf[ref.track];
+    return t < 0 ? TimelineEvent{} : TimelineEvent{t, ref.index};
+}
+
+size_t TimelineData::widest(const Track &track, const TimelineLevel &level, size_t from, size_t to)
+{
+    size_t best = from;
+    TimeNs bestDur = -1;
+    auto consider = [&](size_t p) {
+        const TimeNs d = track.dur[level.events[p]];
+        if (d > bestDur) {
+            bestDur = d;
+            best = p;
+        }
+    };
+    size_t p = from;
+    while (p < to && p % 64 != 0)
+        consider(p++);
+    while (p + 64 <= to && p % 4096 != 0) {
+        consider(level.widest64[p / 64]);
+        p += 64;
+    }
+    while (p + 4096 <= to) {
+        consider(level.widest4k[p / 4096]);
+        p += 4096;
+    }
+    while (p + 64 <= to) {
+        consider(level.widest64[p / 64]);
+        p += 64;
+    }
+    while (p < to)
+        consider(p++);
+    return best;
+}
+
+size_t TimelineData::firstEndingAtOrAfter(const Track &track, const TimelineLevel &level,
+                                          size_t from, TimeNs t)
+{
+    auto it = std::partition_point(level.events.begin() + std::ptrdiff_t(from), level.events.end(),
+                                   [&](uint32_t e) { return track.end(e) < t; });
+    return size_t(it - level.events.begin());
+}
+
+TimelineEvent TimelineData::enclosing(int track, TimeNs t) const
+{
+    if (track < 0 || track >= int(m_tracks.size()))
+        return {};
+    const TimelineTrack &tt = m_tracks[track];
+    const Track &mt = modelTrack(track);
+    for (size_t d = tt.levels.size(); d-- > 0;) {
+        const TimelineLevel &lvl = tt.levels[d];
+        size_t p = firstEndingAtOrAfter(mt, lvl, 0, t);
+        // Back-to-back events: t at one's end and the next one's start belongs
+        // to the next one.
+        if (p + 1 < lvl.events.size() && mt.end(lvl.events[p]) == t && mt.dur[lvl.events[p]] > 0
+            && mt.start[lvl.events[p + 1]] <= t)
+            ++p;
+        if (p < lvl.events.size() && mt.start[lvl.events[p]] <= t)
+            return {track, lvl.events[p]};
+    }
+    return {};
+}
+
+std::vector<std::pair<TimelineEvent, TimelineEvent>>
+TimelineData::linkedEvents(const TimelineEvent &e) const
+{
+    std::vector<std::pair<TimelineEvent, TimelineEvent>> out;
+    if (!e.valid())
+        return out;
+    const TimelineTrack &tt = m_tracks[e.track];
+    const TimelineFile &file = m_files[tt.file];
+    const TraceModel &m = *file.model;
+    const Track &mt = modelTrack(e.track);
+    const TimeNs s = mt.start[e.index], en = mt.end(e.index);
+    const auto &flows = m.flows();
+    constexpr size_t kMaxLinks = 64;
+
+    auto lo = std::lower_bound(flows.begin(), flows.end(), s,
+                               [](const FlowEvent &f, TimeNs t) { return f.ts < t; });
+    for (auto it = lo; it != flows.end() && it->ts <= en && out.size() < kMaxLinks; ++it) {
+        if (it->track != tt.track || enclosing(e.track, it->ts) != e)
+            continue;
+        const int64_t key = flowKey(m, *it);
+        auto range = std::equal_range(file.flowsById.begin(), file.flowsById.end(),
+                                      std::make_pair(key, uint32_t(0)),
+                                      [](const auto &a, const auto &b) { return a.first < b.first; });
+        for (auto p = range.first; p != range.second; ++p) {
+            const FlowEvent &other = flows[p->second];
+            if (&other == &*it || other.cat != it->cat || other.idText != it->idText
+                || other.track >= file.trackOf.size())
+                continue;
+            const TimelineEvent oe = enclosing(file.trackOf[other.track], other.ts);
+            if (!oe.valid() || oe == e)
+                continue;
+            const bool outgoing = it->phase == FlowPhase::Start
+                                  || (it->phase == FlowPhase::Step && other.phase == FlowPhase::End);
+            out.push_back(outgoing ? std::make_pair(e, oe) : std::make_pair(oe, e));
+        }
+    }
+    if (!out.empty())
+        return out;
+
+    const int64_t corr = mt.correlation[e.index];
+    if (corr == kNoValue)
+        return out;
+    for (size_t ti = 0; ti < m.tracks().size() && out.size() < kMaxLinks; ++ti) {
+        const int drawn = file.trackOf[ti];
+        if (drawn < 0)
+            continue;
+        const auto &col = m.tracks()[ti].correlation;
+        for (uint32_t i = 0; i < col.size(); ++i) {
+            if (col[i] != corr || (drawn == e.track && i == e.index))
+                continue;
+            const TimelineEvent oe{drawn, i};
+            // The launch (host) points at what runs on the device.
+            const bool eFirst = tt.gpu != m_tracks[drawn].gpu ? !tt.gpu : s <= start(oe);
+            out.push_back(eFirst ? std::make_pair(e, oe) : std::make_pair(oe, e));
+        }
+    }
+    return out;
+}
+
+} // namespace syncscope::ui

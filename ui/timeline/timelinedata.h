@@ -1,0 +1,147 @@
+#pragma once
+// Everything the timeline draws, computed once per loaded job on a worker thread
+// and immutable afterwards: the models, their sync analysis, the track layout and
+// the per-depth indexes that make level of detail O(pixels * log n).
+#include "analysis/syncanalysis.h"
+#include "common/progress.h"
+#include "trace/tracemodel.h"
+
+#include <QString>
+
+#include <memory>
+#include <vector>
+
+namespace syncscope::ui {
+
+// An event as the timeline knows it: a drawn track and the index in its columns.
+struct TimelineEvent {
+    int track = -1; // index into TimelineData::tracks()
+    uint32_t index = 0;
+    bool valid() const { return track >= 0; }
+    bool operator==(const TimelineEvent &o) const { return track == o.track && index == o.index; }
+    bool operator!=(const TimelineEvent &o) const { return !(*this == o); }
+};
+
+// One level (depth) of a track. Events at one depth never overlap (the builder
+// nests partial overlaps deeper), so both starts and ends are sorted here.
+struct TimelineLevel {
+    std::vector<uint32_t> events;   // indices into the Track columns, by start
+    std::vector<uint32_t> widest64; // position in `events` of the longest per block of 64
+    std::vector<uint32_t> widest4k; // the same per block of 4096
+};
+
+struct TimelineTrack {
+    uint32_t file = 0;
+    uint32_t track = 0;   // index into model->tracks()
+    bool gpu = false;     // holds kernels, memcpys, memsets or GPU annotations
+    int64_t device = kNoValue;
+    QString name;
+    std::vector<TimelineLevel> levels;
+    int firstRow = 0;
+    int rowCount = 0;
+};
+
+struct TimelineRow {
+    int track = -1;   // -1: a header row (rank or process)
+    int depth = 0;
+    int y = 0;
+    int height = 0;
+    QString title;    // header rows
+    bool rankHeader = false;
+};
+
+struct TimelineFile {
+    TraceModelPtr model;
+    SyncAnalysis sync;
+    QString label;                         // "rank 3" or the file name
+    std::vector<uint8_t> catColor;         // palette index per StrId of a category
+    std::vector<int> trackOf;              // model track -> TimelineData track, -1 if not drawn
+    std::vector<char> callCausesGap;       // per syncCalls index
+    TimeNs maxSyncCallDur = 0;
+    // Per device with gaps: gap indices (into sync.syncGaps) by start, and the
+    // drawn GPU tracks of the device.
+    struct DeviceGaps {
+        int64_t device = 0;
+        std::vector<uint32_t> gaps;
+        std::vector<int> tracks;
+    };
+    std::vector<DeviceGaps> deviceGaps;
+    // Flow events by id: (numeric id or hashed text id, index into model->flows()).
+    std::vector<std::pair<int64_t, uint32_t>> flowsById;
+};
+
+// A sync gap of the job, for the table and navigation.
+struct TimelineGap {
+    uint32_t file = 0;
+    uint32_t gap = 0; // index into files[file].sync.syncGaps
+};
+
+struct TimelineSummary {
+    TimeNs busy = 0, span = 0, syncGapTime = 0;
+    uint64_t syncGaps = 0, syncCalls = 0, cudaSyncEvents = 0, events = 0, devices = 0;
+    uint64_t warnings = 0;
+    double busyPercent() const { return span > 0 ? 100.0 * double(busy) / double(span) : 0.0; }
+};
+
+class TimelineData {
+public:
+    static constexpr int kRowHeight = 18;
+    static constexpr int kHeaderHeight = 20;
+    static constexpr int kTrackGap = 3;
+
+    // Runs the sync analysis and builds the layout; throws Cancelled.
+    static std::shared_ptr<const TimelineData> build(std::vector<TraceModelPtr> models,
+                                                     const ProgressFn &progress = {},
+                                                     const CancelToken *cancel = nullptr);
+
+    const std::vector<TimelineFile> &files() const { return m_files; }
+    const std::vector<TimelineTrack> &tracks() const { return m_tracks; }
+    const std::vector<TimelineRow> &rows() const { return m_rows; }
+    const std::vector<TimelineGap> &gaps() const { return m_gaps; } // by start time
+    const TimelineSummary &summary() const { return m_summary; }
+    int totalHeight() const { return m_totalHeight; }
+    TimeNs minTime() const { return m_minTime; }
+    TimeNs maxTime() const { return m_maxTime; }
+
+    // The row containing y (layout coordinates), or -1.
+    int rowAt(int y) const;
+    int rowOf(const TimelineEvent &e) const;
+
+    const TimelineFile &fileOf(const TimelineEvent &e) const { return m_files[m_tracks[e.track].file]; }
+    const Track &modelTrack(int track) const
+    {
+        const TimelineTrack &t = m_tracks[track];
+        return m_files[t.file].model->tracks()[t.track];
+    }
+    std::string_view name(const TimelineEvent &e) const;
+    std::string_view category(const TimelineEvent &e) const;
+    TimeNs start(const TimelineEvent &e) const { return modelTrack(e.track).start[e.index]; }
+    TimeNs end(const TimelineEvent &e) const { return modelTrack(e.track).end(e.index); }
+    int colorOf(const TimelineEvent &e) const;
+    TimelineEvent eventOf(uint32_t file, const EventRef &ref) const;
+
+    // Position in level.events of the longest event among positions [from, to).
+    static size_t widest(const Track &track, const TimelineLevel &level, size_t from, size_t to);
+    // First position in a level whose event ends at or after t (ends are sorted).
+    static size_t firstEndingAtOrAfter(const Track &track, const TimelineLevel &level, size_t from,
+                                       TimeNs t);
+    // Events linked to e by flows (Kineto ac2g, legacy async launch) or, when the
+    // file has no flow for it, by the same correlation id: (from, to) pairs.
+    std::vector<std::pair<TimelineEvent, TimelineEvent>> linkedEvents(const TimelineEvent &e) const;
+    // The deepest event of a track that contains t, else invalid.
+    TimelineEvent enclosing(int track, TimeNs t) const;
+
+private:
+    void layout();
+    void indexFile(uint32_t file, const CancelToken *cancel);
+
+    std::vector<TimelineFile> m_files;
+    std::vector<TimelineTrack> m_tracks;
+    std::vector<TimelineRow> m_rows;
+    std::vector<TimelineGap> m_gaps;
+    TimelineSummary m_summary;
+    int m_totalHeight = 0;
+    TimeNs m_minTime = 0, m_maxTime = 0;
+};
+
+} // namespace syncscope::ui

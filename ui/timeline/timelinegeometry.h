@@ -1,0 +1,66 @@
+#pragma once
+// Level of detail for the timeline, built once per (range, size, scroll) and
+// replayed by paintEvent (Qt Creator's timeline renderer):
+//  - an event at least 3 px wide is a box of its category colour, named if it fits;
+//  - a run of narrower events, and the gaps under 3 px between them, fold into
+//    one block (Tracy) coloured by the widest event of the run, so sub-pixel
+//    events merge and the longest one's colour wins;
+//  - runs are found by binary search on sorted ends, so the cost is
+//    O(visible rows * pixels * log n), whatever the number of events;
+//  - rectangles are batched per colour and drawn with one drawRects call each.
+#include "timeline/timelinedata.h"
+#include "timeline/timelinepalette.h"
+#include "timeline/timemapping.h"
+
+#include <QFontMetrics>
+#include <QRect>
+#include <QString>
+
+#include <array>
+#include <unordered_map>
+#include <vector>
+
+namespace syncscope::ui {
+
+struct TimelineGeometry {
+    std::array<std::vector<QRect>, palette::kColorCount> boxes;
+    struct Label {
+        QRect rect;
+        QString text;
+        bool dark = true;
+    };
+    std::vector<Label> labels;
+    std::vector<QRect> gapBands;   // sync gaps over the GPU tracks of their device
+    std::vector<QRect> gapCalls;   // blocking calls that caused a gap
+    std::vector<QRect> otherCalls; // blocking calls with no gap
+    size_t boxCount = 0;           // boxes and folded blocks drawn
+    size_t foldedRuns = 0;
+    size_t foldedEvents = 0;
+
+    void clear();
+};
+
+// Names converted and measured once per string, not once per frame.
+class NameCache {
+public:
+    struct Entry {
+        QString text;
+        int width = 0;
+    };
+    const Entry &get(const TimelineData &data, uint32_t file, StrId id, const QFontMetrics &fm);
+    void clear() { m_entries.clear(); }
+
+private:
+    std::unordered_map<uint64_t, Entry> m_entries;
+};
+
+// plot: the area events are drawn in (viewport coordinates); scrollY: the layout
+// y shown at plot.top().
+void buildTimelineGeometry(const TimelineData &data, const TimeMapping &map, const QRect &plot,
+                           int scrollY, const QFontMetrics &fm, NameCache &names,
+                           TimelineGeometry &out);
+
+// Pixels under which events fold into runs.
+constexpr double kFoldPixels = 3.0;
+
+} // namespace syncscope::ui

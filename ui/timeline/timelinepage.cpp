@@ -1,0 +1,495 @@
+#include "timeline/timelinepage.h"
+
+#include "common/error.h"
+#include "jobs/jobrunner.h"
+#include "timeline/eventdetailspanel.h"
+#include "timeline/namematcher.h"
+#include "timeline/rangestatsmodel.h"
+#include "timeline/syncgapmodel.h"
+#include "timeline/timeformat.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelineview.h"
+#include "trace/traceloader.h"
+
+#include <QAction>
+#include <QCheckBox>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QLocale>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QTimer>
+#include <QToolButton>
+#include <QVBoxLayout>
+
+namespace syncscope::ui {
+
+namespace {
+
+QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
+{
+    auto *t = new QTableView(parent);
+    t->setModel(model);
+    t->setSelectionBehavior(QAbstractItemView::SelectRows);
+    t->setSelectionMode(QAbstractItemView::SingleSelection);
+    t->setSortingEnabled(true);
+    t->setAlternatingRowColors(true);
+    t->setWordWrap(false);
+    t->verticalHeader()->setVisible(false);
+    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
+    t->horizontalHeader()->setStretchLastSection(true);
+    t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    return t;
+}
+
+} // namespace
+
+TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
+{
+    m_loader = new JobRunner(this);
+    m_statsRunner = new JobRunner(this);
+
+    // Header: the job's sync summary, then find.
+    m_header = new QLabel(this);
+    m_header->setTextFormat(Qt::RichText);
+    m_header->setText(tr("No trace open"));
+    m_findEdit = new QLineEdit(this);
+    m_findEdit->setPlaceholderText(tr("Find by name (Ctrl+F)"));
+    m_findEdit->setClearButtonEnabled(true);
+    m_findEdit->setMinimumWidth(220);
+    m_findRegex = new QCheckBox(tr("Regex"), this);
+    m_findRegex->setToolTip(tr("Match names with a regular expression instead of a substring"));
+    auto *prev = new QToolButton(this);
+    prev->setArrowType(Qt::UpArrow);
+    prev->setToolTip(tr("Previous match (Shift+F3)"));
+    auto *next = new QToolButton(this);
+    next->setArrowType(Qt::DownArrow);
+    next->setToolTip(tr("Next match (F3, Enter)"));
+    m_findStatus = new QLabel(this);
+    m_findStatus->setMinimumWidth(120);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_header, 1);
+    top->addWidget(m_findEdit);
+    top->addWidget(m_findRegex);
+    top->addWidget(prev);
+    top->addWidget(next);
+    top->addWidget(m_findStatus);
+
+    m_progressRow = new QWidget(this);
+    m_progressLabel = new QLabel(m_progressRow);
+    m_progress = new QProgressBar(m_progressRow);
+    m_progress->setRange(0, 1000);
+    m_cancel = new QPushButton(tr("Cancel"), m_progressRow);
+    auto *progressLayout = new QHBoxLayout(m_progressRow);
+    progressLayout->setContentsMargins(0, 0, 0, 0);
+    progressLayout->addWidget(m_progressLabel);
+    progressLayout->addWidget(m_progress, 1);
+    progressLayout->addWidget(m_cancel);
+    m_progressRow->hide();
+
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->hide();
+
+    m_view = new TimelineView(this);
+    m_gapModel = new SyncGapModel(this);
+    m_gapProxy = new QSortFilterProxyModel(this);
+    m_gapProxy->setSourceModel(m_gapModel);
+    m_gapProxy->setSortRole(SyncGapModel::SortRole);
+    m_gapTable = makeTable(m_gapProxy, this);
+    m_gapTable->sortByColumn(SyncGapModel::Duration, Qt::DescendingOrder);
+
+    m_rangeModel = new RangeStatsModel(this);
+    m_rangeProxy = new QSortFilterProxyModel(this);
+    m_rangeProxy->setSourceModel(m_rangeModel);
+    m_rangeProxy->setSortRole(RangeStatsModel::SortRole);
+    m_rangeTable = makeTable(m_rangeProxy, this);
+    m_rangeTable->sortByColumn(RangeStatsModel::Total, Qt::DescendingOrder);
+    m_rangeLabel = new QLabel(tr("Shift+drag across the timeline (or drag on the ruler) to "
+                                 "see op statistics for a time range."), this);
+    m_rangeLabel->setWordWrap(true);
+    auto *rangePage = new QWidget(this);
+    auto *rangeLayout = new QVBoxLayout(rangePage);
+    rangeLayout->setContentsMargins(2, 2, 2, 2);
+    rangeLayout->addWidget(m_rangeLabel);
+    rangeLayout->addWidget(m_rangeTable, 1);
+
+    m_details = new EventDetailsPanel(this);
+    m_sideTabs = new QTabWidget(this);
+    m_sideTabs->addTab(m_details, tr("Details"));
+    m_sideTabs->addTab(rangePage, tr("Range statistics"));
+
+    auto *gapPanel = new QWidget(this);
+    auto *gapLayout = new QVBoxLayout(gapPanel);
+    gapLayout->setContentsMargins(2, 2, 2, 2);
+    auto *gapTitle = new QLabel(tr("<b>Sync gaps</b> — GPU idle while the host blocked; "
+                                   "click one to zoom to it"), gapPanel);
+    gapTitle->setWordWrap(true);
+    gapLayout->addWidget(gapTitle);
+    gapLayout->addWidget(m_gapTable, 1);
+
+    auto *side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(gapPanel);
+    side->addWidget(m_sideTabs);
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(m_view);
+    split->addWidget(side);
+    split->setStretchFactor(0, 3);
+    split->setStretchFactor(1, 1);
+    split->setSizes({900, 380});
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addLayout(top);
+    layout->addWidget(m_progressRow);
+    layout->addWidget(m_error);
+    layout->addWidget(split, 1);
+
+    m_findTimer = new QTimer(this);
+    m_findTimer->setSingleShot(true);
+    m_findTimer->setInterval(250);
+    connect(m_findTimer, &QTimer::timeout, this, &TimelinePage::updateMatcher);
+    connect(m_findEdit, &QLineEdit::textChanged, this, &TimelinePage::onFindTextChanged);
+    connect(m_findRegex, &QCheckBox::toggled, this, &TimelinePage::onFindTextChanged);
+    connect(m_findEdit, &QLineEdit::returnPressed, this, &TimelinePage::findNext);
+    connect(next, &QToolButton::clicked, this, &TimelinePage::findNext);
+    connect(prev, &QToolButton::clicked, this, &TimelinePage::findPrevious);
+
+    connect(m_cancel, &QPushButton::clicked, this, &TimelinePage::cancelLoad);
+    connect(m_loader, &JobRunner::started, this, [this](quint64, const QString &title) {
+        m_progressLabel->setText(title);
+        m_progress->setValue(0);
+        m_progressRow->show();
+    });
+    connect(m_loader, &JobRunner::progress, this, [this](quint64, double f, const QString &msg) {
+        m_progress->setValue(int(f * 1000));
+        m_progress->setFormat(msg.isEmpty() ? QStringLiteral("%p%") : msg + QStringLiteral(" — %p%"));
+    });
+    connect(m_loader, &JobRunner::finished, this, [this](quint64, const std::any &result) {
+        m_progressRow->hide();
+        const auto *data = std::any_cast<std::shared_ptr<const TimelineData>>(&result);
+        if (data && *data)
+            setData(*data, m_pendingFiles);
+    });
+    connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        m_progressRow->hide();
+        showError(error);
+        Q_EMIT loadFailed(error);
+    });
+    connect(m_loader, &JobRunner::cancelled, this, [this](quint64) {
+        if (!m_loader->isRunning()) {
+            m_progressRow->hide();
+            Q_EMIT statusMessage(tr("Loading cancelled"));
+        }
+        Q_EMIT loadCancelled();
+    });
+
+    connect(m_view, &TimelineView::selectionChanged, this, &TimelinePage::onSelectionChanged);
+    connect(m_view, &TimelineView::rangeSelectionChanged, this, &TimelinePage::onRangeChanged);
+    connect(m_details, &EventDetailsPanel::eventRequested, this,
+            [this](const TimelineEvent &e) { m_view->selectEvent(e, true); });
+    connect(m_gapTable, &QTableView::clicked, this, &TimelinePage::onGapActivated);
+    connect(m_gapTable, &QTableView::activated, this, &TimelinePage::onGapActivated);
+    connect(m_statsRunner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
+        if (const auto *rows = std::any_cast<std::vector<RangeStatsModel::Row>>(&result)) {
+            m_rangeModel->setRows(*rows);
+            const auto [t0, t1] = m_view->rangeSelection();
+            m_rangeLabel->setText(tr("%1 selected: %n distinct op(s)", nullptr, int(rows->size()))
+                                      .arg(formatDuration(t1 - t0)));
+            Q_EMIT rangeStatsReady();
+        }
+    });
+    connect(m_statsRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        m_rangeLabel->setText(tr("Range statistics failed: %1").arg(error));
+    });
+
+    createActions();
+}
+
+TimelinePage::~TimelinePage()
+{
+    m_loader->cancel();
+    m_statsRunner->cancel();
+    m_loader->waitForDone();
+    m_statsRunner->waitForDone();
+}
+
+void TimelinePage::createActions()
+{
+    auto make = [this](const QString &text, std::initializer_list<QKeySequence> keys, auto slot,
+                       const QString &tip = {}) {
+        auto *a = new QAction(text, this);
+        a->setShortcuts(QList<QKeySequence>(keys));
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        a->setToolTip(tip.isEmpty() ? text : tip);
+        connect(a, &QAction::triggered, this, slot);
+        addAction(a);
+        m_actions.append(a);
+        return a;
+    };
+    make(tr("Zoom In"), {QKeySequence(Qt::Key_W), QKeySequence::ZoomIn}, [this] { m_view->zoomIn(); });
+    make(tr("Zoom Out"), {QKeySequence(Qt::Key_S), QKeySequence::ZoomOut}, [this] { m_view->zoomOut(); });
+    make(tr("Pan Left"), {QKeySequence(Qt::Key_A)}, [this] { m_view->panLeft(); });
+    make(tr("Pan Right"), {QKeySequence(Qt::Key_D)}, [this] { m_view->panRight(); });
+    make(tr("Fit All"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_Home)},
+         [this] { m_view->fitAll(); }, tr("Show the whole trace"));
+    make(tr("Zoom to Selection"), {QKeySequence(Qt::Key_F)}, [this] { m_view->zoomToSelection(); },
+         tr("Zoom to the range selection, else the selected event"));
+    make(tr("Find…"), {QKeySequence::Find}, [this] { focusFind(); });
+    make(tr("Find Next"), {QKeySequence::FindNext}, [this] { findNext(); });
+    make(tr("Find Previous"), {QKeySequence::FindPrevious}, [this] { findPrevious(); });
+    make(tr("Next Sync Gap"), {QKeySequence(Qt::Key_BracketRight)}, [this] { nextGap(); });
+    make(tr("Previous Sync Gap"), {QKeySequence(Qt::Key_BracketLeft)}, [this] { previousGap(); });
+    make(tr("Cancel Loading"), {}, [this] { cancelLoad(); });
+}
+
+QList<QAction *> TimelinePage::pageActions() const { return m_actions; }
+bool TimelinePage::isLoading() const { return m_loader->isRunning(); }
+bool TimelinePage::hasTrace() const { return m_view->data() != nullptr; }
+std::shared_ptr<const TimelineData> TimelinePage::data() const { return m_view->data(); }
+
+void TimelinePage::openFiles(const QStringList &paths)
+{
+    if (paths.isEmpty())
+        return;
+    m_error->hide();
+    m_pendingFiles = paths;
+    std::vector<std::string> files;
+    for (const QString &p : paths)
+        files.push_back(QFile::encodeName(p).toStdString());
+    const QString title = paths.size() == 1
+                              ? tr("Loading %1").arg(QFileInfo(paths.front()).fileName())
+                              : tr("Loading %n ranks", nullptr, int(paths.size()));
+    Q_EMIT statusMessage(title + QStringLiteral("…"));
+    m_loader->start(title, [files](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+        ProgressFn load = [&](double f, const char *msg) { progress(0.8 * f, msg); };
+        auto models = loadTraces(files, load, cancel);
+        ProgressFn index = [&](double f, const char *msg) { progress(0.8 + 0.2 * f, msg); };
+        return TimelineData::build(std::move(models), index, cancel);
+    });
+}
+
+void TimelinePage::cancelLoad()
+{
+    if (m_loader->isRunning())
+        m_loader->cancel();
+}
+
+void TimelinePage::showError(const QString &text)
+{
+    m_error->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
+    m_error->setText(text);
+    m_error->show();
+    Q_EMIT statusMessage(text);
+}
+
+void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStringList &paths)
+{
+    m_matcher.reset();
+    m_statsRunner->cancel();
+    m_rangeModel->clear();
+    m_gapModel->setTimelineData(data);
+    m_view->setData(data);
+    m_files = paths;
+    m_gapTable->resizeColumnsToContents();
+    updateHeader();
+    updateMatcher();
+    const TimelineSummary &s = data->summary();
+    QString msg = tr("Opened %1: %2 events, %3 sync gaps")
+                      .arg(paths.size() == 1 ? QFileInfo(paths.front()).fileName()
+                                             : tr("%n ranks", nullptr, int(paths.size())))
+                      .arg(QLocale().toString(qulonglong(s.events)))
+                      .arg(s.syncGaps);
+    if (s.warnings > 0) {
+        // Per-event problems are counted, the load goes on: say so, with the first one.
+        QString first;
+        for (const TimelineFile &f : data->files())
+            if (!f.model->warnings().first.empty()) {
+                first = QString::fromStdString(f.model->warnings().first.front());
+                break;
+            }
+        msg += tr(" (%n warning(s))", nullptr, int(s.warnings));
+        m_error->setStyleSheet(QStringLiteral("QLabel { color: #8a5a00; }"));
+        m_error->setText(tr("%n problem(s) in the trace were skipped; the first: %1", nullptr,
+                            int(s.warnings)).arg(first));
+        m_error->show();
+    }
+    Q_EMIT statusMessage(msg);
+    Q_EMIT loadFinished(paths);
+}
+
+QString TimelinePage::headerText() const { return m_header->text(); }
+
+void TimelinePage::updateHeader()
+{
+    const auto data = m_view->data();
+    if (!data) {
+        m_header->setText(tr("No trace open"));
+        return;
+    }
+    const TimelineSummary &s = data->summary();
+    QStringList parts;
+    if (s.devices > 0)
+        parts << tr("GPU busy <b>%1%</b>").arg(s.busyPercent(), 0, 'f', 1);
+    else
+        parts << tr("no GPU activity in this trace");
+    parts << tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime));
+    parts << tr("<b>%n</b> sync call(s)", nullptr, int(s.syncCalls));
+    if (data->files().size() > 1)
+        parts << tr("%n ranks", nullptr, int(data->files().size()));
+    parts << tr("%1 events").arg(QLocale().toString(qulonglong(s.events)));
+    m_header->setText(parts.join(QStringLiteral(" · ")));
+    QString tip;
+    for (const TimelineFile &f : data->files())
+        for (const DeviceActivity &d : f.sync.devices)
+            tip += tr("%1 device %2: busy %3 of %4 (%5%), sync gaps %6\n")
+                       .arg(f.label).arg(d.device).arg(formatDuration(d.busy), formatDuration(d.span()))
+                       .arg(d.span() > 0 ? 100.0 * double(d.busy) / double(d.span()) : 0.0, 0, 'f', 1)
+                       .arg(formatDuration(d.syncGap));
+    m_header->setToolTip(tip.trimmed());
+}
+
+void TimelinePage::onSelectionChanged()
+{
+    const TimelineEvent e = m_view->selectedEvent();
+    m_details->setEvent(m_view->data(), e, m_view->links());
+    if (e.valid()) {
+        m_sideTabs->setCurrentWidget(m_details);
+        const std::string_view name = m_view->data()->name(e);
+        Q_EMIT statusMessage(tr("Selected %1 (%2)")
+                                 .arg(QString::fromUtf8(name.data(), int(std::min<size_t>(name.size(), 120))),
+                                      formatDuration(m_view->data()->end(e) - m_view->data()->start(e))));
+    }
+}
+
+void TimelinePage::onRangeChanged()
+{
+    const auto data = m_view->data();
+    if (!data || !m_view->hasRangeSelection()) {
+        m_statsRunner->cancel();
+        m_rangeModel->clear();
+        m_rangeLabel->setText(tr("Shift+drag across the timeline (or drag on the ruler) to see op "
+                                 "statistics for a time range."));
+        return;
+    }
+    const auto [t0, t1] = m_view->rangeSelection();
+    m_rangeLabel->setText(tr("Computing statistics for %1…").arg(formatDuration(t1 - t0)));
+    m_sideTabs->setCurrentIndex(1);
+    m_statsRunner->start(tr("Range statistics"),
+                         [data, t0 = t0, t1 = t1](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+                             return RangeStatsModel::compute(*data, t0, t1, progress, cancel);
+                         });
+}
+
+void TimelinePage::showGap(int gap)
+{
+    const auto data = m_view->data();
+    if (!data || gap < 0 || gap >= int(data->gaps().size()))
+        return;
+    const TimelineGap &g = data->gaps()[size_t(gap)];
+    const SyncAnalysis &sa = data->files()[g.file].sync;
+    const SyncGap &sg = sa.syncGaps[g.gap];
+    const SyncCall &call = sa.syncCalls[sg.syncCall];
+    m_view->setHighlightedGap(gap);
+    m_view->selectEvent(data->eventOf(g.file, call.event), false);
+    // Cause and effect together: the blocking call and the idle GPU.
+    m_view->showInterval(std::min(sg.interval.start, call.start), std::max(sg.interval.end, call.end()));
+    m_view->ensureRowVisible(data->rowOf(m_view->selectedEvent()));
+    const QModelIndex src = m_gapModel->index(gap, 0);
+    const QModelIndex proxy = m_gapProxy->mapFromSource(src);
+    if (m_gapTable->currentIndex().row() != proxy.row())
+        m_gapTable->setCurrentIndex(proxy);
+    Q_EMIT statusMessage(tr("Sync gap %1 of %2: %3 on device %4, caused by %5")
+                             .arg(gap + 1).arg(data->gaps().size())
+                             .arg(formatDuration(sg.interval.length())).arg(sg.device)
+                             .arg(m_gapModel->callName(gap)));
+}
+
+void TimelinePage::onGapActivated(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    showGap(m_gapProxy->mapToSource(index).row());
+}
+
+void TimelinePage::nextGap()
+{
+    const auto data = m_view->data();
+    if (!data || data->gaps().empty())
+        return;
+    const int cur = m_view->highlightedGap();
+    showGap(cur < 0 ? 0 : (cur + 1) % int(data->gaps().size()));
+}
+
+void TimelinePage::previousGap()
+{
+    const auto data = m_view->data();
+    if (!data || data->gaps().empty())
+        return;
+    const int n = int(data->gaps().size());
+    const int cur = m_view->highlightedGap();
+    showGap(cur < 0 ? n - 1 : (cur + n - 1) % n);
+}
+
+void TimelinePage::focusFind()
+{
+    m_findEdit->setFocus(Qt::ShortcutFocusReason);
+    m_findEdit->selectAll();
+}
+
+void TimelinePage::onFindTextChanged() { m_findTimer->start(); }
+
+void TimelinePage::updateMatcher()
+{
+    m_findTimer->stop();
+    m_matcher.reset();
+    const auto data = m_view->data();
+    const QString text = m_findEdit->text();
+    if (!data || text.isEmpty()) {
+        m_findStatus->clear();
+        return;
+    }
+    m_matcher = std::make_unique<NameMatcher>(*data, text, m_findRegex->isChecked());
+    if (!m_matcher->isValid())
+        m_findStatus->setText(m_matcher->error());
+    else
+        m_findStatus->setText(tr("%1 matches").arg(QLocale().toString(qulonglong(m_matcher->eventCount()))));
+}
+
+void TimelinePage::find(bool forward)
+{
+    if (m_findTimer->isActive() || (!m_matcher && !m_findEdit->text().isEmpty()))
+        updateMatcher();
+    if (!m_matcher) {
+        focusFind();
+        return;
+    }
+    if (!m_matcher->isValid() || m_matcher->eventCount() == 0) {
+        Q_EMIT statusMessage(m_matcher->isValid() ? tr("No event matches “%1”").arg(m_matcher->pattern())
+                                                  : m_matcher->error());
+        return;
+    }
+    bool wrapped = false;
+    const TimelineEvent from = m_view->selectedEvent();
+    const TimeNs t = forward ? m_view->mapping().start() : m_view->mapping().end();
+    const TimelineEvent e = forward ? m_matcher->next(from, t, &wrapped) : m_matcher->previous(from, t, &wrapped);
+    if (!e.valid())
+        return;
+    m_view->selectEvent(e, true);
+    if (wrapped)
+        Q_EMIT statusMessage(forward ? tr("Find wrapped to the start of the trace")
+                                     : tr("Find wrapped to the end of the trace"));
+}
+
+void TimelinePage::findNext() { find(true); }
+void TimelinePage::findPrevious() { find(false); }
+
+} // namespace syncscope::ui

@@ -1,0 +1,437 @@
+#include "timeline/timelineview.h"
+
+#include "timeline/timeformat.h"
+
+#include <QApplication>
+#include <QGestureEvent>
+#include <QKeyEvent>
+#include <QMouseEvent>
+#include <QNativeGestureEvent>
+#include <QPinchGesture>
+#include <QScrollBar>
+#include <QToolTip>
+#include <QWheelEvent>
+
+#include <cmath>
+
+namespace syncscope::ui {
+
+namespace {
+constexpr TimeNs kMinSpan = 20; // ns across the whole plot
+}
+
+TimelineView::TimelineView(QWidget *parent) : QAbstractScrollArea(parent)
+{
+    setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
+    setFocusPolicy(Qt::StrongFocus);
+    viewport()->setMouseTracking(false);
+    viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
+    viewport()->grabGesture(Qt::PinchGesture);
+    setMinimumSize(320, 160);
+}
+
+TimelineView::~TimelineView() = default;
+
+void TimelineView::setData(std::shared_ptr<const TimelineData> data)
+{
+    m_data = std::move(data);
+    m_selected = {};
+    m_links.clear();
+    m_hasRange = false;
+    m_highlightGap = -1;
+    m_names.clear();
+    m_geometryValid = false;
+    verticalScrollBar()->setValue(0);
+    updateScrollBar();
+    fitAll();
+    Q_EMIT selectionChanged();
+    Q_EMIT rangeSelectionChanged();
+}
+
+QRect TimelineView::plotRect() const
+{
+    const QRect vp = viewport()->rect();
+    return QRect(kLabelWidth, kRulerHeight, std::max(1, vp.width() - kLabelWidth),
+                 std::max(1, vp.height() - kRulerHeight));
+}
+
+int TimelineView::scrollY() const { return verticalScrollBar()->value(); }
+
+void TimelineView::setMapping(const TimeMapping &map)
+{
+    TimeMapping m = map.withWidth(plotRect().width());
+    if (m.span() < kMinSpan)
+        m = TimeMapping::fitted(m.start() + m.span() / 2, m.start() + m.span() / 2, m.width(), kMinSpan);
+    if (m_data) {
+        const TimeNs lo = m_data->minTime(), hi = m_data->maxTime();
+        const TimeNs margin = std::max<TimeNs>((hi - lo) / 20, 1000);
+        m = m.clampedTo(lo, hi, margin);
+    }
+    if (m == m_map)
+        return;
+    m_map = m;
+    viewport()->update();
+    Q_EMIT visibleRangeChanged();
+}
+
+void TimelineView::setVisibleRange(TimeNs t0, TimeNs t1)
+{
+    setMapping(TimeMapping::fitted(t0, t1, plotRect().width(), kMinSpan));
+}
+
+void TimelineView::showInterval(TimeNs t0, TimeNs t1)
+{
+    const TimeNs span = std::max<TimeNs>(t1 - t0, kMinSpan);
+    const TimeNs margin = span / 10;
+    setVisibleRange(t0 - margin, t1 + margin);
+}
+
+void TimelineView::fitAll()
+{
+    if (!m_data) {
+        m_map = TimeMapping(0, 1000, plotRect().width());
+        viewport()->update();
+        return;
+    }
+    const TimeNs lo = m_data->minTime(), hi = m_data->maxTime();
+    const TimeNs margin = std::max<TimeNs>((hi - lo) / 100, 0);
+    setVisibleRange(lo - margin, hi + margin);
+}
+
+double TimelineView::cursorPlotX() const
+{
+    const QPoint pos = viewport()->mapFromGlobal(QCursor::pos());
+    const QRect plot = plotRect();
+    if (underMouse() && plot.contains(pos))
+        return pos.x() - plot.left();
+    return plot.width() / 2.0;
+}
+
+void TimelineView::zoomBy(double factor, double plotX) { setMapping(m_map.zoomedAround(plotX, factor, kMinSpan)); }
+void TimelineView::zoomIn() { zoomBy(kZoomStep, cursorPlotX()); }
+void TimelineView::zoomOut() { zoomBy(1.0 / kZoomStep, cursorPlotX()); }
+void TimelineView::panBy(double pixels) { setMapping(m_map.panned(pixels)); }
+void TimelineView::panLeft() { panBy(-plotRect().width() / 8.0); }
+void TimelineView::panRight() { panBy(plotRect().width() / 8.0); }
+
+bool TimelineView::zoomToSelection()
+{
+    if (!m_data)
+        return false;
+    if (m_hasRange) {
+        setVisibleRange(m_range0, m_range1);
+        return true;
+    }
+    if (m_selected.valid()) {
+        showInterval(m_data->start(m_selected), m_data->end(m_selected));
+        return true;
+    }
+    if (m_highlightGap >= 0) {
+        const TimelineGap &g = m_data->gaps()[size_t(m_highlightGap)];
+        const Interval iv = m_data->files()[g.file].sync.syncGaps[g.gap].interval;
+        showInterval(iv.start, iv.end);
+        return true;
+    }
+    return false;
+}
+
+void TimelineView::selectEvent(const TimelineEvent &e, bool reveal)
+{
+    const TimelineEvent sel = (m_data && e.valid() && e.track < int(m_data->tracks().size())) ? e
+                                                                                          : TimelineEvent{};
+    if (sel != m_selected) {
+        m_selected = sel;
+        m_links = m_data ? m_data->linkedEvents(sel) : decltype(m_links){};
+        viewport()->update();
+        Q_EMIT selectionChanged();
+    }
+    if (reveal && m_selected.valid()) {
+        ensureRowVisible(m_data->rowOf(m_selected));
+        const TimeNs s = m_data->start(m_selected), en = m_data->end(m_selected);
+        if (en - s > m_map.span())
+            showInterval(s, en);
+        else if (s < m_map.start() || en > m_map.end()) // keep the zoom, centre on it
+            setMapping(m_map.panned(m_map.toPixel(s + (en - s) / 2) - m_map.width() / 2));
+    }
+}
+
+void TimelineView::setRangeSelection(TimeNs t0, TimeNs t1)
+{
+    if (t1 < t0)
+        std::swap(t0, t1);
+    m_hasRange = true;
+    m_range0 = t0;
+    m_range1 = t1;
+    viewport()->update();
+    Q_EMIT rangeSelectionChanged();
+}
+
+void TimelineView::clearRangeSelection()
+{
+    if (!m_hasRange)
+        return;
+    m_hasRange = false;
+    viewport()->update();
+    Q_EMIT rangeSelectionChanged();
+}
+
+void TimelineView::setHighlightedGap(int gap)
+{
+    m_highlightGap = (m_data && gap >= 0 && gap < int(m_data->gaps().size())) ? gap : -1;
+    viewport()->update();
+}
+
+void TimelineView::ensureRowVisible(int row)
+{
+    if (!m_data || row < 0 || row >= int(m_data->rows().size()))
+        return;
+    const TimelineRow &r = m_data->rows()[size_t(row)];
+    const int h = plotRect().height();
+    QScrollBar *sb = verticalScrollBar();
+    if (r.y < sb->value())
+        sb->setValue(std::max(0, r.y - TimelineData::kHeaderHeight));
+    else if (r.y + r.height > sb->value() + h)
+        sb->setValue(r.y + r.height - h + TimelineData::kRowHeight);
+}
+
+TimelineEvent TimelineView::eventAt(const QPoint &pos) const
+{
+    const QRect plot = plotRect();
+    if (!m_data || !plot.contains(pos))
+        return {};
+    const int row = m_data->rowAt(pos.y() - plot.top() + scrollY());
+    if (row < 0)
+        return {};
+    const TimelineRow &r = m_data->rows()[size_t(row)];
+    if (r.track < 0)
+        return {};
+    const TimelineTrack &tt = m_data->tracks()[size_t(r.track)];
+    if (r.depth >= int(tt.levels.size()))
+        return {};
+    const TimelineLevel &lvl = tt.levels[size_t(r.depth)];
+    const Track &mt = m_data->modelTrack(r.track);
+    const double x = pos.x() - plot.left();
+    const TimeNs t = m_map.toTime(x);
+    const TimeNs tol = std::max<TimeNs>(1, m_map.toDuration(2.0));
+    const size_t p = TimelineData::firstEndingAtOrAfter(mt, lvl, 0, t - tol);
+    if (p >= lvl.events.size() || mt.start[lvl.events[p]] > t + tol)
+        return {};
+    // Exact hit first (one at most per depth), else the widest of the nearby
+    // events: the one whose colour the folded block shows.
+    auto q = std::partition_point(lvl.events.begin() + std::ptrdiff_t(p), lvl.events.end(),
+                                  [&](uint32_t e) { return mt.start[e] <= t + tol; });
+    const size_t qi = size_t(q - lvl.events.begin());
+    for (size_t i = p; i < qi && i < p + 4; ++i)
+        if (mt.start[lvl.events[i]] <= t && t <= mt.end(lvl.events[i]))
+            return {r.track, lvl.events[i]};
+    return {r.track, lvl.events[TimelineData::widest(mt, lvl, p, qi)]};
+}
+
+QRect TimelineView::eventRect(const TimelineEvent &e) const
+{
+    if (!m_data || !e.valid())
+        return {};
+    const int row = m_data->rowOf(e);
+    const TimelineRow &r = m_data->rows()[size_t(row)];
+    const QRect plot = plotRect();
+    const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_data->start(e))));
+    const int rr = plot.left() + int(std::floor(m_map.toPixelClamped(m_data->end(e))));
+    return QRect(l, plot.top() + r.y - scrollY() + 1, std::max(1, rr - l), r.height - 2);
+}
+
+void TimelineView::updateScrollBar()
+{
+    const int h = plotRect().height();
+    const int total = m_data ? m_data->totalHeight() : 0;
+    QScrollBar *sb = verticalScrollBar();
+    sb->setRange(0, std::max(0, total - h));
+    sb->setPageStep(h);
+    sb->setSingleStep(TimelineData::kRowHeight * 2);
+}
+
+void TimelineView::resizeEvent(QResizeEvent *event)
+{
+    QAbstractScrollArea::resizeEvent(event);
+    updateScrollBar();
+    // Keep the time range, stretch it over the new width.
+    const TimeMapping m = m_map.withWidth(plotRect().width());
+    if (m != m_map) {
+        m_map = m;
+        Q_EMIT visibleRangeChanged();
+    }
+}
+
+void TimelineView::scrollContentsBy(int, int) { viewport()->update(); }
+
+void TimelineView::wheelEvent(QWheelEvent *event)
+{
+    const QPoint angle = event->angleDelta();
+    const QPointF pos = event->position();
+    const QRect plot = plotRect();
+    const bool overLabels = pos.x() < plot.left();
+    if (event->modifiers() & Qt::AltModifier || overLabels) {
+        // Alt turns vertical wheel into horizontal on some platforms: take either.
+        const int d = angle.y() != 0 ? angle.y() : angle.x();
+        verticalScrollBar()->setValue(verticalScrollBar()->value() - d * TimelineData::kRowHeight / 40);
+    } else if (event->modifiers() & Qt::ShiftModifier) {
+        const int d = angle.y() != 0 ? angle.y() : angle.x();
+        panBy(-d / 120.0 * plot.width() / 10.0);
+    } else {
+        if (angle.x() != 0 && std::abs(angle.x()) > std::abs(angle.y()))
+            panBy(-angle.x() / 120.0 * plot.width() / 10.0); // touchpad sideways
+        else if (angle.y() != 0)
+            zoomBy(std::pow(kZoomStep, angle.y() / 120.0), pos.x() - plot.left());
+    }
+    event->accept();
+}
+
+void TimelineView::mousePressEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton) {
+        QAbstractScrollArea::mousePressEvent(event);
+        return;
+    }
+    m_pressPos = event->position().toPoint();
+    m_pressMap = m_map;
+    m_pressScroll = scrollY();
+    const bool onRuler = m_pressPos.y() < kRulerHeight && m_pressPos.x() >= kLabelWidth;
+    m_drag = (event->modifiers() & Qt::ShiftModifier) || onRuler ? Drag::Range : Drag::Pending;
+    event->accept();
+}
+
+void TimelineView::mouseMoveEvent(QMouseEvent *event)
+{
+    const QPoint pos = event->position().toPoint();
+    const QRect plot = plotRect();
+    if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+        m_drag = Drag::Pan;
+        viewport()->setCursor(Qt::ClosedHandCursor);
+    }
+    if (m_drag == Drag::Pan) {
+        setMapping(m_pressMap.panned(m_pressPos.x() - pos.x()));
+        verticalScrollBar()->setValue(m_pressScroll + m_pressPos.y() - pos.y());
+    } else if (m_drag == Drag::Range) {
+        const TimeNs a = m_pressMap.toTime(m_pressPos.x() - plot.left());
+        const TimeNs b = m_map.toTime(std::clamp(pos.x(), plot.left(), plot.right()) - plot.left());
+        m_hasRange = true;
+        m_range0 = std::min(a, b);
+        m_range1 = std::max(a, b);
+        viewport()->update();
+    }
+    event->accept();
+}
+
+void TimelineView::mouseReleaseEvent(QMouseEvent *event)
+{
+    if (event->button() != Qt::LeftButton)
+        return;
+    const Drag drag = m_drag;
+    m_drag = Drag::None;
+    viewport()->unsetCursor();
+    const QPoint pos = event->position().toPoint();
+    if (drag == Drag::Pending) {
+        selectEvent(eventAt(pos), false);
+    } else if (drag == Drag::Range) {
+        if (std::abs(pos.x() - m_pressPos.x()) < 3) {
+            m_hasRange = true; // force the signal even if it was already cleared
+            clearRangeSelection();
+        } else {
+            Q_EMIT rangeSelectionChanged();
+        }
+    }
+    event->accept();
+}
+
+void TimelineView::mouseDoubleClickEvent(QMouseEvent *event)
+{
+    const TimelineEvent e = eventAt(event->position().toPoint());
+    if (e.valid()) {
+        selectEvent(e, false);
+        showInterval(m_data->start(e), m_data->end(e));
+        Q_EMIT eventActivated(e);
+    }
+    event->accept();
+}
+
+void TimelineView::keyPressEvent(QKeyEvent *event)
+{
+    switch (event->key()) {
+    case Qt::Key_W: zoomIn(); break;
+    case Qt::Key_S: zoomOut(); break;
+    case Qt::Key_A: panLeft(); break;
+    case Qt::Key_D: panRight(); break;
+    case Qt::Key_F: zoomToSelection(); break;
+    case Qt::Key_Home: fitAll(); break;
+    case Qt::Key_Escape:
+        selectEvent({}, false);
+        clearRangeSelection();
+        break;
+    default:
+        QAbstractScrollArea::keyPressEvent(event);
+        return;
+    }
+    event->accept();
+}
+
+bool TimelineView::viewportEvent(QEvent *event)
+{
+    switch (event->type()) {
+    case QEvent::NativeGesture: {
+        auto *ge = static_cast<QNativeGestureEvent *>(event);
+        if (ge->gestureType() == Qt::ZoomNativeGesture) {
+            zoomBy(1.0 + ge->value(), ge->position().x() - plotRect().left());
+            return true;
+        }
+        break;
+    }
+    case QEvent::Gesture: {
+        auto *ge = static_cast<QGestureEvent *>(event);
+        if (auto *pinch = static_cast<QPinchGesture *>(ge->gesture(Qt::PinchGesture))) {
+            if (pinch->changeFlags() & QPinchGesture::ScaleFactorChanged) {
+                const QPointF c = viewport()->mapFromGlobal(pinch->centerPoint().toPoint());
+                zoomBy(pinch->scaleFactor(), c.x() - plotRect().left());
+            }
+            ge->accept(pinch);
+            return true;
+        }
+        break;
+    }
+    case QEvent::ToolTip: {
+        auto *he = static_cast<QHelpEvent *>(event);
+        const TimelineEvent e = eventAt(he->pos());
+        if (e.valid()) {
+            const QString name = QString::fromUtf8(m_data->name(e).data(), int(m_data->name(e).size()));
+            const QString cat = QString::fromUtf8(m_data->category(e).data(), int(m_data->category(e).size()));
+            QToolTip::showText(he->globalPos(),
+                               QStringLiteral("%1\n%2 · %3").arg(name.left(300), cat,
+                                   formatDuration(m_data->end(e) - m_data->start(e))),
+                               viewport());
+        } else {
+            QToolTip::hideText();
+        }
+        return true;
+    }
+    default:
+        break;
+    }
+    return QAbstractScrollArea::viewportEvent(event);
+}
+
+void TimelineView::ensureGeometry()
+{
+    const QRect plot = plotRect();
+    if (m_geometryValid && m_geometryMap == m_map && m_geometryPlot == plot
+        && m_geometryScroll == scrollY())
+        return;
+    m_geometry.clear();
+    if (m_data)
+        buildTimelineGeometry(*m_data, m_map, plot, scrollY(), fontMetrics(), m_names, m_geometry);
+    m_geometryValid = true;
+    m_geometryMap = m_map;
+    m_geometryPlot = plot;
+    m_geometryScroll = scrollY();
+    ++m_geometryBuilds;
+}
+
+} // namespace syncscope::ui

@@ -1,0 +1,131 @@
+#pragma once
+// The timeline widget: tracks grouped by rank and process, a time ruler, event
+// boxes with level of detail, sync-gap bands, selection with flow arrows and a
+// range selection. Controls (Perfetto's keys):
+//   wheel / pinch / W S   zoom around the cursor      A D / drag   pan
+//   Shift+wheel           pan                         Alt+wheel    scroll tracks
+//   click                 select an event             double-click zoom to it
+//   Shift+drag, or drag on the ruler                  range selection
+//   F                     zoom to selection           Esc          clear selection
+#include "timeline/timelinedata.h"
+#include "timeline/timelinegeometry.h"
+#include "timeline/timemapping.h"
+
+#include <QAbstractScrollArea>
+
+#include <memory>
+#include <utility>
+#include <vector>
+
+namespace syncscope::ui {
+
+class TimelineView : public QAbstractScrollArea {
+    Q_OBJECT
+public:
+    static constexpr int kLabelWidth = 190;
+    static constexpr int kRulerHeight = 24;
+    static constexpr double kZoomStep = 1.25;
+
+    explicit TimelineView(QWidget *parent = nullptr);
+    ~TimelineView() override;
+
+    void setData(std::shared_ptr<const TimelineData> data);
+    const std::shared_ptr<const TimelineData> &data() const { return m_data; }
+
+    const TimeMapping &mapping() const { return m_map; }
+    QRect plotRect() const;
+    void setVisibleRange(TimeNs t0, TimeNs t1);
+    // Shows [t0, t1] with a margin of 10% on each side.
+    void showInterval(TimeNs t0, TimeNs t1);
+    void fitAll();
+    void zoomIn();
+    void zoomOut();
+    // factor > 1 zooms in, keeping the time under plot x fixed.
+    void zoomBy(double factor, double plotX);
+    // Positive pixels show later times.
+    void panBy(double pixels);
+    void panLeft();
+    void panRight();
+    // Zooms to the range selection, else the selected event, else the shown gap.
+    bool zoomToSelection();
+
+    TimelineEvent selectedEvent() const { return m_selected; }
+    void selectEvent(const TimelineEvent &e, bool reveal = true);
+    const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links() const { return m_links; }
+
+    bool hasRangeSelection() const { return m_hasRange; }
+    std::pair<TimeNs, TimeNs> rangeSelection() const { return {m_range0, m_range1}; }
+    void setRangeSelection(TimeNs t0, TimeNs t1);
+    void clearRangeSelection();
+
+    // A sync gap (index into data()->gaps()) to outline; -1 for none.
+    void setHighlightedGap(int gap);
+    int highlightedGap() const { return m_highlightGap; }
+
+    TimelineEvent eventAt(const QPoint &viewportPos) const;
+    // Viewport rect of an event's box (for tests and overlays).
+    QRect eventRect(const TimelineEvent &e) const;
+    void ensureRowVisible(int row);
+
+    // How often the level-of-detail geometry was rebuilt (cache misses).
+    int geometryBuilds() const { return m_geometryBuilds; }
+    const TimelineGeometry &geometry() const { return m_geometry; }
+    void invalidateGeometry() { m_geometryValid = false; }
+
+Q_SIGNALS:
+    void selectionChanged();
+    void rangeSelectionChanged();
+    void visibleRangeChanged();
+    void eventActivated(const TimelineEvent &e);
+
+protected:
+    void paintEvent(QPaintEvent *event) override;
+    void resizeEvent(QResizeEvent *event) override;
+    void wheelEvent(QWheelEvent *event) override;
+    void mousePressEvent(QMouseEvent *event) override;
+    void mouseMoveEvent(QMouseEvent *event) override;
+    void mouseReleaseEvent(QMouseEvent *event) override;
+    void mouseDoubleClickEvent(QMouseEvent *event) override;
+    void keyPressEvent(QKeyEvent *event) override;
+    bool viewportEvent(QEvent *event) override;
+    void scrollContentsBy(int dx, int dy) override;
+
+private:
+    enum class Drag { None, Pending, Pan, Range };
+
+    void setMapping(const TimeMapping &map);
+    void updateScrollBar();
+    void ensureGeometry();
+    double cursorPlotX() const;
+    int scrollY() const;
+
+    // painting (timelineviewpaint.cpp)
+    void paintRuler(QPainter &p) const;
+    void paintLabels(QPainter &p) const;
+    void paintPlot(QPainter &p);
+    void paintOverlays(QPainter &p) const;
+    void paintArrow(QPainter &p, const TimelineEvent &from, const TimelineEvent &to) const;
+
+    std::shared_ptr<const TimelineData> m_data;
+    TimeMapping m_map;
+    TimelineEvent m_selected;
+    std::vector<std::pair<TimelineEvent, TimelineEvent>> m_links;
+    bool m_hasRange = false;
+    TimeNs m_range0 = 0, m_range1 = 0;
+    int m_highlightGap = -1;
+
+    Drag m_drag = Drag::None;
+    QPoint m_pressPos;
+    TimeMapping m_pressMap;
+    int m_pressScroll = 0;
+
+    TimelineGeometry m_geometry;
+    NameCache m_names;
+    bool m_geometryValid = false;
+    TimeMapping m_geometryMap;
+    QRect m_geometryPlot;
+    int m_geometryScroll = -1;
+    int m_geometryBuilds = 0;
+};
+
+} // namespace syncscope::ui

@@ -1,0 +1,251 @@
+// TimelineView's painting: replays the cached level-of-detail geometry, then draws
+// what changes without a new range (selection, flows, range, ruler, labels).
+#include "timeline/timelineview.h"
+
+#include "timeline/timeformat.h"
+
+#include <QPainter>
+#include <QPainterPath>
+#include <QScrollBar>
+
+#include <cmath>
+
+namespace syncscope::ui {
+
+namespace {
+const QColor kBackground(0xfb, 0xfb, 0xfb);
+const QColor kHeaderBackground(0xec, 0xee, 0xf1);
+const QColor kRankBackground(0xd9, 0xde, 0xe6);
+const QColor kGrid(0, 0, 0, 18);
+const QColor kGapFill(230, 40, 40, 45);
+const QColor kGapHatch(200, 20, 20, 90);
+const QColor kGapEdge(200, 20, 20, 200);
+const QColor kRangeFill(40, 110, 220, 40);
+const QColor kRangeEdge(40, 110, 220, 220);
+} // namespace
+
+void TimelineView::paintEvent(QPaintEvent *)
+{
+    QPainter p(viewport());
+    p.fillRect(viewport()->rect(), kBackground);
+    if (!m_data) {
+        p.setPen(palette().color(QPalette::PlaceholderText));
+        p.drawText(viewport()->rect(), Qt::AlignCenter | Qt::TextWordWrap,
+                   tr("Open a Chrome trace (.json or .json.gz) saved by torch.profiler to see "
+                      "where the GPU waited on the host.\nSeveral files open as the ranks of one job."));
+        return;
+    }
+    ensureGeometry();
+    paintPlot(p);
+    paintOverlays(p);
+    paintRuler(p);
+    paintLabels(p);
+}
+
+void TimelineView::paintPlot(QPainter &p)
+{
+    const QRect plot = plotRect();
+    p.save();
+    p.setClipRect(plot);
+    const int sy = scrollY();
+    // Header rows across the plot, so processes read as groups.
+    const auto &rows = m_data->rows();
+    auto it = std::partition_point(rows.begin(), rows.end(),
+                                   [&](const TimelineRow &r) { return r.y + r.height <= sy; });
+    for (; it != rows.end() && it->y < sy + plot.height(); ++it)
+        if (it->track < 0)
+            p.fillRect(QRect(plot.left(), plot.top() + it->y - sy, plot.width(), it->height),
+                       it->rankHeader ? kRankBackground : kHeaderBackground);
+
+    // Grid at the ruler's ticks.
+    const int64_t step = rulerStep(m_map.nsPerPixel());
+    const TimeNs origin = m_data->minTime();
+    TimeNs t = origin + int64_t(std::floor(double(m_map.start() - origin) / double(step))) * step;
+    p.setPen(kGrid);
+    for (; t <= m_map.end(); t += step) {
+        const int x = plot.left() + int(std::floor(m_map.toPixel(t)));
+        p.drawLine(x, plot.top(), x, plot.bottom());
+    }
+
+    p.setPen(Qt::NoPen);
+    for (int c = 0; c < palette::kColorCount; ++c) {
+        const auto &batch = m_geometry.boxes[size_t(c)];
+        if (batch.empty())
+            continue;
+        p.setBrush(palette::color(c));
+        p.drawRects(batch.data(), int(batch.size()));
+    }
+    for (const auto &label : m_geometry.labels) {
+        p.setPen(label.dark ? QColor(20, 20, 20) : QColor(250, 250, 250));
+        p.drawText(label.rect, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, label.text);
+    }
+
+    // Sync gaps over the GPU tracks, blocking calls on their CPU threads.
+    if (!m_geometry.gapBands.empty()) {
+        p.setPen(Qt::NoPen);
+        p.setBrush(kGapFill);
+        p.drawRects(m_geometry.gapBands.data(), int(m_geometry.gapBands.size()));
+        p.setBrush(QBrush(kGapHatch, Qt::BDiagPattern));
+        p.drawRects(m_geometry.gapBands.data(), int(m_geometry.gapBands.size()));
+        p.setPen(kGapEdge);
+        for (const QRect &r : m_geometry.gapBands) {
+            p.drawLine(r.topLeft(), r.bottomLeft());
+            p.drawLine(r.topRight(), r.bottomRight());
+        }
+    }
+    if (!m_geometry.gapCalls.empty()) {
+        p.setPen(QPen(QColor(200, 0, 0), 2));
+        p.setBrush(QColor(230, 30, 30, 110));
+        p.drawRects(m_geometry.gapCalls.data(), int(m_geometry.gapCalls.size()));
+    }
+    if (!m_geometry.otherCalls.empty()) {
+        p.setPen(QPen(QColor(230, 120, 0), 1));
+        p.setBrush(Qt::NoBrush);
+        p.drawRects(m_geometry.otherCalls.data(), int(m_geometry.otherCalls.size()));
+    }
+    p.restore();
+}
+
+void TimelineView::paintArrow(QPainter &p, const TimelineEvent &from, const TimelineEvent &to) const
+{
+    const QRect a = eventRect(from), b = eventRect(to);
+    if (a.isNull() || b.isNull())
+        return;
+    const QPointF p0(a.left(), a.center().y() + 0.5);
+    const QPointF p1(b.left(), b.center().y() + 0.5);
+    QPainterPath path(p0);
+    const double dx = std::max(30.0, std::abs(p1.x() - p0.x()) / 2);
+    path.cubicTo(p0 + QPointF(dx, 0), p1 - QPointF(dx, 0), p1);
+    p.setBrush(Qt::NoBrush);
+    p.drawPath(path);
+    // arrow head pointing right into the target
+    QPolygonF head;
+    head << p1 << p1 + QPointF(-8, -4) << p1 + QPointF(-8, 4);
+    p.setBrush(p.pen().color());
+    p.drawPolygon(head);
+}
+
+void TimelineView::paintOverlays(QPainter &p) const
+{
+    const QRect plot = plotRect();
+    p.save();
+    p.setClipRect(plot);
+    p.setRenderHint(QPainter::Antialiasing, true);
+    if (m_highlightGap >= 0) {
+        const TimelineGap &g = m_data->gaps()[size_t(m_highlightGap)];
+        const TimelineFile &file = m_data->files()[g.file];
+        const SyncGap &gap = file.sync.syncGaps[g.gap];
+        const int l = plot.left() + int(std::floor(m_map.toPixelClamped(gap.interval.start)));
+        const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(gap.interval.end)));
+        p.setPen(QPen(QColor(180, 0, 0), 2, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        for (const auto &dg : file.deviceGaps)
+            if (dg.device == gap.device)
+                for (int ti : dg.tracks) {
+                    const TimelineTrack &tt = m_data->tracks()[size_t(ti)];
+                    const TimelineRow &first = m_data->rows()[size_t(tt.firstRow)];
+                    const int y = plot.top() + first.y - scrollY();
+                    p.drawRect(QRect(l, y, std::max(2, r - l), tt.rowCount * TimelineData::kRowHeight));
+                }
+    }
+    if (m_hasRange) {
+        const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_range0)));
+        const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(m_range1)));
+        p.fillRect(QRect(l, plot.top(), std::max(1, r - l), plot.height()), kRangeFill);
+        p.setPen(kRangeEdge);
+        p.drawLine(l, plot.top(), l, plot.bottom());
+        p.drawLine(r, plot.top(), r, plot.bottom());
+    }
+    if (m_selected.valid()) {
+        p.setPen(QPen(QColor(20, 20, 20), 1.6));
+        for (const auto &[from, to] : m_links) {
+            const TimelineEvent other = from == m_selected ? to : from;
+            p.setBrush(Qt::NoBrush);
+            p.drawRect(eventRect(other).adjusted(-1, -1, 1, 1));
+            paintArrow(p, from, to);
+        }
+        const QRect r = eventRect(m_selected).adjusted(-1, -1, 1, 1);
+        p.setBrush(Qt::NoBrush);
+        p.setPen(QPen(QColor(255, 255, 255), 3));
+        p.drawRect(r);
+        p.setPen(QPen(QColor(0, 0, 0), 1.5));
+        p.drawRect(r);
+    }
+    p.restore();
+}
+
+void TimelineView::paintRuler(QPainter &p) const
+{
+    const QRect plot = plotRect();
+    const QRect ruler(0, 0, viewport()->width(), kRulerHeight);
+    p.fillRect(ruler, QColor(0xf0, 0xf0, 0xf0));
+    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.drawLine(0, kRulerHeight - 1, viewport()->width(), kRulerHeight - 1);
+    const int64_t step = rulerStep(m_map.nsPerPixel());
+    const TimeNs origin = m_data->minTime();
+    TimeNs t = origin + int64_t(std::floor(double(m_map.start() - origin) / double(step))) * step;
+    p.setPen(QColor(0x40, 0x40, 0x40));
+    for (; t <= m_map.end(); t += step) {
+        const int x = plot.left() + int(std::floor(m_map.toPixel(t)));
+        if (x < plot.left())
+            continue;
+        p.drawLine(x, kRulerHeight - 7, x, kRulerHeight - 1);
+        p.drawText(QRect(x + 3, 0, 200, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
+                   formatTick(t - origin, step));
+    }
+    if (m_hasRange) {
+        const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_range0)));
+        const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(m_range1)));
+        const QRect band(std::max(l, plot.left()), 0, std::max(1, std::min(r, plot.right()) - std::max(l, plot.left())),
+                         kRulerHeight - 1);
+        p.fillRect(band, QColor(40, 110, 220, 200));
+        p.setPen(Qt::white);
+        p.drawText(band, Qt::AlignCenter, formatDuration(m_range1 - m_range0));
+    }
+    // Corner: the visible span.
+    p.fillRect(QRect(0, 0, kLabelWidth, kRulerHeight - 1), QColor(0xe6, 0xe6, 0xe6));
+    p.setPen(QColor(0x30, 0x30, 0x30));
+    p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight - 1), Qt::AlignVCenter | Qt::AlignLeft,
+               tr("view %1").arg(formatDuration(m_map.span())));
+}
+
+void TimelineView::paintLabels(QPainter &p) const
+{
+    const QRect plot = plotRect();
+    const int sy = scrollY();
+    p.save();
+    p.setClipRect(QRect(0, plot.top(), kLabelWidth, plot.height()));
+    p.fillRect(QRect(0, plot.top(), kLabelWidth, plot.height()), QColor(0xf4, 0xf4, 0xf4));
+    const auto &rows = m_data->rows();
+    auto it = std::partition_point(rows.begin(), rows.end(),
+                                   [&](const TimelineRow &r) { return r.y + r.height <= sy; });
+    QFont bold = font();
+    bold.setBold(true);
+    for (; it != rows.end() && it->y < sy + plot.height(); ++it) {
+        const QRect r(0, plot.top() + it->y - sy, kLabelWidth, it->height);
+        if (it->track < 0) {
+            p.fillRect(r, it->rankHeader ? kRankBackground : kHeaderBackground);
+            p.setFont(bold);
+            p.setPen(QColor(0x20, 0x20, 0x20));
+            p.drawText(r.adjusted(6, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       p.fontMetrics().elidedText(it->title, Qt::ElideMiddle, r.width() - 10));
+            p.setFont(font());
+            continue;
+        }
+        if (it->depth != 0)
+            continue;
+        const TimelineTrack &tt = m_data->tracks()[size_t(it->track)];
+        const QRect tr(0, r.top(), kLabelWidth, tt.rowCount * TimelineData::kRowHeight);
+        p.setPen(QColor(0xd0, 0xd0, 0xd0));
+        p.drawLine(0, tr.bottom() + 1, kLabelWidth, tr.bottom() + 1);
+        p.setPen(tt.gpu ? QColor(0x2d, 0x6a, 0x2a) : QColor(0x25, 0x3c, 0x5a));
+        p.drawText(QRect(14, r.top(), kLabelWidth - 18, TimelineData::kRowHeight),
+                   Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(tt.name, Qt::ElideRight, kLabelWidth - 18));
+    }
+    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.drawLine(kLabelWidth - 1, plot.top(), kLabelWidth - 1, plot.bottom());
+    p.restore();
+}
+
+} // namespace syncscope::ui
