@@ -51,6 +51,35 @@ __attribute__((target("bmi2"))) inline uint64_t pdepBmi2(uint64_t src, uint64_t 
 }
 #endif
 
+bool cpuHasAvx2()
+{
+#ifdef SYNCSCOPE_X86
+    static const bool has = __builtin_cpu_supports("avx2");
+    return has;
+#else
+    return false;
+#endif
+}
+
+#ifdef SYNCSCOPE_X86
+__attribute__((target("avx2"))) void gatherRows64Stream(const uint8_t *feat, const int64_t *sorted,
+                                                        const int64_t *dest, int64_t j0, int64_t j1,
+                                                        uint8_t *out)
+{
+    constexpr int64_t ahead = 8;
+    for (int64_t j = j0; j < j1; ++j) {
+        if (j + ahead < j1)
+            _mm_prefetch(reinterpret_cast<const char *>(feat + sorted[j + ahead] * 64), _MM_HINT_T0);
+        const auto *src = reinterpret_cast<const __m256i *>(feat + sorted[j] * 64);
+        auto *dst = reinterpret_cast<__m256i *>(out + dest[j] * 64);
+        const __m256i a = _mm256_loadu_si256(src), b = _mm256_loadu_si256(src + 1);
+        _mm256_stream_si256(dst, a);
+        _mm256_stream_si256(dst + 1, b);
+    }
+    _mm_sfence();
+}
+#endif
+
 bool cpuHasBmi2()
 {
 #ifdef SYNCSCOPE_X86
@@ -286,7 +315,19 @@ void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
                 std::memcpy(outFeat + slot * bytes, feat + i * bytes, static_cast<size_t>(bytes));
             }
         };
-        // Fixed row sizes let the compiler inline the copy (D = 8, 16, 32 floats).
+        // Fixed row sizes let the compiler inline the copy (D = 8, 16, 32 floats);
+        // a 64-byte row into an aligned output is one streaming store, which
+        // skips reading the destination line first.
+#ifdef SYNCSCOPE_X86
+        if (rb == 64 && cpuHasAvx2() && (reinterpret_cast<uintptr_t>(outFeat) & 63) == 0) {
+            gatherRows64Stream(feat, sorted, dest.data(), j0, j1, outFeat);
+            for (int64_t j = j0; j < j1; ++j) {
+                const int64_t i = sorted[j], slot = dest[j];
+                outIdx[slot] = i;
+                outLab[slot] = static_cast<int64_t>(lab[i]);
+            }
+        } else
+#endif
         switch (rb) {
         case 32:
             gather(std::integral_constant<int64_t, 32>());
