@@ -200,7 +200,10 @@ private Q_SLOTS:
         uint64_t expected = 0;
         for (int ti = 0; ti < int(d->tracks().size()); ++ti)
             for (size_t i = 0; i < d->modelTrack(ti).size(); ++i)
-                expected += QString::fromUtf8(d->name({ti, uint32_t(i)}).data()).contains(QStringLiteral("kernel"), Qt::CaseInsensitive);
+            {
+                const std::string_view n = d->name({ti, uint32_t(i)});
+                expected += QString::fromUtf8(n.data(), int(n.size())).contains(QStringLiteral("kernel"), Qt::CaseInsensitive);
+            }
         QCOMPARE(sub.eventCount(), expected);
         QVERIFY(expected > 0);
 

@@ -92,7 +92,9 @@ private Q_SLOTS:
         QCOMPARE(rulerStep(1e6, 100), int64_t(100'000'000));
         QCOMPARE(formatTick(1'500'000, 500'000), QStringLiteral("1.5 ms"));
         QCOMPARE(formatTick(2'000'000'000, 1'000'000'000), QStringLiteral("2 s"));
-        QCOMPARE(formatTick(250, 50), QStringLiteral("250 ns"));
+        QCOMPARE(formatTick(250, 50), QStringLiteral("0.25 µs"));
+        QCOMPARE(formatTick(7, 1), QStringLiteral("7 ns"));
+        QCOMPARE(formatTick(300'000'000, 100'000'000), QStringLiteral("0.3 s"));
         QCOMPARE(formatTick(12'340, 10), QStringLiteral("12.34 µs"));
         QCOMPARE(formatDuration(850), QStringLiteral("850 ns"));
         QCOMPARE(formatDuration(12'500), QStringLiteral("12.5 µs"));

@@ -41,10 +41,12 @@ inline QString formatDuration(int64_t ns)
 inline QString formatTick(int64_t ns, int64_t step)
 {
     struct Unit { double div; const char *name; };
-    Unit u = step >= 1'000'000'000 ? Unit{1e9, "s"}
-             : step >= 1'000'000   ? Unit{1e6, "ms"}
-             : step >= 1'000       ? Unit{1e3, "µs"}
-                                   : Unit{1, "ns"};
+    // The unit of a tenth of a step's magnitude reads best: a 500 µs step
+    // labels "1.5 ms", a 20 ns step "0.34 µs".
+    Unit u = step >= 100'000'000 ? Unit{1e9, "s"}
+             : step >= 100'000   ? Unit{1e6, "ms"}
+             : step >= 10        ? Unit{1e3, "µs"}
+                                 : Unit{1, "ns"};
     // decimals: enough to show the step in that unit
     int decimals = 0;
     double s = double(step) / u.div;
