@@ -1,7 +1,7 @@
 #include "cliutil.h"
 #include "commands.h"
 
-#include "common/atomicfile.h"
+#include "trace/atomicfile.h"
 #include "lab/bench.h"
 
 #include <cstdio>
@@ -106,9 +106,9 @@ void registerBench(CLI::App &app, int &exitCode)
                 req, [&](double f, const char *what) { progress(f, what); }, nullptr);
             printTable(rep);
             if (!o->json.empty())
-                writeFileAtomic(o->json, lab::benchReportToJson(rep));
+                writeFileAtomically(o->json, lab::benchReportToJson(rep));
             if (!o->csv.empty())
-                writeFileAtomic(o->csv, lab::benchReportToCsv(rep));
+                writeFileAtomically(o->csv, lab::benchReportToCsv(rep));
             for (const auto &r : rep.results)
                 if (!r.error.empty())
                     return 3; // some cells failed; the table says which and why

@@ -1,7 +1,7 @@
 #include "cliutil.h"
 #include "commands.h"
 
-#include "common/atomicfile.h"
+#include "trace/atomicfile.h"
 #include "lab/samplerun.h"
 
 #include <nlohmann/json.hpp>
@@ -97,7 +97,7 @@ void registerSample(CLI::App &app, int &exitCode)
             if (o->json == "-")
                 std::cout << text;
             else
-                writeFileAtomic(o->json, text);
+                writeFileAtomically(o->json, text);
             return 0;
         });
     });

@@ -8,6 +8,7 @@
 #include "lab/sampler.h"
 #include "lab/torchcompat.h"
 #include "lab/variants.h"
+#include "trace/atomicfile.h"
 
 #include <ATen/Parallel.h>
 #include <ATen/record_function.h>
@@ -41,7 +42,8 @@ std::string readAll(const std::string &path)
     return os.str();
 }
 
-// Moves the finished trace into place: plain rename for .json, gzip for .json.gz.
+// Moves the finished trace into place: a rename for .json; for .json.gz the
+// profiler's bytes, gzip-compressed, written atomically.
 void publish(const std::string &tmpJson, const std::string &out)
 {
     if (!endsWith(out, ".gz")) {
@@ -53,22 +55,20 @@ void publish(const std::string &tmpJson, const std::string &out)
     }
     const std::string data = readAll(tmpJson);
     std::remove(tmpJson.c_str());
-    const std::string tmpGz = out + ".tmp-" + std::to_string(::getpid());
-    gzFile gz = gzopen(tmpGz.c_str(), "wb6");
-    if (!gz)
-        throw Error("cannot write '" + out + "'");
-    size_t done = 0;
-    bool ok = true;
-    while (done < data.size() && ok) {
-        const unsigned chunk = static_cast<unsigned>(std::min<size_t>(data.size() - done, 1u << 20));
-        ok = gzwrite(gz, data.data() + done, chunk) == static_cast<int>(chunk);
-        done += chunk;
-    }
-    ok = (gzclose(gz) == Z_OK) && ok;
-    if (!ok || std::rename(tmpGz.c_str(), out.c_str()) != 0) {
-        std::remove(tmpGz.c_str());
-        throw Error("cannot write '" + out + "'");
-    }
+    z_stream zs{};
+    if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16 /* gzip header */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
+        throw Error("cannot compress the trace for '" + out + "'");
+    std::string gz(deflateBound(&zs, static_cast<uLong>(data.size())), '\0');
+    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
+    zs.avail_in = static_cast<uInt>(data.size());
+    zs.next_out = reinterpret_cast<Bytef *>(gz.data());
+    zs.avail_out = static_cast<uInt>(gz.size());
+    const int rc = deflate(&zs, Z_FINISH);
+    gz.resize(zs.total_out);
+    deflateEnd(&zs);
+    if (rc != Z_STREAM_END)
+        throw Error("cannot compress the trace for '" + out + "'");
+    writeFileAtomically(out, gz);
 }
 
 void checkWritable(const std::string &out)
