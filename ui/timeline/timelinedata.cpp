@@ -214,6 +214,9 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
                             best = p2;
                     lvl.widest64[b] = uint32_t(best);
                 }
+                lvl.blockEnd.resize(lvl.widest64.size());
+                for (size_t b = 0; b < lvl.blockEnd.size(); ++b)
+                    lvl.blockEnd[b] = t.end(lvl.events[std::min(cnt, b * 64 + 64) - 1]);
                 lvl.widest4k.resize((cnt + 4095) / 4096);
                 for (size_t b = 0; b < lvl.widest4k.size(); ++b) {
                     size_t best = lvl.widest64[b * 64];
@@ -258,8 +261,14 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
         std::stable_sort(dg.gaps.begin(), dg.gaps.end(), [&](uint32_t a, uint32_t b) {
             return sa.syncGaps[a].interval.start < sa.syncGaps[b].interval.start;
         });
-    for (const SyncCall &c : sa.syncCalls)
+    for (uint32_t ci = 0; ci < sa.syncCalls.size(); ++ci) {
+        const SyncCall &c = sa.syncCalls[ci];
         file.maxSyncCallDur = std::max(file.maxSyncCallDur, c.dur);
+        if (c.event.valid() && c.event.track < file.trackOf.size() && file.trackOf[c.event.track] >= 0) {
+            TimelineTrack &tt = m_tracks[size_t(file.trackOf[c.event.track])];
+            (file.callCausesGap[ci] ? tt.gapCalls : tt.otherCalls).push_back(ci); // by start already
+        }
+    }
 
     const auto &flows = m.flows();
     file.flowsById.reserve(flows.size());
@@ -392,7 +401,15 @@ size_t TimelineData::widest(const Track &track, const TimelineLevel &level, size
 size_t TimelineData::firstEndingAtOrAfter(const Track &track, const TimelineLevel &level,
                                           size_t from, TimeNs t)
 {
-    auto it = std::partition_point(level.events.begin() + std::ptrdiff_t(from), level.events.end(),
+    const size_t n = level.events.size();
+    if (from >= n)
+        return n;
+    auto b = std::lower_bound(level.blockEnd.begin() + std::ptrdiff_t(from / 64), level.blockEnd.end(), t);
+    if (b == level.blockEnd.end())
+        return n;
+    const size_t block = size_t(b - level.blockEnd.begin());
+    const size_t lo = std::max(from, block * 64), hi = std::min(n, block * 64 + 64);
+    auto it = std::partition_point(level.events.begin() + std::ptrdiff_t(lo), level.events.begin() + std::ptrdiff_t(hi),
                                    [&](uint32_t e) { return track.end(e) < t; });
     return size_t(it - level.events.begin());
 }

@@ -28,6 +28,9 @@ struct TimelineLevel {
     std::vector<uint32_t> events;   // indices into the Track columns, by start
     std::vector<uint32_t> widest64; // position in `events` of the longest per block of 64
     std::vector<uint32_t> widest4k; // the same per block of 4096
+    // End of the last (= latest ending) event of each block of 64: a small,
+    // cache-resident array that narrows every search to one block.
+    std::vector<TimeNs> blockEnd;
 };
 
 struct TimelineTrack {
@@ -39,6 +42,9 @@ struct TimelineTrack {
     std::vector<TimelineLevel> levels;
     int firstRow = 0;
     int rowCount = 0;
+    // Blocking sync calls on this track (indices into the file's syncCalls, by
+    // start): those that caused a gap, and the others.
+    std::vector<uint32_t> gapCalls, otherCalls;
 };
 
 struct TimelineRow {

@@ -233,38 +233,36 @@ void buildGaps(const TimelineData &data, const TimeMapping &map, const QRect &pl
 }
 
 void buildSyncCalls(const TimelineData &data, const TimeMapping &map, const QRect &plot,
-                    int scrollY, TimelineGeometry &g)
+                    int scrollY, int trackIndex, TimelineGeometry &g)
 {
+    // Per track, one list per kind, so a pixel column is visited once: after a
+    // mark, jump to the first call starting past it (a sync per step of a long
+    // run is thousands of calls at full zoom-out).
+    const TimelineTrack &tt = data.tracks()[size_t(trackIndex)];
+    const TimelineFile &file = data.files()[tt.file];
+    const auto &calls = file.sync.syncCalls;
+    const Track &mt = data.modelTrack(trackIndex);
     const TimeNs t0 = map.start(), t1 = map.end();
-    for (uint32_t f = 0; f < data.files().size(); ++f) {
-        const TimelineFile &file = data.files()[f];
-        const auto &calls = file.sync.syncCalls;
-        auto it = std::lower_bound(calls.begin(), calls.end(), t0 - file.maxSyncCallDur,
-                                   [](const SyncCall &c, TimeNs t) { return c.start < t; });
-        int lastX = INT32_MIN, lastY = INT32_MIN;
-        for (; it != calls.end() && it->start <= t1; ++it) {
-            if (it->end() < t0)
+    for (int kind = 0; kind < 2; ++kind) {
+        const std::vector<uint32_t> &list = kind ? tt.gapCalls : tt.otherCalls;
+        auto byStart = [&](uint32_t c, TimeNs t) { return calls[c].start < t; };
+        auto it = std::lower_bound(list.begin(), list.end(), t0 - file.maxSyncCallDur, byStart);
+        while (it != list.end() && calls[*it].start <= t1) {
+            const SyncCall &c = calls[*it];
+            if (c.end() < t0) {
+                ++it;
                 continue;
-            const TimelineEvent ev = data.eventOf(f, it->event);
-            const int row = data.rowOf(ev);
-            if (row < 0)
-                continue;
-            const TimelineRow &r = data.rows()[size_t(row)];
-            if (r.y + r.height <= scrollY || r.y >= scrollY + plot.height())
-                continue;
-            int l = plot.left() + int(std::floor(map.toPixelClamped(it->start)));
-            int rr = plot.left() + int(std::floor(map.toPixelClamped(it->end())));
+            }
+            const TimelineRow &r = data.rows()[size_t(tt.firstRow + mt.depth[c.event.index])];
+            int l = plot.left() + int(std::floor(map.toPixelClamped(c.start)));
+            int rr = plot.left() + int(std::floor(map.toPixelClamped(c.end())));
             if (rr - l < 3) { // keep a blocking call visible however short
                 l -= 1;
                 rr = l + 3;
             }
-            const int y = plot.top() + r.y - scrollY;
-            const bool causes = file.callCausesGap[size_t(it - calls.begin())] != 0;
-            if (l == lastX && y == lastY && !causes)
-                continue;
-            lastX = l;
-            lastY = y;
-            (causes ? g.gapCalls : g.otherCalls).emplace_back(l, y, rr - l, r.height);
+            if (r.y + r.height > scrollY && r.y < scrollY + plot.height())
+                (kind ? g.gapCalls : g.otherCalls).emplace_back(l, plot.top() + r.y - scrollY, rr - l, r.height);
+            it = std::lower_bound(it + 1, list.end(), map.toTime(rr - plot.left() + 1), byStart);
         }
     }
 }
@@ -294,7 +292,15 @@ void buildTimelineGeometry(const TimelineData &data, const TimeMapping &map, con
             buildInstants(data, it->track, rb);
     }
     buildGaps(data, map, plot, scrollY, out);
-    buildSyncCalls(data, map, plot, scrollY, out);
+    // Blocking calls of every track with a visible row.
+    int lastTrack = -1;
+    for (auto r = std::partition_point(rows.begin(), rows.end(),
+                                       [&](const TimelineRow &row) { return row.y + row.height <= scrollY; });
+         r != rows.end() && r->y < scrollY + plot.height(); ++r)
+        if (r->track >= 0 && r->track != lastTrack) {
+            lastTrack = r->track;
+            buildSyncCalls(data, map, plot, scrollY, r->track, out);
+        }
 }
 
 } // namespace syncscope::ui
