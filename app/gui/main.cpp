@@ -1,0 +1,220 @@
+// `syncscope`: the desktop app, and a headless chart exporter for reports and
+// scripts. One binary serves both (hotspot's pattern): --export-chart and
+// --smoke force the offscreen platform before the application exists.
+#include "apptour.h"
+#include "charts/benchcharts.h"
+#include "charts/chartexport.h"
+#include "explorer/explorerpage.h"
+#include "lab/bench.h"
+#include "mainwindow.h"
+
+#include <QApplication>
+#include <QChart>
+#include <QCommandLineParser>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QTimer>
+
+#include <cstdio>
+#include <cstring>
+#include <memory>
+
+using namespace syncscope;
+
+namespace {
+
+void addOptions(QCommandLineParser &parser)
+{
+    parser.setApplicationDescription(QStringLiteral(
+        "Find, measure and fix host-device syncs in PyTorch code.\n\n"
+        "Opens trace files (.json, .json.gz; several = ranks of one job) in the Timeline and\n"
+        "bench results (syncscope-cli bench --json) in Explore."));
+    parser.addHelpOption();
+    parser.addVersionOption();
+    parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces or bench results to open."),
+                                 QStringLiteral("[FILE...]"));
+    parser.addOptions({
+        {QStringLiteral("demo"), QStringLiteral("Open the bundled demo trace and show Explore ready to run.")},
+        {QStringLiteral("page"), QStringLiteral("Page to show first: explore, timeline or distribution."),
+         QStringLiteral("PAGE")},
+        {QStringLiteral("run-sweep"), QStringLiteral("Start a CPU sweep of N (10^3 to 10^6) at launch.")},
+        {QStringLiteral("smoke"),
+         QStringLiteral("Offscreen self-check: load the demo trace, run a tiny sweep and sampling test, "
+                        "render every page, exit 0 on success.")},
+        {QStringLiteral("screenshot-dir"),
+         QStringLiteral("Drive every page with real data and save window screenshots (PNG) to DIR, then quit."),
+         QStringLiteral("DIR")},
+        {QStringLiteral("export-chart"),
+         QStringLiteral("Render a chart of RESULTS.json (bench JSON) without a display, then exit."),
+         QStringLiteral("RESULTS.json")},
+        {QStringLiteral("chart"), QStringLiteral("Chart to export: steptime, sweep or speedup."),
+         QStringLiteral("KIND"), QStringLiteral("steptime")},
+        {QStringLiteral("out"), QStringLiteral("Output file for --export-chart: .png, .svg or .pdf."),
+         QStringLiteral("FILE")},
+        {QStringLiteral("size"), QStringLiteral("Chart size in pixels (default 1200x700)."), QStringLiteral("WxH"),
+         QStringLiteral("1200x700")},
+        {QStringLiteral("baseline"), QStringLiteral("Baseline variant of the speedup chart (default naive)."),
+         QStringLiteral("VARIANT")},
+    });
+}
+
+int failWith(const QString &sentence)
+{
+    std::fprintf(stderr, "syncscope: %s\n", qPrintable(sentence));
+    return 1;
+}
+
+int exportChartHeadless(const QCommandLineParser &parser)
+{
+    const QString input = parser.value(QStringLiteral("export-chart"));
+    const QString out = parser.value(QStringLiteral("out"));
+    const QString kind = parser.value(QStringLiteral("chart"));
+    if (out.isEmpty())
+        return failWith(QStringLiteral("--export-chart needs --out FILE.png|svg|pdf."));
+    if (!ui::chartFormatForPath(out))
+        return failWith(QStringLiteral("--out '%1' must end in .png, .svg or .pdf.").arg(out));
+    const auto size = ui::parseChartSize(parser.value(QStringLiteral("size")));
+    if (!size)
+        return failWith(QStringLiteral("--size '%1' must be WxH with both sides from 64 to 16384, e.g. 1200x700.")
+                            .arg(parser.value(QStringLiteral("size"))));
+    QFile file(input);
+    if (!file.open(QIODevice::ReadOnly))
+        return failWith(QStringLiteral("cannot read '%1': %2.").arg(input, file.errorString()));
+    lab::BenchReport report;
+    try {
+        report = lab::benchReportFromJson(file.readAll().toStdString());
+    } catch (const std::exception &e) {
+        return failWith(QStringLiteral("'%1' is %2.").arg(input, QString::fromUtf8(e.what())));
+    }
+    if (report.results.empty())
+        return failWith(QStringLiteral("'%1' holds no results.").arg(input));
+    QString why;
+    std::unique_ptr<QChart> chart;
+    if (kind == QLatin1String("steptime"))
+        chart.reset(ui::makeStepTimeChart(report, ui::defaultPoint(report), &why));
+    else if (kind == QLatin1String("sweep"))
+        chart.reset(ui::makeSweepChart(report, &why));
+    else if (kind == QLatin1String("speedup")) {
+        const std::string baseline = parser.isSet(QStringLiteral("baseline"))
+                                         ? parser.value(QStringLiteral("baseline")).toStdString()
+                                         : ui::defaultBaseline(report);
+        chart.reset(ui::makeSpeedupChart(report, baseline, &why));
+    } else
+        return failWith(QStringLiteral("--chart must be steptime, sweep or speedup (got '%1').").arg(kind));
+    if (!chart)
+        return failWith(why);
+    QString error;
+    if (!ui::exportChart(chart.get(), *size, out, &error))
+        return failWith(error);
+    return 0;
+}
+
+bool wantsOffscreen(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i) {
+        const char *a = argv[i];
+        if (!std::strncmp(a, "--export-chart", 14) || !std::strcmp(a, "--smoke"))
+            return true;
+    }
+    return false;
+}
+
+bool wantsInfoOnly(int argc, char **argv)
+{
+    for (int i = 1; i < argc; ++i)
+        for (const char *o : {"-h", "--help", "-v", "--version", "--help-all"})
+            if (!std::strcmp(argv[i], o))
+                return true;
+    return false;
+}
+
+bool haveDisplay()
+{
+    return !qEnvironmentVariableIsEmpty("QT_QPA_PLATFORM") || !qEnvironmentVariableIsEmpty("DISPLAY") ||
+           !qEnvironmentVariableIsEmpty("WAYLAND_DISPLAY");
+}
+
+} // namespace
+
+int main(int argc, char **argv)
+{
+    QCoreApplication::setApplicationName(QStringLiteral("syncscope"));
+    QCoreApplication::setOrganizationName(QStringLiteral("syncscope"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(SYNCSCOPE_VERSION));
+    if (wantsInfoOnly(argc, argv)) {
+        // --help and --version need no display.
+        QCoreApplication core(argc, argv);
+        QCommandLineParser parser;
+        addOptions(parser);
+        parser.parse(QCoreApplication::arguments());
+        if (parser.isSet(QStringLiteral("version")))
+            std::printf("syncscope %s\n", SYNCSCOPE_VERSION);
+        else
+            std::fputs(qPrintable(parser.helpText()), stdout);
+        return 0;
+    }
+    if (wantsOffscreen(argc, argv))
+        qputenv("QT_QPA_PLATFORM", "offscreen");
+    if (!haveDisplay())
+        return failWith(QStringLiteral("no display found (DISPLAY and WAYLAND_DISPLAY are unset); run under a "
+                                       "desktop session or xvfb-run, or use --export-chart for headless charts."));
+    QApplication app(argc, argv);
+    app.setWindowIcon(QIcon(QStringLiteral(":/icons/syncscope.svg")));
+    QApplication::setDesktopFileName(QStringLiteral("syncscope"));
+
+    QCommandLineParser parser;
+    addOptions(parser);
+    if (!parser.parse(QApplication::arguments()))
+        return failWith(parser.errorText() + QStringLiteral("; see syncscope --help."));
+    if (parser.isSet(QStringLiteral("export-chart")))
+        return exportChartHeadless(parser);
+
+    static const QStringList pages = {QStringLiteral("explore"), QStringLiteral("timeline"),
+                                      QStringLiteral("distribution")};
+    const QString page = parser.value(QStringLiteral("page"));
+    if (!page.isEmpty() && !pages.contains(page))
+        return failWith(QStringLiteral("--page must be explore, timeline or distribution (got '%1').").arg(page));
+    const QString shotDir = parser.value(QStringLiteral("screenshot-dir"));
+    if (!shotDir.isEmpty() && !QDir().mkpath(shotDir))
+        return failWith(QStringLiteral("cannot create the screenshot folder '%1'.").arg(shotDir));
+
+    ui::MainWindow window;
+    if (parser.isSet(QStringLiteral("smoke")) || !shotDir.isEmpty()) {
+        ui::AppTour::Options options;
+        options.quick = parser.isSet(QStringLiteral("smoke"));
+        options.screenshotDir = shotDir;
+        if (!shotDir.isEmpty())
+            window.resize(1480, 920);
+        window.show();
+        auto *tour = new ui::AppTour(&window, options, &window);
+        int exitCode = 1;
+        QObject::connect(tour, &ui::AppTour::done, &app, [&](int code, const QString &message) {
+            exitCode = code;
+            std::fprintf(code ? stderr : stdout, "syncscope: %s\n", qPrintable(message));
+            QApplication::exit(code);
+        });
+        tour->start();
+        QApplication::exec();
+        return exitCode;
+    }
+
+    window.show();
+    const QStringList files = parser.positionalArguments();
+    if (!files.isEmpty()) {
+        window.openPaths(files);
+    } else if (parser.isSet(QStringLiteral("demo"))) {
+        window.openDemo();
+        window.showPage(ui::MainWindow::ExplorePage);
+    } else {
+        window.firstLaunch();
+    }
+    if (!page.isEmpty())
+        window.showPage(static_cast<ui::MainWindow::Page>(pages.indexOf(page)));
+    if (parser.isSet(QStringLiteral("run-sweep")))
+        QTimer::singleShot(0, window.explorer(), [&window] {
+            window.showPage(ui::MainWindow::ExplorePage);
+            window.explorer()->runQuickCpuSweep();
+        });
+    return QApplication::exec();
+}

@@ -1,0 +1,484 @@
+#include "charts/benchcharts.h"
+
+#include "lab/variants.h"
+
+#include <QAreaSeries>
+#include <QBarCategoryAxis>
+#include <QBarSet>
+#include <QChart>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QLogValueAxis>
+#include <QPen>
+#include <QStackedBarSeries>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <array>
+#include <functional>
+#include <cmath>
+#include <map>
+#include <optional>
+
+namespace syncscope::ui {
+
+namespace {
+
+QColor variantColor(const std::string &variant)
+{
+    static const QColor palette[] = {QColor(0xd6, 0x4f, 0x3c), QColor(0x3b, 0x7d, 0xd8),
+                                     QColor(0x2e, 0xa0, 0x5a), QColor(0x9b, 0x59, 0xb6),
+                                     QColor(0xe6, 0x9b, 0x22), QColor(0x16, 0xa0, 0xa8)};
+    const auto &all = lab::allVariants();
+    size_t idx = all.size() + std::hash<std::string>{}(variant) % 3;
+    for (size_t i = 0; i < all.size(); ++i)
+        if (all[i].name == variant)
+            idx = i;
+    return palette[idx % (sizeof(palette) / sizeof(palette[0]))];
+}
+
+QChart *newChart(const QString &title)
+{
+    auto *chart = new QChart;
+    chart->setTitle(title);
+    QFont f = chart->titleFont();
+    f.setPointSizeF(f.pointSizeF() * 1.15);
+    f.setBold(true);
+    chart->setTitleFont(f);
+    chart->setAnimationOptions(QChart::NoAnimation);
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(6, 6, 6, 6));
+    return chart;
+}
+
+void hideFromLegend(QChart *chart, QAbstractSeries *series)
+{
+    for (QLegendMarker *m : chart->legend()->markers(series))
+        m->setVisible(false);
+}
+
+bool ok(const lab::BenchResult &r) { return r.error.empty() && r.stats.medianMs > 0; }
+
+struct BarItem {
+    QString label;
+    QColor color;
+    double value = 0, lo = 0, hi = 0;
+};
+
+// One bar per item in its own colour (a stacked series where each set fills only
+// its own category), a whisker from lo to hi, and an optional reference line.
+QChart *barChart(const QString &title, const QString &yTitle, const std::vector<BarItem> &items,
+                 std::optional<double> ref, const QString &refName, bool whiskers)
+{
+    QChart *chart = newChart(title);
+    auto *bars = new QStackedBarSeries;
+    QStringList categories;
+    for (const auto &it : items)
+        categories << it.label;
+    for (size_t i = 0; i < items.size(); ++i) {
+        auto *set = new QBarSet(items[i].label);
+        for (size_t j = 0; j < items.size(); ++j)
+            *set << (i == j ? items[i].value : 0.0);
+        set->setColor(items[i].color);
+        set->setBorderColor(items[i].color.darker(130));
+        bars->append(set);
+    }
+    bars->setBarWidth(0.55);
+    chart->addSeries(bars);
+    auto *axisX = new QBarCategoryAxis;
+    axisX->append(categories);
+    auto *axisY = new QValueAxis;
+    axisY->setTitleText(yTitle);
+    axisY->setLabelFormat("%.3g");
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    bars->attachAxis(axisX);
+    bars->attachAxis(axisY);
+    double top = 0;
+    for (size_t i = 0; i < items.size(); ++i) {
+        top = std::max(top, whiskers ? items[i].hi : items[i].value);
+        if (!whiskers)
+            continue;
+        auto *w = new QLineSeries;
+        const double x = static_cast<double>(i), cap = 0.08;
+        w->append(x - cap, items[i].lo);
+        w->append(x + cap, items[i].lo);
+        w->append(x, items[i].lo);
+        w->append(x, items[i].hi);
+        w->append(x - cap, items[i].hi);
+        w->append(x + cap, items[i].hi);
+        QPen pen(QColor(0x22, 0x22, 0x22));
+        pen.setWidthF(1.6);
+        w->setPen(pen);
+        chart->addSeries(w);
+        w->attachAxis(axisX);
+        w->attachAxis(axisY);
+        hideFromLegend(chart, w);
+    }
+    if (ref) {
+        top = std::max(top, *ref);
+        auto *line = new QLineSeries;
+        line->setName(refName);
+        line->append(-0.5, *ref);
+        line->append(static_cast<double>(items.size()) - 0.5, *ref);
+        QPen pen(QColor(0x55, 0x55, 0x55));
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.4);
+        line->setPen(pen);
+        chart->addSeries(line);
+        line->attachAxis(axisX);
+        line->attachAxis(axisY);
+    }
+    axisY->setRange(0, top > 0 ? top * 1.12 : 1.0);
+    axisY->applyNiceNumbers();
+    // The per-bar sets already name the categories on the axis.
+    for (QLegendMarker *m : chart->legend()->markers(bars))
+        m->setVisible(false);
+    return chart;
+}
+
+QAbstractAxis *makeAxis(bool log, const QString &title, double lo, double hi)
+{
+    if (log) {
+        auto *a = new QLogValueAxis;
+        a->setBase(10);
+        a->setLabelFormat("%g");
+        a->setMinorTickCount(8);
+        a->setTitleText(title);
+        a->setRange(std::pow(10, std::floor(std::log10(lo))), std::pow(10, std::ceil(std::log10(hi))));
+        return a;
+    }
+    auto *a = new QValueAxis;
+    a->setLabelFormat("%g");
+    a->setTitleText(title);
+    const double pad = (hi - lo) * 0.05 + (hi == lo ? std::abs(hi) * 0.1 + 0.01 : 0);
+    a->setRange(lo - pad, hi + pad);
+    return a;
+}
+
+struct Line {
+    QColor color;
+    QString name;
+    std::map<double, std::array<double, 3>> points; // x -> lo, mid, hi
+};
+
+// One line per variant with its spread as a translucent band, plus an optional
+// dashed reference line; log axes where every value allows it.
+QChart *lineChart(const QString &title, const QString &xTitle, const QString &yTitle,
+                  const std::vector<Line> &lines, const Line *ref)
+{
+    QChart *chart = newChart(title);
+    double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
+    auto extend = [&](const Line &l) {
+        for (const auto &[x, v] : l.points) {
+            xlo = std::min(xlo, x);
+            xhi = std::max(xhi, x);
+            ylo = std::min({ylo, v[0], v[1]});
+            yhi = std::max({yhi, v[2], v[1]});
+        }
+    };
+    for (const auto &l : lines)
+        extend(l);
+    if (ref)
+        extend(*ref);
+    const bool logX = xlo > 0, logY = ylo > 0;
+    QAbstractAxis *axisX = makeAxis(logX, xTitle, xlo, xhi);
+    QAbstractAxis *axisY = makeAxis(logY, yTitle, ylo, yhi);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    auto add = [&](QAbstractSeries *s) {
+        chart->addSeries(s);
+        s->attachAxis(axisX);
+        s->attachAxis(axisY);
+    };
+    for (const auto &l : lines) {
+        auto *upper = new QLineSeries, *lower = new QLineSeries, *mid = new QLineSeries;
+        for (const auto &[x, v] : l.points) {
+            lower->append(x, v[0]);
+            mid->append(x, v[1]);
+            upper->append(x, v[2]);
+        }
+        auto *band = new QAreaSeries(upper, lower);
+        QColor fill = l.color;
+        fill.setAlpha(50);
+        band->setBrush(fill);
+        band->setPen(Qt::NoPen);
+        add(band);
+        hideFromLegend(chart, band);
+        mid->setName(l.name);
+        QPen pen(l.color);
+        pen.setWidthF(2.2);
+        mid->setPen(pen);
+        mid->setPointsVisible(true);
+        mid->setMarkerSize(7);
+        add(mid);
+    }
+    if (ref) {
+        auto *r = new QLineSeries;
+        for (const auto &[x, v] : ref->points)
+            r->append(x, v[1]);
+        r->setName(ref->name);
+        QPen pen(QColor(0x55, 0x55, 0x55));
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.6);
+        r->setPen(pen);
+        add(r);
+    }
+    return chart;
+}
+
+bool fail(QString *why, const QString &text)
+{
+    if (why)
+        *why = text;
+    return false;
+}
+
+QString deviceName(const lab::BenchReport &r)
+{
+    return QString::fromStdString(r.device.empty() ? std::string("unknown device") : r.device).toUpper();
+}
+
+} // namespace
+
+QString sweepAxisLabel(SweepAxis axis)
+{
+    switch (axis) {
+    case SweepAxis::N: return QStringLiteral("N (items per row)");
+    case SweepAxis::Batch: return QStringLiteral("B (rows)");
+    case SweepAxis::PosFrac: return QStringLiteral("input positive fraction");
+    case SweepAxis::None: break;
+    }
+    return QString();
+}
+
+double sweepValue(const lab::BenchPoint &p, SweepAxis axis)
+{
+    switch (axis) {
+    case SweepAxis::N: return static_cast<double>(p.n);
+    case SweepAxis::Batch: return static_cast<double>(p.batch);
+    case SweepAxis::PosFrac: return p.posFrac;
+    case SweepAxis::None: break;
+    }
+    return 0;
+}
+
+SweepAxis detectSweepAxis(const lab::BenchReport &report)
+{
+    for (SweepAxis axis : {SweepAxis::N, SweepAxis::Batch, SweepAxis::PosFrac}) {
+        std::vector<double> values;
+        for (const auto &r : report.results)
+            values.push_back(sweepValue(r.point, axis));
+        std::sort(values.begin(), values.end());
+        if (std::unique(values.begin(), values.end()) - values.begin() > 1)
+            return axis;
+    }
+    return SweepAxis::None;
+}
+
+bool samePoint(const lab::BenchPoint &a, const lab::BenchPoint &b)
+{
+    return a.n == b.n && a.k == b.k && a.batch == b.batch && a.dim == b.dim &&
+           a.posFrac == b.posFrac && a.ignoreFrac == b.ignoreFrac &&
+           a.targetPosFraction == b.targetPosFraction;
+}
+
+QString describePoint(const lab::BenchPoint &p)
+{
+    QString s = QStringLiteral("N=%1, K=%2, B=%3, D=%4, p=%5")
+                    .arg(p.n).arg(p.k).arg(p.batch).arg(p.dim).arg(p.posFrac, 0, 'g', 3);
+    if (p.ignoreFrac > 0)
+        s += QStringLiteral(", ignored=%1").arg(p.ignoreFrac, 0, 'g', 3);
+    if (p.targetPosFraction != 0.5)
+        s += QStringLiteral(", f=%1").arg(p.targetPosFraction, 0, 'g', 3);
+    return s;
+}
+
+std::vector<std::string> reportVariants(const lab::BenchReport &report)
+{
+    std::vector<std::string> out;
+    for (const auto &r : report.results)
+        if (std::find(out.begin(), out.end(), r.variant) == out.end())
+            out.push_back(r.variant);
+    return out;
+}
+
+lab::BenchPoint defaultPoint(const lab::BenchReport &report)
+{
+    for (auto it = report.results.rbegin(); it != report.results.rend(); ++it)
+        if (ok(*it))
+            return it->point;
+    return report.results.empty() ? lab::BenchPoint{} : report.results.back().point;
+}
+
+std::string defaultBaseline(const lab::BenchReport &report)
+{
+    const auto v = reportVariants(report);
+    if (std::find(v.begin(), v.end(), "naive") != v.end())
+        return "naive";
+    return v.empty() ? std::string() : v.front();
+}
+
+QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+{
+    std::vector<BarItem> items;
+    std::vector<double> floors;
+    for (const auto &r : report.results) {
+        if (!ok(r) || !samePoint(r.point, point))
+            continue;
+        items.push_back({QString::fromStdString(r.variant), variantColor(r.variant), r.stats.medianMs,
+                         r.stats.p5Ms, r.stats.p95Ms});
+        if (r.floorMs > 0)
+            floors.push_back(r.floorMs);
+    }
+    if (items.empty())
+        return fail(why, QStringLiteral("The results hold no successful measurement at %1.")
+                             .arg(describePoint(point))), nullptr;
+    std::optional<double> floor;
+    if (!floors.empty()) {
+        std::nth_element(floors.begin(), floors.begin() + floors.size() / 2, floors.end());
+        floor = floors[floors.size() / 2];
+    }
+    return barChart(QStringLiteral("Step time on %1 at %2 (median, whiskers p5–p95)")
+                        .arg(deviceName(report), describePoint(point)),
+                    QStringLiteral("ms per step"), items, floor,
+                    QStringLiteral("floor: one read pass over the labels"), true);
+}
+
+QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
+{
+    const SweepAxis axis = detectSweepAxis(report);
+    if (axis == SweepAxis::None)
+        return fail(why, QStringLiteral("The results hold a single point; a sweep chart needs N, B or "
+                                        "the positive fraction to vary.")), nullptr;
+    std::vector<Line> lines;
+    Line floor{QColor(), QStringLiteral("floor: one read pass"), {}};
+    std::map<double, std::vector<double>> floorsAt;
+    for (const auto &name : reportVariants(report)) {
+        Line l{variantColor(name), QString::fromStdString(name), {}};
+        for (const auto &r : report.results) {
+            if (r.variant != name || !ok(r))
+                continue;
+            const double x = sweepValue(r.point, axis);
+            l.points[x] = {std::max(r.stats.p5Ms, 1e-9), r.stats.medianMs, r.stats.p95Ms};
+            if (r.floorMs > 0)
+                floorsAt[x].push_back(r.floorMs);
+        }
+        if (!l.points.empty())
+            lines.push_back(std::move(l));
+    }
+    if (lines.empty())
+        return fail(why, QStringLiteral("The results hold no successful measurement to plot.")), nullptr;
+    for (auto &[x, v] : floorsAt) {
+        std::sort(v.begin(), v.end());
+        const double m = v[v.size() / 2];
+        floor.points[x] = {m, m, m};
+    }
+    return lineChart(QStringLiteral("Step time vs %1 on %2 (median, band p5–p95)")
+                         .arg(sweepAxisLabel(axis), deviceName(report)),
+                     sweepAxisLabel(axis), QStringLiteral("ms per step"), lines,
+                     floor.points.empty() ? nullptr : &floor);
+}
+
+QChart *makeSpeedupChart(const lab::BenchReport &report, const std::string &baseline, QString *why)
+{
+    const auto variants = reportVariants(report);
+    if (std::find(variants.begin(), variants.end(), baseline) == variants.end())
+        return fail(why, QStringLiteral("The baseline variant '%1' is not in the results.")
+                             .arg(QString::fromStdString(baseline))), nullptr;
+    const SweepAxis axis = detectSweepAxis(report);
+    auto baseAt = [&](const lab::BenchPoint &p) -> const lab::BenchResult * {
+        for (const auto &r : report.results)
+            if (r.variant == baseline && ok(r) && samePoint(r.point, p))
+                return &r;
+        return nullptr;
+    };
+    const QString title = QStringLiteral("Speedup over %1 on %2 (baseline median / variant median)")
+                              .arg(QString::fromStdString(baseline), deviceName(report));
+    if (axis == SweepAxis::None) {
+        const lab::BenchPoint point = defaultPoint(report);
+        const lab::BenchResult *base = baseAt(point);
+        if (!base)
+            return fail(why, QStringLiteral("The baseline '%1' has no successful measurement.")
+                                 .arg(QString::fromStdString(baseline))), nullptr;
+        std::vector<BarItem> items;
+        for (const auto &r : report.results) {
+            if (!ok(r) || !samePoint(r.point, point))
+                continue;
+            items.push_back({QString::fromStdString(r.variant), variantColor(r.variant),
+                             base->stats.medianMs / r.stats.medianMs,
+                             base->stats.p5Ms / std::max(r.stats.p95Ms, 1e-12),
+                             base->stats.p95Ms / std::max(r.stats.p5Ms, 1e-12)});
+        }
+        return barChart(title + QStringLiteral("\nat ") + describePoint(point),
+                        QStringLiteral("× faster than ") + QString::fromStdString(baseline), items, 1.0,
+                        QStringLiteral("baseline (1×)"), true);
+    }
+    std::vector<Line> lines;
+    for (const auto &name : variants) {
+        if (name == baseline)
+            continue;
+        Line l{variantColor(name), QString::fromStdString(name), {}};
+        for (const auto &r : report.results) {
+            if (r.variant != name || !ok(r))
+                continue;
+            const lab::BenchResult *base = baseAt(r.point);
+            if (!base)
+                continue;
+            l.points[sweepValue(r.point, axis)] = {
+                base->stats.p5Ms / std::max(r.stats.p95Ms, 1e-12), base->stats.medianMs / r.stats.medianMs,
+                base->stats.p95Ms / std::max(r.stats.p5Ms, 1e-12)};
+        }
+        if (!l.points.empty())
+            lines.push_back(std::move(l));
+    }
+    if (lines.empty())
+        return fail(why, QStringLiteral("No variant shares a measured point with the baseline '%1'.")
+                             .arg(QString::fromStdString(baseline))), nullptr;
+    Line one{QColor(), QStringLiteral("baseline (1×)"), {}};
+    for (const auto &l : lines)
+        for (const auto &[x, v] : l.points)
+            one.points[x] = {1, 1, 1};
+    return lineChart(title, sweepAxisLabel(axis), QStringLiteral("× faster (band: p5/p95 spread)"),
+                     lines, &one);
+}
+
+namespace {
+QChart *measuredChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why,
+                      bool syncs)
+{
+    std::vector<BarItem> items;
+    for (const auto &r : report.results) {
+        if (!r.error.empty() || !samePoint(r.point, point))
+            continue;
+        if (syncs && r.syncsPerStep)
+            items.push_back({QString::fromStdString(r.variant), variantColor(r.variant), *r.syncsPerStep, 0, 0});
+        if (!syncs && r.peakBytes)
+            items.push_back({QString::fromStdString(r.variant), variantColor(r.variant),
+                             static_cast<double>(*r.peakBytes) / (1024.0 * 1024.0), 0, 0});
+    }
+    if (items.empty()) {
+        const QString what = syncs ? QStringLiteral("Syncs per step") : QStringLiteral("Peak device memory");
+        return fail(why, report.device == "cpu"
+                             ? QStringLiteral("%1: not measured on CPU.").arg(what)
+                             : QStringLiteral("%1: not measured in these results.").arg(what)),
+               nullptr;
+    }
+    return barChart(syncs ? QStringLiteral("Host-device syncs per step at %1").arg(describePoint(point))
+                          : QStringLiteral("Peak device memory at %1").arg(describePoint(point)),
+                    syncs ? QStringLiteral("syncs per step") : QStringLiteral("MiB"), items, std::nullopt,
+                    QString(), false);
+}
+} // namespace
+
+QChart *makeSyncsChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+{
+    return measuredChart(report, point, why, true);
+}
+
+QChart *makeMemoryChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+{
+    return measuredChart(report, point, why, false);
+}
+
+} // namespace syncscope::ui

@@ -1,0 +1,36 @@
+#pragma once
+// Rendering charts to PNG, SVG and PDF, and atomic file writes: a file is
+// complete or absent, and a failure is one sentence that names the file.
+#include <QByteArray>
+#include <QImage>
+#include <QSize>
+#include <QString>
+
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+QT_END_NAMESPACE
+
+namespace syncscope::ui {
+
+enum class ChartFormat { Png, Svg, Pdf };
+
+// From the file's extension (.png, .svg, .pdf), case-insensitive.
+std::optional<ChartFormat> chartFormatForPath(const QString &path);
+QString chartFormatSuffix(ChartFormat format);
+
+// "1200x800" -> QSize; nullopt unless both sides are in [64, 16384].
+std::optional<QSize> parseChartSize(const QString &text);
+
+// Writes `data` to `path` through QSaveFile. On failure returns false, leaves
+// no file behind and puts one sentence in *error.
+bool writeFileAtomically(const QString &path, const QByteArray &data, QString *error);
+
+// Renders `chart` (which must not be shown in a view) at `size` logical
+// pixels. PNG and the clipboard image use `scale` device pixels per pixel.
+QImage renderChartImage(QChart *chart, const QSize &size, qreal scale = 1.0);
+QByteArray renderChart(QChart *chart, const QSize &size, ChartFormat format, QString *error);
+bool exportChart(QChart *chart, const QSize &size, const QString &path, QString *error);
+
+} // namespace syncscope::ui

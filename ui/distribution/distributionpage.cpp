@@ -1,0 +1,375 @@
+#include "distribution/distributionpage.h"
+
+#include "charts/chartpanel.h"
+#include "distribution/distributioncharts.h"
+#include "jobs/jobrunner.h"
+#include "lab/variants.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDoubleSpinBox>
+#include <QFormLayout>
+#include <QGridLayout>
+#include <QGroupBox>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSpinBox>
+#include <QSplitter>
+#include <QStandardItemModel>
+#include <QVBoxLayout>
+
+namespace syncscope::ui {
+
+namespace {
+// runs x B x N host work above this takes minutes on a laptop: say so up front.
+constexpr double kMaxWork = 4e9;
+constexpr int kChartPoints = 1600; // about twice a wide chart's pixel width
+} // namespace
+
+DistributionPage::DistributionPage(QWidget *parent) : QWidget(parent)
+{
+    m_jobs = new JobRunner(this);
+    m_runAction = new QAction(QIcon::fromTheme("media-playback-start"), tr("Run &Sampling Test"), this);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_runAction->setToolTip(tr("Sample the same input many times and test for bias (Ctrl+R)"));
+    m_cancelAction = new QAction(QIcon::fromTheme("process-stop"), tr("Cancel Sampling Test"), this);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(m_runAction);
+    addAction(m_cancelAction);
+    connect(m_runAction, &QAction::triggered, this, &DistributionPage::run);
+    connect(m_cancelAction, &QAction::triggered, this, &DistributionPage::cancel);
+
+    auto *formBox = new QGroupBox(tr("Sampling run"), this);
+    auto *form = new QFormLayout(formBox);
+    m_variant = new QComboBox(formBox);
+    for (const auto &v : lab::allVariants()) {
+        m_variant->addItem(QString::fromStdString(v.name));
+        m_variant->setItemData(m_variant->count() - 1, QString::fromStdString(v.description), Qt::ToolTipRole);
+    }
+    m_device = new QComboBox(formBox);
+    m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
+    m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));
+    std::string why;
+    if (!lab::cudaAvailable(&why)) {
+        qobject_cast<QStandardItemModel *>(m_device->model())->item(1)->setEnabled(false);
+        const QString reason = tr("CUDA is unavailable: %1.").arg(QString::fromStdString(why));
+        m_device->setItemData(1, reason, Qt::ToolTipRole);
+        m_device->setToolTip(reason);
+    }
+    auto spin = [&](int lo, int hi, int value, const QString &tip) {
+        auto *s = new QSpinBox(formBox);
+        s->setRange(lo, hi);
+        s->setValue(value);
+        s->setGroupSeparatorShown(true);
+        s->setToolTip(tip);
+        return s;
+    };
+    auto frac = [&](double value, const QString &tip) {
+        auto *s = new QDoubleSpinBox(formBox);
+        s->setRange(0, 1);
+        s->setDecimals(4);
+        s->setSingleStep(0.01);
+        s->setValue(value);
+        s->setToolTip(tip);
+        return s;
+    };
+    m_n = spin(1, 10'000'000, 1000, tr("Items per row"));
+    m_k = spin(1, 10'000'000, 100, tr("Samples per row"));
+    m_batch = spin(1, 4096, 1, tr("Rows; B > 1 also shows the per-row balance"));
+    m_posFrac = frac(0.1, tr("Probability that an input label is positive"));
+    m_ignoreFrac = frac(0.0, tr("Probability that an input label is ignored (-1)"));
+    m_targetFrac = frac(0.5, tr("Target positive fraction f of K"));
+    m_inputSeed = spin(0, 1'000'000'000, 0, tr("Seed of the one fixed input"));
+    m_seed = spin(0, 1'000'000'000, 1, tr("Sampler seed of the first run; run r uses seed + r"));
+    m_runs = spin(10, 1'000'000, 2000, tr("Repetitions; more runs detect smaller biases"));
+    form->addRow(tr("Variant"), m_variant);
+    form->addRow(tr("Device"), m_device);
+    form->addRow(tr("N"), m_n);
+    form->addRow(tr("K"), m_k);
+    form->addRow(tr("B"), m_batch);
+    form->addRow(tr("Input positive fraction"), m_posFrac);
+    form->addRow(tr("Ignored fraction"), m_ignoreFrac);
+    form->addRow(tr("Target positive fraction f"), m_targetFrac);
+    form->addRow(tr("Input seed"), m_inputSeed);
+    form->addRow(tr("First sampler seed"), m_seed);
+    form->addRow(tr("Runs"), m_runs);
+    m_formError = new QLabel(formBox);
+    m_formError->setStyleSheet(QStringLiteral("color: #b00020;"));
+    m_formError->setWordWrap(true);
+    m_formError->hide();
+    form->addRow(m_formError);
+
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    leftLayout->addWidget(formBox);
+    auto *take = new QPushButton(tr("Take Parameters from Explore"), left);
+    take->setToolTip(tr("Copy N, K, B, fractions, seed and the first checked variant from the Explore page"));
+    connect(take, &QPushButton::clicked, this, &DistributionPage::takeFromExploreRequested);
+    leftLayout->addWidget(take);
+    auto *buttons = new QHBoxLayout;
+    auto *runButton = new QPushButton(tr("Run"), left);
+    auto *cancelButton = new QPushButton(tr("Cancel"), left);
+    runButton->setToolTip(m_runAction->toolTip());
+    connect(runButton, &QPushButton::clicked, m_runAction, &QAction::trigger);
+    connect(cancelButton, &QPushButton::clicked, m_cancelAction, &QAction::trigger);
+    connect(m_runAction, &QAction::changed, runButton, [=] { runButton->setEnabled(m_runAction->isEnabled()); });
+    connect(m_cancelAction, &QAction::changed, cancelButton, [=] { cancelButton->setEnabled(m_cancelAction->isEnabled()); });
+    buttons->addWidget(runButton);
+    buttons->addWidget(cancelButton);
+    leftLayout->addLayout(buttons);
+    m_progress = new QProgressBar(left);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(10);
+    leftLayout->addWidget(m_progress);
+    leftLayout->addStretch(1);
+    auto *scroll = new QScrollArea(this);
+    scroll->setWidget(left);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setMinimumWidth(300);
+
+    auto *right = new QWidget(this);
+    auto *rightLayout = new QVBoxLayout(right);
+    rightLayout->setContentsMargins(0, 0, 0, 0);
+    m_summary = new QLabel(right);
+    m_summary->setWordWrap(true);
+    m_summary->setTextFormat(Qt::RichText);
+    m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_summary->setMargin(6);
+    rightLayout->addWidget(m_summary);
+    auto *grid = new QGridLayout;
+    m_counts = new ChartPanel(right);
+    m_selection = new ChartPanel(right);
+    m_order = new ChartPanel(right);
+    m_rows = new ChartPanel(right);
+    m_counts->setSuggestedName(QStringLiteral("counts"));
+    m_selection->setSuggestedName(QStringLiteral("selection"));
+    m_order->setSuggestedName(QStringLiteral("order"));
+    m_rows->setSuggestedName(QStringLiteral("row-balance"));
+    grid->addWidget(m_counts, 0, 0);
+    grid->addWidget(m_selection, 0, 1);
+    grid->addWidget(m_rows, 1, 0);
+    grid->addWidget(m_order, 1, 1);
+    rightLayout->addLayout(grid, 1);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(scroll);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({320, 960});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(split);
+
+    for (QSpinBox *s : {m_n, m_k, m_batch, m_runs, m_inputSeed, m_seed})
+        connect(s, &QSpinBox::valueChanged, this, &DistributionPage::validateForm);
+    for (QDoubleSpinBox *s : {m_posFrac, m_ignoreFrac, m_targetFrac})
+        connect(s, &QDoubleSpinBox::valueChanged, this, &DistributionPage::validateForm);
+    connect(m_variant, &QComboBox::currentIndexChanged, this, &DistributionPage::validateForm);
+    connect(m_device, &QComboBox::currentIndexChanged, this, &DistributionPage::validateForm);
+    connect(m_jobs, &JobRunner::progress, this, [this](quint64, double f, const QString &) {
+        m_progress->setValue(int(f * 1000));
+    });
+    connect(m_jobs, &JobRunner::finished, this, &DistributionPage::onFinished);
+    connect(m_jobs, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        setBusy(false);
+        m_formError->setText(error);
+        m_formError->show();
+        Q_EMIT statusMessage(error);
+    });
+    connect(m_jobs, &JobRunner::cancelled, this, [this] {
+        setBusy(false);
+        Q_EMIT statusMessage(tr("Sampling test cancelled."));
+    });
+    m_summary->setText(tr("Sample one fixed input many times with the chosen variant, then test whether every "
+                          "eligible item is equally likely to be picked and whether positives are spread "
+                          "uniformly over the output. Press <b>Run</b> (Ctrl+R)."));
+    for (ChartPanel *c : charts())
+        c->clear(tr("No sampling run yet."));
+    setBusy(false);
+    validateForm();
+}
+
+DistributionPage::~DistributionPage()
+{
+    m_jobs->cancel();
+    m_jobs->waitForDone();
+}
+
+QList<ChartPanel *> DistributionPage::charts() const { return {m_counts, m_selection, m_order, m_rows}; }
+QString DistributionPage::summaryText() const { return m_summary->text(); }
+bool DistributionPage::isBusy() const { return m_jobs->isRunning(); }
+int64_t DistributionPage::runs() const { return m_runs->value(); }
+
+std::optional<lab::SampleRequest> DistributionPage::request(QString *error)
+{
+    lab::SampleRequest r;
+    r.variant = m_variant->currentText().toStdString();
+    r.input.n = m_n->value();
+    r.input.batch = m_batch->value();
+    r.input.dim = 1; // features play no part in these statistics
+    r.input.posFrac = m_posFrac->value();
+    r.input.ignoreFrac = m_ignoreFrac->value();
+    r.input.seed = static_cast<uint64_t>(m_inputSeed->value());
+    r.input.device = m_device->currentData().toString().toStdString();
+    r.k = m_k->value();
+    r.targetPosFraction = m_targetFrac->value();
+    r.seed = static_cast<uint64_t>(m_seed->value());
+    QString problem;
+    const double work = double(m_runs->value()) * double(r.input.batch) * double(r.input.n);
+    if (r.input.posFrac + r.input.ignoreFrac > 1 + 1e-12)
+        problem = tr("Positive and ignored fractions add up to more than 1.");
+    else if (double(r.input.batch) * double(r.input.n) > 5e7)
+        problem = tr("B×N is above 50 million; the per-position counts would not fit a chart or memory well.");
+    else if (work > kMaxWork)
+        problem = tr("Runs × B × N = %1 is too much work for one test; lower the runs, B or N.")
+                      .arg(QLocale().toString(work, 'g', 3));
+    else {
+        try {
+            lab::validate(r);
+        } catch (const std::exception &e) {
+            problem = QString::fromUtf8(e.what());
+            problem[0] = problem[0].toUpper();
+            if (!problem.endsWith(QLatin1Char('.')))
+                problem += QLatin1Char('.');
+        }
+    }
+    m_formError->setText(problem);
+    m_formError->setVisible(!problem.isEmpty());
+    if (!problem.isEmpty()) {
+        if (error)
+            *error = problem;
+        return std::nullopt;
+    }
+    return r;
+}
+
+void DistributionPage::validateForm()
+{
+    const bool ok = request(nullptr).has_value();
+    m_runAction->setEnabled(ok && !isBusy());
+}
+
+void DistributionPage::setRequest(const lab::SampleRequest &r, int64_t runs)
+{
+    const int v = m_variant->findText(QString::fromStdString(r.variant));
+    if (v >= 0)
+        m_variant->setCurrentIndex(v);
+    const int d = m_device->findData(QString::fromStdString(r.input.device));
+    if (d >= 0 && m_device->model()->index(d, 0).flags().testFlag(Qt::ItemIsEnabled))
+        m_device->setCurrentIndex(d);
+    m_n->setValue(int(std::min<int64_t>(r.input.n, m_n->maximum())));
+    m_k->setValue(int(std::min<int64_t>(r.k, m_k->maximum())));
+    m_batch->setValue(int(std::min<int64_t>(r.input.batch, m_batch->maximum())));
+    m_posFrac->setValue(r.input.posFrac);
+    m_ignoreFrac->setValue(r.input.ignoreFrac);
+    m_targetFrac->setValue(r.targetPosFraction);
+    m_inputSeed->setValue(int(std::min<uint64_t>(r.input.seed, 1'000'000'000)));
+    m_seed->setValue(int(std::min<uint64_t>(r.seed, 1'000'000'000)));
+    m_runs->setValue(int(std::clamp<int64_t>(runs, m_runs->minimum(), m_runs->maximum())));
+    validateForm();
+}
+
+void DistributionPage::setBusy(bool busy)
+{
+    m_progress->setVisible(busy);
+    m_progress->setValue(0);
+    m_cancelAction->setEnabled(busy);
+    validateForm();
+    Q_EMIT busyChanged(busy);
+}
+
+void DistributionPage::run()
+{
+    if (isBusy())
+        return;
+    QString error;
+    const auto r = request(&error);
+    if (!r) {
+        Q_EMIT statusMessage(error);
+        return;
+    }
+    QSettings settings;
+    save(settings);
+    const int64_t runs = m_runs->value();
+    m_request = *r;
+    m_jobs->start(tr("Sampling test"), [req = *r, runs](const ProgressFn &progress, const CancelToken *cancel) {
+        return std::any(lab::runDistribution(req, runs, progress, cancel));
+    });
+    setBusy(true);
+    Q_EMIT statusMessage(tr("Sampling %1 × with %2…").arg(runs).arg(QString::fromStdString(r->variant)));
+}
+
+void DistributionPage::cancel()
+{
+    if (isBusy())
+        m_jobs->cancel();
+}
+
+void DistributionPage::onFinished(quint64, const std::any &result)
+{
+    setBusy(false);
+    const auto *st = std::any_cast<lab::DistributionStats>(&result);
+    if (!st)
+        return;
+    m_stats = *st;
+    refresh();
+    Q_EMIT statusMessage(tr("Sampling test done: selection p = %1, order p = %2.")
+                             .arg(m_stats.selectionP, 0, 'g', 3)
+                             .arg(m_stats.orderP, 0, 'g', 3));
+    Q_EMIT finished();
+}
+
+void DistributionPage::refresh()
+{
+    const lab::DistributionStats st = m_stats;
+    m_summary->setText(describeDistribution(m_request, st));
+    m_counts->setFactory([st](QString *why) { return makeCountsChart(st, why); });
+    m_selection->setFactory([st](QString *why) { return makeSelectionChart(st, kChartPoints, why); });
+    m_order->setFactory([st](QString *why) { return makeOrderChart(st, kChartPoints, why); });
+    m_rows->setFactory([st](QString *why) { return makeRowBalanceChart(st, 64, why); });
+}
+
+void DistributionPage::save(QSettings &s) const
+{
+    s.beginGroup(QStringLiteral("distribution"));
+    s.setValue("variant", m_variant->currentText());
+    s.setValue("n", m_n->value());
+    s.setValue("k", m_k->value());
+    s.setValue("batch", m_batch->value());
+    s.setValue("posFrac", m_posFrac->value());
+    s.setValue("ignoreFrac", m_ignoreFrac->value());
+    s.setValue("targetFrac", m_targetFrac->value());
+    s.setValue("inputSeed", m_inputSeed->value());
+    s.setValue("seed", m_seed->value());
+    s.setValue("runs", m_runs->value());
+    s.endGroup();
+}
+
+void DistributionPage::restore(QSettings &s)
+{
+    s.beginGroup(QStringLiteral("distribution"));
+    if (s.contains("n")) {
+        lab::SampleRequest r;
+        r.variant = s.value("variant", "fused").toString().toStdString();
+        r.input.n = s.value("n", 1000).toLongLong();
+        r.k = s.value("k", 100).toLongLong();
+        r.input.batch = s.value("batch", 1).toLongLong();
+        r.input.posFrac = s.value("posFrac", 0.1).toDouble();
+        r.input.ignoreFrac = s.value("ignoreFrac", 0.0).toDouble();
+        r.targetPosFraction = s.value("targetFrac", 0.5).toDouble();
+        r.input.seed = s.value("inputSeed", 0).toULongLong();
+        r.seed = s.value("seed", 1).toULongLong();
+        setRequest(r, s.value("runs", 2000).toLongLong());
+    }
+    s.endGroup();
+}
+
+} // namespace syncscope::ui

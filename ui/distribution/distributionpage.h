@@ -1,0 +1,82 @@
+#pragma once
+// Distribution: many runs of one sampler on one fixed input, to see whether it
+// picks items uniformly and orders its output uniformly, with the test stated.
+#include "lab/samplerun.h"
+
+#include <QWidget>
+
+#include <any>
+#include <optional>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QComboBox;
+class QDoubleSpinBox;
+class QLabel;
+class QProgressBar;
+class QSettings;
+class QSpinBox;
+QT_END_NAMESPACE
+
+namespace syncscope::ui {
+
+class ChartPanel;
+class JobRunner;
+
+class DistributionPage : public QWidget {
+    Q_OBJECT
+public:
+    explicit DistributionPage(QWidget *parent = nullptr);
+    ~DistributionPage() override;
+
+    // The request the form describes, or nullopt with the first problem (also shown inline).
+    std::optional<lab::SampleRequest> request(QString *error);
+    int64_t runs() const;
+    void setRequest(const lab::SampleRequest &request, int64_t runs);
+    bool isBusy() const;
+    bool hasResult() const { return m_stats.runs > 0; }
+    const lab::DistributionStats &stats() const { return m_stats; }
+    JobRunner *jobs() const { return m_jobs; }
+    QList<ChartPanel *> charts() const;
+    QString summaryText() const;
+
+    QAction *runAction() const { return m_runAction; }
+    QAction *cancelAction() const { return m_cancelAction; }
+
+    void save(QSettings &settings) const;
+    void restore(QSettings &settings);
+
+public Q_SLOTS:
+    void run();
+    void cancel();
+
+Q_SIGNALS:
+    void statusMessage(const QString &text);
+    void busyChanged(bool busy);
+    void finished();
+    // Asks the window for Explore's current point, variant and seed.
+    void takeFromExploreRequested();
+
+private:
+    void validateForm();
+    void onFinished(quint64 id, const std::any &result);
+    void setBusy(bool busy);
+    void refresh();
+
+    JobRunner *m_jobs = nullptr;
+    QComboBox *m_variant = nullptr;
+    QComboBox *m_device = nullptr;
+    QSpinBox *m_n = nullptr, *m_k = nullptr, *m_batch = nullptr, *m_runs = nullptr;
+    QSpinBox *m_inputSeed = nullptr, *m_seed = nullptr;
+    QDoubleSpinBox *m_posFrac = nullptr, *m_ignoreFrac = nullptr, *m_targetFrac = nullptr;
+    QLabel *m_formError = nullptr;
+    QLabel *m_summary = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QAction *m_runAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+    ChartPanel *m_counts = nullptr, *m_selection = nullptr, *m_order = nullptr, *m_rows = nullptr;
+    lab::SampleRequest m_request;
+    lab::DistributionStats m_stats;
+};
+
+} // namespace syncscope::ui

@@ -1,0 +1,569 @@
+#include "explorer/explorerpage.h"
+
+#include "charts/benchcharts.h"
+#include "charts/chartexport.h"
+#include "charts/chartpanel.h"
+#include "common/error.h"
+#include "explorer/paramsform.h"
+#include "explorer/resultsmodel.h"
+#include "jobs/jobrunner.h"
+#include "lab/capture.h"
+
+#include <QAction>
+#include <QComboBox>
+#include <QDateTime>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFrame>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QScrollArea>
+#include <QSettings>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace syncscope::ui {
+
+namespace {
+constexpr qint64 kMaxResultsBytes = 256LL * 1024 * 1024;
+
+QString lastDir()
+{
+    return QSettings().value("explore/lastDir",
+                             QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
+}
+} // namespace
+
+ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
+{
+    m_jobs = new JobRunner(this);
+    m_model = new ResultsModel(this);
+    m_params = new ParamsForm(this);
+
+    // Actions first: the buttons below and the window's menus share them.
+    m_runAction = new QAction(QIcon::fromTheme("media-playback-start"), tr("&Run at One Point"), this);
+    m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
+    m_runAction->setToolTip(tr("Benchmark the checked variants at the parameters shown (Ctrl+R)"));
+    m_sweepAction = new QAction(QIcon::fromTheme("view-statistics"), tr("&Sweep"), this);
+    m_sweepAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_R));
+    m_sweepAction->setToolTip(tr("Benchmark the checked variants over the sweep range (Ctrl+Shift+R)"));
+    m_cancelAction = new QAction(QIcon::fromTheme("process-stop"), tr("&Cancel Job"), this);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setToolTip(tr("Stop the running job (Esc)"));
+    m_profileAction = new QAction(QIcon::fromTheme("media-record"), tr("&Profile This Run"), this);
+    m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
+    m_profileAction->setToolTip(tr("Capture a profiler trace of the first checked variant at this point "
+                                   "and open it in the Timeline (Ctrl+P)"));
+    m_saveAction = new QAction(QIcon::fromTheme("document-save"), tr("&Save Results…"), this);
+    m_saveAction->setShortcut(QKeySequence::Save);
+    m_exportCsvAction = new QAction(tr("Export Results as &CSV…"), this);
+    m_exportChartAction = new QAction(tr("&Export Chart…"), this);
+    m_exportChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_copyChartAction = new QAction(tr("Cop&y Chart"), this);
+    m_copyChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    // Page-local shortcuts: Distribution and Timeline reuse Ctrl+R and Esc for their own jobs.
+    for (QAction *a : {m_runAction, m_sweepAction, m_cancelAction, m_profileAction, m_exportChartAction,
+                       m_copyChartAction}) {
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        addAction(a);
+    }
+    connect(m_runAction, &QAction::triggered, this, &ExplorerPage::runPoint);
+    connect(m_sweepAction, &QAction::triggered, this, &ExplorerPage::runSweep);
+    connect(m_cancelAction, &QAction::triggered, this, &ExplorerPage::cancel);
+    connect(m_profileAction, &QAction::triggered, this, &ExplorerPage::profileRun);
+    connect(m_saveAction, &QAction::triggered, this, &ExplorerPage::saveWithDialog);
+    connect(m_exportCsvAction, &QAction::triggered, this, &ExplorerPage::exportCsvWithDialog);
+
+    // Left: parameters and the job controls.
+    auto *left = new QWidget(this);
+    auto *leftLayout = new QVBoxLayout(left);
+    auto *scroll = new QScrollArea(left);
+    scroll->setWidget(m_params);
+    scroll->setWidgetResizable(true);
+    scroll->setFrameShape(QFrame::NoFrame);
+    scroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    leftLayout->addWidget(scroll, 1);
+    auto *buttons = new QHBoxLayout;
+    auto *runButton = new QPushButton(tr("Run"), left);
+    auto *sweepButton = new QPushButton(tr("Sweep"), left);
+    m_cancelButton = new QPushButton(tr("Cancel"), left);
+    auto *profileButton = new QPushButton(tr("Profile"), left);
+    runButton->setToolTip(m_runAction->toolTip());
+    sweepButton->setToolTip(m_sweepAction->toolTip());
+    m_cancelButton->setToolTip(m_cancelAction->toolTip());
+    profileButton->setToolTip(m_profileAction->toolTip());
+    connect(runButton, &QPushButton::clicked, m_runAction, &QAction::trigger);
+    connect(sweepButton, &QPushButton::clicked, m_sweepAction, &QAction::trigger);
+    connect(m_cancelButton, &QPushButton::clicked, m_cancelAction, &QAction::trigger);
+    connect(profileButton, &QPushButton::clicked, m_profileAction, &QAction::trigger);
+    connect(m_runAction, &QAction::changed, runButton, [=] { runButton->setEnabled(m_runAction->isEnabled()); });
+    connect(m_sweepAction, &QAction::changed, sweepButton, [=] { sweepButton->setEnabled(m_sweepAction->isEnabled()); });
+    connect(m_cancelAction, &QAction::changed, m_cancelButton, [this] { m_cancelButton->setEnabled(m_cancelAction->isEnabled()); });
+    connect(m_profileAction, &QAction::changed, profileButton, [=] { profileButton->setEnabled(m_profileAction->isEnabled()); });
+    runButton->setDefault(true);
+    for (QPushButton *b : {runButton, sweepButton, m_cancelButton, profileButton})
+        buttons->addWidget(b);
+    leftLayout->addLayout(buttons);
+    m_progress = new QProgressBar(left);
+    m_progress->setRange(0, 1000);
+    m_progress->setTextVisible(false);
+    m_progress->setMaximumHeight(10);
+    m_jobLabel = new QLabel(left);
+    m_jobLabel->setWordWrap(true);
+    leftLayout->addWidget(m_progress);
+    leftLayout->addWidget(m_jobLabel);
+    left->setMinimumWidth(330);
+
+    // Right: chart controls, charts (or the first-launch welcome), the table.
+    auto *right = new QSplitter(Qt::Vertical, this);
+    auto *chartArea = new QWidget(right);
+    auto *chartLayout = new QVBoxLayout(chartArea);
+    chartLayout->setContentsMargins(0, 0, 0, 0);
+    auto *controls = new QHBoxLayout;
+    m_chartKind = new QComboBox(chartArea);
+    m_chartKind->addItem(tr("Step time at one point"), StepTimeChart);
+    m_chartKind->addItem(tr("Sweep: step time vs parameter"), SweepChart);
+    m_chartKind->addItem(tr("Speedup vs baseline"), SpeedupChart);
+    m_chartKind->addItem(tr("Syncs per step and peak memory"), SyncsMemoryChart);
+    m_baseline = new QComboBox(chartArea);
+    m_baseline->setToolTip(tr("The variant the speedup is measured against"));
+    m_runLabel = new QLabel(chartArea);
+    controls->addWidget(new QLabel(tr("Chart:"), chartArea));
+    controls->addWidget(m_chartKind);
+    controls->addWidget(new QLabel(tr("Baseline:"), chartArea));
+    controls->addWidget(m_baseline);
+    controls->addStretch(1);
+    controls->addWidget(m_runLabel);
+    chartLayout->addLayout(controls);
+
+    m_welcome = new QFrame(chartArea);
+    m_welcome->setFrameShape(QFrame::StyledPanel);
+    auto *wl = new QVBoxLayout(m_welcome);
+    auto *title = new QLabel(tr("<h2>Which sampler wins on this machine?</h2>"
+                                "<p>Set N, K, batch and imbalance like your model's on the left, then "
+                                "<b>Run</b> one point or <b>Sweep</b> a range. Every variant is timed "
+                                "after warm-up on rotated inputs; charts show the median and the p5–p95 "
+                                "spread, against the floor of one read pass over the labels.</p>"
+                                "<p>Or start with a CPU sweep of N from 10³ to 10⁶ (naive, static, fused; "
+                                "about half a minute):</p>"),
+                             m_welcome);
+    title->setWordWrap(true);
+    title->setTextFormat(Qt::RichText);
+    auto *quick = new QPushButton(tr("Run CPU Sweep"), m_welcome);
+    quick->setMinimumHeight(36);
+    connect(quick, &QPushButton::clicked, this, &ExplorerPage::runQuickCpuSweep);
+    auto *openHint = new QLabel(tr("<p>Results from <code>syncscope-cli bench --json</code> on another "
+                                   "machine open with File ▸ Open (Ctrl+O) and plot the same way.</p>"),
+                                m_welcome);
+    openHint->setWordWrap(true);
+    wl->addWidget(title);
+    wl->addWidget(quick, 0, Qt::AlignLeft);
+    wl->addWidget(openHint);
+    wl->addStretch(1);
+    chartLayout->addWidget(m_welcome, 1);
+
+    auto *charts = new QHBoxLayout;
+    m_chart = new ChartPanel(chartArea);
+    m_chart2 = new ChartPanel(chartArea);
+    m_chart2->hide();
+    charts->addWidget(m_chart, 1);
+    charts->addWidget(m_chart2, 1);
+    chartLayout->addLayout(charts, 1);
+    connect(m_exportChartAction, &QAction::triggered, m_chart, &ChartPanel::exportWithDialog);
+    connect(m_copyChartAction, &QAction::triggered, m_chart, &ChartPanel::copyToClipboard);
+
+    m_proxy = new QSortFilterProxyModel(this);
+    m_proxy->setSourceModel(m_model);
+    m_proxy->setSortRole(ResultsModel::SortRole);
+    m_table = new QTableView(right);
+    m_table->setModel(m_proxy);
+    m_table->setSortingEnabled(true);
+    m_table->sortByColumn(-1, Qt::AscendingOrder);
+    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_table->setAlternatingRowColors(true);
+    m_table->verticalHeader()->hide();
+    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
+    m_table->horizontalHeader()->setStretchLastSection(true);
+    m_table->setToolTip(tr("Every run of this session. Select a row to chart its run at its point."));
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ExplorerPage::onRowSelected);
+    right->addWidget(chartArea);
+    right->addWidget(m_table);
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+
+    auto *split = new QSplitter(Qt::Horizontal, this);
+    split->addWidget(left);
+    split->addWidget(right);
+    split->setStretchFactor(1, 1);
+    split->setSizes({360, 900});
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(split);
+
+    connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ExplorerPage::refreshCharts);
+    connect(m_baseline, &QComboBox::currentIndexChanged, this, &ExplorerPage::refreshCharts);
+    connect(m_params, &ParamsForm::validityChanged, this, &ExplorerPage::updateActions);
+    connect(m_jobs, &JobRunner::progress, this, &ExplorerPage::onProgress);
+    connect(m_jobs, &JobRunner::finished, this, &ExplorerPage::onFinished);
+    connect(m_jobs, &JobRunner::failed, this, &ExplorerPage::onFailed);
+    connect(m_jobs, &JobRunner::cancelled, this, [this] {
+        setBusy(false);
+        m_jobLabel->setText(tr("Cancelled."));
+        Q_EMIT statusMessage(tr("Job cancelled."));
+    });
+    setBusy(false);
+    m_jobLabel->clear();
+    m_chart->clear(tr("No results yet."));
+}
+
+ExplorerPage::~ExplorerPage()
+{
+    m_jobs->cancel();
+    m_jobs->waitForDone();
+}
+
+bool ExplorerPage::isBusy() const { return m_jobs->isRunning(); }
+
+void ExplorerPage::updateActions()
+{
+    const bool busy = isBusy();
+    const bool valid = m_params->isValid();
+    m_runAction->setEnabled(!busy && valid);
+    m_sweepAction->setEnabled(!busy && valid);
+    m_profileAction->setEnabled(!busy && valid);
+    m_cancelAction->setEnabled(busy);
+    const bool haveRun = m_model->hasRun(m_currentRun);
+    m_saveAction->setEnabled(haveRun);
+    m_exportCsvAction->setEnabled(haveRun);
+    m_exportChartAction->setEnabled(m_chart->hasChart());
+    m_copyChartAction->setEnabled(m_chart->hasChart());
+}
+
+void ExplorerPage::setBusy(bool busy, const QString &title)
+{
+    m_progress->setVisible(busy);
+    m_progress->setValue(0);
+    if (busy)
+        m_jobLabel->setText(title);
+    updateActions();
+    Q_EMIT busyChanged(busy);
+}
+
+void ExplorerPage::showError(const QString &text)
+{
+    m_jobLabel->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(text.toHtmlEscaped()));
+    Q_EMIT statusMessage(text);
+}
+
+void ExplorerPage::runPoint()
+{
+    QString error;
+    const auto request = m_params->pointRequest(&error);
+    if (!request)
+        return showError(error);
+    startBench(*request, tr("point %1").arg(describePoint(request->points.front())));
+}
+
+void ExplorerPage::runSweep()
+{
+    QString error;
+    const auto request = m_params->sweepRequest(&error);
+    if (!request)
+        return showError(error);
+    startBench(*request, tr("sweep of %1").arg(sweepAxisLabel(m_params->sweepAxis())));
+}
+
+void ExplorerPage::runQuickCpuSweep()
+{
+    m_params->setDevice(QStringLiteral("cpu"));
+    m_params->setVariantsChecked({QStringLiteral("naive"), QStringLiteral("static"), QStringLiteral("fused")});
+    m_params->setSweep(SweepAxis::N, QStringLiteral("1000"), QStringLiteral("1000000"), 7);
+    runSweep();
+}
+
+void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &label)
+{
+    if (isBusy())
+        return;
+    try {
+        lab::validate(request);
+    } catch (const std::exception &e) {
+        return showError(QString::fromUtf8(e.what()));
+    }
+    QSettings settings;
+    m_params->save(settings);
+    m_pendingLabel = QStringLiteral("#%1 %2 · %3")
+                         .arg(m_model->runCount() + 1)
+                         .arg(label, QString::fromStdString(request.device));
+    m_pendingIsCapture = false;
+    m_jobs->start(tr("Benchmarking %1").arg(label), [request](const ProgressFn &progress, const CancelToken *cancel) {
+        return std::any(lab::runBench(request, progress, cancel));
+    });
+    setBusy(true, tr("Benchmarking %1…").arg(label));
+    Q_EMIT statusMessage(tr("Benchmarking %1…").arg(label));
+}
+
+void ExplorerPage::profileRun()
+{
+    if (isBusy())
+        return;
+    QString error;
+    const auto request = m_params->pointRequest(&error);
+    if (!request)
+        return showError(error);
+    lab::CaptureRequest capture;
+    capture.variant = request->variants.front();
+    capture.point = request->points.front();
+    capture.device = request->device;
+    capture.seed = request->seed;
+    capture.threads = request->threads;
+    capture.steps = 5;
+    const QString dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
+                            .filePath(QStringLiteral("captures"));
+    if (!QDir().mkpath(dir))
+        return showError(tr("Cannot create the capture folder '%1'.").arg(dir));
+    const QString fileName = QStringLiteral("%1-%2-%3-n%4.json.gz")
+                                 .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")),
+                                      QString::fromStdString(capture.variant),
+                                      QString::fromStdString(capture.device))
+                                 .arg(capture.point.n);
+    const QString path = QDir(dir).filePath(fileName);
+    capture.outPath = path.toStdString();
+    m_pendingIsCapture = true;
+    const QString title = tr("Profiling %1 at %2").arg(QString::fromStdString(capture.variant),
+                                                       describePoint(capture.point));
+    m_jobs->start(title, [capture](const ProgressFn &progress, const CancelToken *cancel) {
+        return std::any(lab::captureTrace(capture, progress, cancel));
+    });
+    setBusy(true, title + QStringLiteral("…"));
+}
+
+void ExplorerPage::cancel()
+{
+    if (isBusy())
+        m_jobs->cancel();
+}
+
+void ExplorerPage::onProgress(quint64, double fraction, const QString &message)
+{
+    m_progress->setValue(static_cast<int>(fraction * 1000));
+    if (!message.isEmpty())
+        m_jobLabel->setText(message);
+}
+
+void ExplorerPage::onFailed(quint64, const QString &error)
+{
+    setBusy(false);
+    showError(error);
+}
+
+void ExplorerPage::onFinished(quint64, const std::any &result)
+{
+    setBusy(false);
+    if (m_pendingIsCapture) {
+        const auto *capture = std::any_cast<lab::CaptureResult>(&result);
+        if (!capture)
+            return showError(tr("The capture returned no trace."));
+        QString text = tr("Captured %1 steps with the %2 profiler into %3.")
+                           .arg(capture->steps)
+                           .arg(QString::fromStdString(capture->profiler),
+                                QString::fromStdString(capture->path));
+        if (!capture->note.empty())
+            text += QLatin1Char(' ') + QString::fromStdString(capture->note);
+        m_jobLabel->setText(text);
+        Q_EMIT statusMessage(text);
+        Q_EMIT traceCaptured(QString::fromStdString(capture->path));
+        return;
+    }
+    const auto *report = std::any_cast<lab::BenchReport>(&result);
+    if (!report)
+        return showError(tr("The benchmark returned no results."));
+    const int id = m_model->addRun(*report, m_pendingLabel);
+    int failures = 0;
+    for (const auto &r : report->results)
+        failures += r.error.empty() ? 0 : 1;
+    const QString text = failures ? tr("Finished %1: %2 of %3 measurements failed; see the Status column.")
+                                        .arg(m_pendingLabel).arg(failures).arg(report->results.size())
+                                  : tr("Finished %1: %2 measurements.").arg(m_pendingLabel).arg(report->results.size());
+    m_jobLabel->setText(text);
+    Q_EMIT statusMessage(text);
+    selectRun(id);
+    Q_EMIT runAdded(id);
+}
+
+void ExplorerPage::selectRun(int runId)
+{
+    m_currentRun = runId;
+    const lab::BenchReport &report = m_model->report(runId);
+    m_currentPoint = defaultPoint(report);
+    {
+        const QSignalBlocker block(m_baseline);
+        m_baseline->clear();
+        for (const auto &v : reportVariants(report))
+            m_baseline->addItem(QString::fromStdString(v));
+        m_baseline->setCurrentText(QString::fromStdString(defaultBaseline(report)));
+    }
+    {
+        const QSignalBlocker block(m_chartKind);
+        m_chartKind->setCurrentIndex(detectSweepAxis(report) == SweepAxis::None ? StepTimeChart : SweepChart);
+    }
+    const int row = m_model->firstRowOfRun(runId);
+    if (row >= 0) {
+        const QSignalBlocker block(m_table->selectionModel());
+        const QModelIndex idx = m_proxy->mapFromSource(m_model->index(row, 0));
+        m_table->selectionModel()->setCurrentIndex(idx, QItemSelectionModel::ClearAndSelect |
+                                                            QItemSelectionModel::Rows);
+        m_table->scrollTo(idx);
+    }
+    m_table->resizeColumnsToContents();
+    refreshCharts();
+}
+
+void ExplorerPage::onRowSelected()
+{
+    const QModelIndex idx = m_proxy->mapToSource(m_table->currentIndex());
+    if (!idx.isValid())
+        return;
+    const int run = m_model->runOfRow(idx.row());
+    if (run != m_currentRun) {
+        selectRun(run);
+    }
+    m_currentPoint = m_model->result(idx.row()).point;
+    refreshCharts();
+}
+
+void ExplorerPage::setChartKind(ChartKind kind) { m_chartKind->setCurrentIndex(kind); }
+
+void ExplorerPage::refreshCharts()
+{
+    const bool haveRun = m_model->hasRun(m_currentRun);
+    m_welcome->setVisible(!haveRun && !isBusy() && m_model->runCount() == 0);
+    m_chart->setVisible(!m_welcome->isVisible());
+    m_chart2->hide();
+    if (!haveRun) {
+        m_runLabel->clear();
+        m_chart->clear(tr("No results yet."));
+        updateActions();
+        return;
+    }
+    const lab::BenchReport report = m_model->report(m_currentRun);
+    m_runLabel->setText(tr("Run %1 · LibTorch %2")
+                            .arg(m_model->runLabel(m_currentRun),
+                                 QString::fromStdString(report.torchVersion.empty() ? "?" : report.torchVersion)));
+    const lab::BenchPoint point = m_currentPoint;
+    const std::string baseline = m_baseline->currentText().toStdString();
+    m_baseline->setEnabled(m_chartKind->currentData().toInt() == SpeedupChart);
+    switch (m_chartKind->currentData().toInt()) {
+    case StepTimeChart:
+        m_chart->setSuggestedName(QStringLiteral("steptime"));
+        m_chart->setFactory([report, point](QString *why) { return makeStepTimeChart(report, point, why); });
+        break;
+    case SweepChart:
+        m_chart->setSuggestedName(QStringLiteral("sweep"));
+        m_chart->setFactory([report](QString *why) { return makeSweepChart(report, why); });
+        break;
+    case SpeedupChart:
+        m_chart->setSuggestedName(QStringLiteral("speedup"));
+        m_chart->setFactory([report, baseline](QString *why) { return makeSpeedupChart(report, baseline, why); });
+        break;
+    case SyncsMemoryChart:
+        m_chart->setSuggestedName(QStringLiteral("syncs"));
+        m_chart->setFactory([report, point](QString *why) { return makeSyncsChart(report, point, why); });
+        m_chart2->setSuggestedName(QStringLiteral("memory"));
+        m_chart2->setFactory([report, point](QString *why) { return makeMemoryChart(report, point, why); });
+        m_chart2->show();
+        break;
+    }
+    updateActions();
+}
+
+bool ExplorerPage::openResults(const QString &path, QString *error)
+{
+    QFile file(path);
+    auto fail = [&](const QString &why) {
+        if (error)
+            *error = tr("Cannot open '%1': %2").arg(QFileInfo(path).fileName(), why);
+        return false;
+    };
+    if (!file.open(QIODevice::ReadOnly))
+        return fail(file.errorString() + QLatin1Char('.'));
+    if (file.size() > kMaxResultsBytes)
+        return fail(tr("the file is larger than 256 MiB, too large for bench results."));
+    lab::BenchReport report;
+    try {
+        report = lab::benchReportFromJson(file.readAll().toStdString());
+    } catch (const std::exception &e) {
+        return fail(QString::fromUtf8(e.what()) + QLatin1Char('.'));
+    }
+    if (report.results.empty())
+        return fail(tr("it holds no results."));
+    const int id = m_model->addRun(report, QStringLiteral("#%1 %2").arg(m_model->runCount() + 1).arg(QFileInfo(path).fileName()));
+    selectRun(id);
+    QSettings().setValue("explore/lastDir", QFileInfo(path).absolutePath());
+    Q_EMIT statusMessage(tr("Opened %1 results from %2 (%3).")
+                             .arg(report.results.size())
+                             .arg(QFileInfo(path).fileName(), QString::fromStdString(report.device)));
+    Q_EMIT fileOpened(path);
+    Q_EMIT runAdded(id);
+    return true;
+}
+
+bool ExplorerPage::saveResults(const QString &path, QString *error) const
+{
+    if (!m_model->hasRun(m_currentRun)) {
+        if (error)
+            *error = tr("There are no results to save yet.");
+        return false;
+    }
+    const lab::BenchReport &report = m_model->report(m_currentRun);
+    const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
+    const std::string text = csv ? lab::benchReportToCsv(report) : lab::benchReportToJson(report);
+    return writeFileAtomically(path, QByteArray::fromStdString(text), error);
+}
+
+void ExplorerPage::saveWithDialog()
+{
+    if (!m_model->hasRun(m_currentRun))
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Save Results"),
+                                                      QDir(lastDir()).filePath("bench.json"),
+                                                      tr("Bench JSON (*.json);;CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveResults(path, &error))
+        QMessageBox::warning(this, tr("Save Results"), error);
+    else {
+        QSettings().setValue("explore/lastDir", QFileInfo(path).absolutePath());
+        Q_EMIT statusMessage(tr("Saved %1.").arg(path));
+        Q_EMIT fileOpened(path);
+    }
+}
+
+void ExplorerPage::exportCsvWithDialog()
+{
+    if (!m_model->hasRun(m_currentRun))
+        return;
+    const QString path = QFileDialog::getSaveFileName(this, tr("Export Results as CSV"),
+                                                      QDir(lastDir()).filePath("bench.csv"), tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!saveResults(path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? path : path + ".csv", &error))
+        QMessageBox::warning(this, tr("Export Results"), error);
+    else
+        Q_EMIT statusMessage(tr("Exported %1.").arg(path));
+}
+
+} // namespace syncscope::ui

@@ -1,0 +1,118 @@
+#pragma once
+// Explore: set parameters like your model's, run the variants at one point or
+// over a sweep, and read step time, spread, speedup and syncs off the charts.
+#include "lab/bench.h"
+
+#include <QWidget>
+
+#include <any>
+
+QT_BEGIN_NAMESPACE
+class QAction;
+class QComboBox;
+class QLabel;
+class QProgressBar;
+class QPushButton;
+class QSortFilterProxyModel;
+class QTableView;
+class QFrame;
+QT_END_NAMESPACE
+
+namespace syncscope::ui {
+
+class ChartPanel;
+class JobRunner;
+class ParamsForm;
+class ResultsModel;
+
+class ExplorerPage : public QWidget {
+    Q_OBJECT
+public:
+    enum ChartKind { StepTimeChart, SweepChart, SpeedupChart, SyncsMemoryChart };
+
+    explicit ExplorerPage(QWidget *parent = nullptr);
+    ~ExplorerPage() override;
+
+    ParamsForm *params() const { return m_params; }
+    ResultsModel *results() const { return m_model; }
+    JobRunner *jobs() const { return m_jobs; }
+    ChartPanel *chart() const { return m_chart; }
+    QTableView *table() const { return m_table; }
+    bool isBusy() const;
+
+    // Loads a bench JSON (the CLI's format) as a new run; one sentence on failure.
+    bool openResults(const QString &path, QString *error);
+    // Writes the current run: .json as the CLI's bench JSON, .csv as its CSV.
+    bool saveResults(const QString &path, QString *error) const;
+    int currentRun() const { return m_currentRun; }
+    void setChartKind(ChartKind kind);
+
+    QAction *runAction() const { return m_runAction; }
+    QAction *sweepAction() const { return m_sweepAction; }
+    QAction *cancelAction() const { return m_cancelAction; }
+    QAction *profileAction() const { return m_profileAction; }
+    QAction *saveAction() const { return m_saveAction; }
+    QAction *exportCsvAction() const { return m_exportCsvAction; }
+    QAction *exportChartAction() const { return m_exportChartAction; }
+    QAction *copyChartAction() const { return m_copyChartAction; }
+
+public Q_SLOTS:
+    void runPoint();
+    void runSweep();
+    // The first-launch sweep: CPU, naive/static/fused, N from 10^3 to 10^6.
+    void runQuickCpuSweep();
+    void cancel();
+    void profileRun();
+    void saveWithDialog();
+    void exportCsvWithDialog();
+
+Q_SIGNALS:
+    void statusMessage(const QString &text);
+    void busyChanged(bool busy);
+    // A finished run or a loaded file is in the table.
+    void runAdded(int runId);
+    // A profiler capture was written; the window opens it in the Timeline.
+    void traceCaptured(const QString &path);
+    void fileOpened(const QString &path);
+
+private:
+    void startBench(const lab::BenchRequest &request, const QString &label);
+    void onFinished(quint64 id, const std::any &result);
+    void onFailed(quint64 id, const QString &error);
+    void onProgress(quint64 id, double fraction, const QString &message);
+    void setBusy(bool busy, const QString &title = {});
+    void selectRun(int runId);
+    void onRowSelected();
+    void refreshCharts();
+    void updateActions();
+    void showError(const QString &text);
+
+    ParamsForm *m_params = nullptr;
+    ResultsModel *m_model = nullptr;
+    QSortFilterProxyModel *m_proxy = nullptr;
+    QTableView *m_table = nullptr;
+    JobRunner *m_jobs = nullptr;
+    ChartPanel *m_chart = nullptr;
+    ChartPanel *m_chart2 = nullptr;
+    QComboBox *m_chartKind = nullptr;
+    QComboBox *m_baseline = nullptr;
+    QLabel *m_runLabel = nullptr;
+    QFrame *m_welcome = nullptr;
+    QProgressBar *m_progress = nullptr;
+    QLabel *m_jobLabel = nullptr;
+    QPushButton *m_cancelButton = nullptr;
+    QAction *m_runAction = nullptr;
+    QAction *m_sweepAction = nullptr;
+    QAction *m_cancelAction = nullptr;
+    QAction *m_profileAction = nullptr;
+    QAction *m_saveAction = nullptr;
+    QAction *m_exportCsvAction = nullptr;
+    QAction *m_exportChartAction = nullptr;
+    QAction *m_copyChartAction = nullptr;
+    QString m_pendingLabel;
+    bool m_pendingIsCapture = false;
+    int m_currentRun = 0;
+    lab::BenchPoint m_currentPoint;
+};
+
+} // namespace syncscope::ui

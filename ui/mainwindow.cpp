@@ -1,0 +1,433 @@
+#include "mainwindow.h"
+
+#include "distribution/distributionpage.h"
+#include "explorer/explorerpage.h"
+#include "explorer/paramsform.h"
+#include "lab/samplerun.h"
+#include "lab/variants.h"
+#include "timeline/timelinepage.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QCloseEvent>
+#include <QDialog>
+#include <QDialogButtonBox>
+#include <QDir>
+#include <QFile>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QMenuBar>
+#include <QMessageBox>
+#include <QMimeData>
+#include <QSettings>
+#include <QStandardPaths>
+#include <QStatusBar>
+#include <QTabWidget>
+#include <QTableWidget>
+#include <QToolBar>
+#include <QVBoxLayout>
+
+namespace syncscope::ui {
+
+namespace {
+constexpr int kMaxRecent = 10;
+const char *kDemoResource = ":/demo/hta_cuda_event_sync.json.gz";
+
+QString lastOpenDir()
+{
+    return QSettings().value("window/lastOpenDir", QDir::homePath()).toString();
+}
+} // namespace
+
+MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
+{
+    setWindowTitle(QStringLiteral("syncscope"));
+    setWindowIcon(QIcon(QStringLiteral(":/icons/syncscope.svg")));
+    setAcceptDrops(true);
+    setObjectName(QStringLiteral("MainWindow"));
+
+    m_tabs = new QTabWidget(this);
+    m_tabs->setDocumentMode(true);
+    m_explorer = new ExplorerPage(m_tabs);
+    m_timeline = new TimelinePage(m_tabs);
+    m_distribution = new DistributionPage(m_tabs);
+    m_tabs->addTab(m_explorer, tr("Explore"));
+    m_tabs->addTab(m_timeline, tr("Timeline"));
+    m_tabs->addTab(m_distribution, tr("Distribution"));
+    m_tabs->setTabToolTip(0, tr("Benchmark the sampler variants at your sizes (Ctrl+1)"));
+    m_tabs->setTabToolTip(1, tr("Read a profiler trace with its sync gaps marked (Ctrl+2)"));
+    m_tabs->setTabToolTip(2, tr("Test a sampler for bias over many runs (Ctrl+3)"));
+    setCentralWidget(m_tabs);
+
+    // The device and LibTorch the Explore page will measure, always in view.
+    std::string why;
+    const bool cuda = lab::cudaAvailable(&why);
+    m_deviceLabel = new QLabel(this);
+    m_deviceLabel->setText(tr("%1 · LibTorch %2")
+                               .arg(cuda ? tr("CPU + CUDA") : tr("CPU only"),
+                                    QString::fromStdString(lab::torchVersion())));
+    m_deviceLabel->setToolTip(cuda ? tr("CUDA is available to this process.")
+                                   : tr("CUDA is unavailable: %1.").arg(QString::fromStdString(why)));
+    statusBar()->addPermanentWidget(m_deviceLabel);
+
+    connect(m_explorer, &ExplorerPage::statusMessage, this, &MainWindow::showStatusMessage);
+    connect(m_distribution, &DistributionPage::statusMessage, this, &MainWindow::showStatusMessage);
+    connect(m_timeline, &TimelinePage::statusMessage, this, &MainWindow::showStatusMessage);
+    connect(m_explorer, &ExplorerPage::traceCaptured, this, [this](const QString &path) {
+        addRecent(path);
+        m_timeline->openFiles({path});
+        showPage(TimelinePageIndex);
+    });
+    connect(m_explorer, &ExplorerPage::fileOpened, this, &MainWindow::addRecent);
+    connect(m_distribution, &DistributionPage::takeFromExploreRequested, this, &MainWindow::takeFromExplore);
+    connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
+        // Page shortcuts (Ctrl+R, Esc, W/A/S/D) follow the focus, so move it into the page.
+        if (QWidget *page = m_tabs->widget(index)) {
+            QWidget *target = page->focusWidget() ? page->focusWidget() : page->nextInFocusChain();
+            if (target && page->isAncestorOf(target))
+                target->setFocus(Qt::OtherFocusReason);
+            else
+                page->setFocus(Qt::OtherFocusReason);
+        }
+    });
+
+    createMenus();
+    restoreSettings();
+    statusBar()->showMessage(tr("Ready. Open a trace or a bench result with Ctrl+O, or drop one here."), 10000);
+}
+
+MainWindow::~MainWindow() = default;
+
+void MainWindow::showStatusMessage(const QString &text) { statusBar()->showMessage(text, 10000); }
+
+void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(page); }
+MainWindow::Page MainWindow::currentPage() const { return static_cast<Page>(m_tabs->currentIndex()); }
+
+void MainWindow::createMenus()
+{
+    QMenu *file = menuBar()->addMenu(tr("&File"));
+    QAction *open = file->addAction(QIcon::fromTheme("document-open"), tr("&Open…"), this,
+                                    &MainWindow::openWithDialog);
+    open->setShortcut(QKeySequence::Open);
+    open->setToolTip(tr("Open a trace (.json, .json.gz; several files = ranks of one job) or bench "
+                        "results (Ctrl+O)"));
+    m_recentMenu = file->addMenu(tr("Open &Recent"));
+    file->addAction(tr("Open &Demo Trace"), this, [this] {
+        QString error;
+        if (!openDemo(&error))
+            QMessageBox::warning(this, tr("Demo Trace"), error);
+    });
+    file->addSeparator();
+    file->addAction(m_explorer->saveAction());
+    file->addAction(m_explorer->exportCsvAction());
+    file->addAction(m_explorer->exportChartAction());
+    file->addAction(m_explorer->copyChartAction());
+    file->addSeparator();
+    QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
+    quit->setShortcut(QKeySequence::Quit);
+    quit->setMenuRole(QAction::QuitRole);
+
+    QMenu *run = menuBar()->addMenu(tr("&Run"));
+    run->addAction(m_explorer->runAction());
+    run->addAction(m_explorer->sweepAction());
+    run->addAction(m_explorer->profileAction());
+    run->addAction(m_explorer->cancelAction());
+    run->addSeparator();
+    run->addAction(m_distribution->runAction());
+    run->addAction(m_distribution->cancelAction());
+
+    QMenu *timeline = menuBar()->addMenu(tr("&Timeline"));
+    for (QAction *a : m_timeline->pageActions())
+        timeline->addAction(a);
+
+    QMenu *view = menuBar()->addMenu(tr("&View"));
+    const QString names[] = {tr("&Explore"), tr("&Timeline"), tr("&Distribution")};
+    for (int i = 0; i < 3; ++i) {
+        QAction *a = view->addAction(names[i], this, [this, i] { showPage(static_cast<Page>(i)); });
+        a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
+    }
+    view->addSeparator();
+    QAction *full = view->addAction(tr("&Full Screen"), this, [this](bool on) {
+        setWindowState(on ? windowState() | Qt::WindowFullScreen : windowState() & ~Qt::WindowFullScreen);
+    });
+    full->setCheckable(true);
+    full->setShortcut(QKeySequence::FullScreen);
+
+    QToolBar *tools = addToolBar(tr("Main"));
+    tools->setObjectName(QStringLiteral("mainToolBar"));
+    tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+    tools->setMovable(false);
+    tools->addAction(open);
+    tools->addSeparator();
+    tools->addAction(m_explorer->runAction());
+    tools->addAction(m_explorer->sweepAction());
+    tools->addAction(m_explorer->cancelAction());
+    tools->addAction(m_explorer->profileAction());
+    tools->addSeparator();
+    tools->addAction(m_explorer->exportChartAction());
+    view->addAction(tools->toggleViewAction());
+
+    QMenu *help = menuBar()->addMenu(tr("&Help"));
+    QAction *keys = help->addAction(tr("&Keyboard Shortcuts"), this, &MainWindow::showShortcuts);
+    keys->setShortcut(QKeySequence::HelpContents);
+    help->addAction(tr("&About syncscope"), this, &MainWindow::showAbout);
+    rebuildRecentMenu();
+}
+
+void MainWindow::openWithDialog()
+{
+    const QStringList paths = QFileDialog::getOpenFileNames(
+        this, tr("Open Trace or Results"), lastOpenDir(),
+        tr("Traces and bench results (*.json *.json.gz *.gz);;All files (*)"));
+    if (paths.isEmpty())
+        return;
+    QSettings().setValue("window/lastOpenDir", QFileInfo(paths.front()).absolutePath());
+    openPaths(paths);
+}
+
+bool MainWindow::isBenchResults(const QString &path)
+{
+    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
+        return false;
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return false;
+    // A bench result starts with its small header; a trace carries traceEvents.
+    const QByteArray head = f.read(4096);
+    return head.contains("\"results\"") && !head.contains("\"traceEvents\"");
+}
+
+void MainWindow::openPaths(const QStringList &paths)
+{
+    QStringList traces;
+    for (const QString &p : paths) {
+        const QFileInfo info(p);
+        if (!info.exists()) {
+            QMessageBox::warning(this, tr("Open"), tr("Cannot open '%1': the file does not exist.").arg(p));
+            continue;
+        }
+        if (isBenchResults(p)) {
+            QString error;
+            if (m_explorer->openResults(info.absoluteFilePath(), &error)) {
+                addRecent(info.absoluteFilePath());
+                showPage(ExplorePage);
+            } else {
+                QMessageBox::warning(this, tr("Open Results"), error);
+            }
+        } else {
+            traces << info.absoluteFilePath();
+        }
+    }
+    if (traces.isEmpty())
+        return;
+    for (const QString &t : traces)
+        addRecent(t);
+    m_timeline->openFiles(traces);
+    showPage(TimelinePageIndex);
+}
+
+QString MainWindow::demoTracePath(QString *error)
+{
+    QFile resource(QString::fromLatin1(kDemoResource));
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/demo");
+    const QString path = dir + QStringLiteral("/hta_cuda_event_sync.json.gz");
+    if (QFileInfo(path).size() == resource.size())
+        return path;
+    if (!QDir().mkpath(dir) || !resource.open(QIODevice::ReadOnly)) {
+        if (error)
+            *error = tr("Cannot unpack the demo trace into '%1'.").arg(dir);
+        return {};
+    }
+    QFile::remove(path);
+    QFile out(path);
+    if (!out.open(QIODevice::WriteOnly) || out.write(resource.readAll()) != resource.size()) {
+        out.remove();
+        if (error)
+            *error = tr("Cannot write the demo trace to '%1': %2.").arg(path, out.errorString());
+        return {};
+    }
+    return path;
+}
+
+bool MainWindow::openDemo(QString *error)
+{
+    const QString path = demoTracePath(error);
+    if (path.isEmpty())
+        return false;
+    m_timeline->openFiles({path});
+    return true;
+}
+
+void MainWindow::firstLaunch()
+{
+    QSettings settings;
+    if (settings.value("window/launched", false).toBool())
+        return;
+    settings.setValue("window/launched", true);
+    openDemo();
+    showPage(ExplorePage);
+    statusBar()->showMessage(tr("Welcome: the demo trace is in the Timeline; Run CPU Sweep on Explore "
+                                "measures the samplers here."),
+                             15000);
+}
+
+void MainWindow::addRecent(const QString &path)
+{
+    const QString abs = QFileInfo(path).absoluteFilePath();
+    m_recent.removeAll(abs);
+    m_recent.prepend(abs);
+    while (m_recent.size() > kMaxRecent)
+        m_recent.removeLast();
+    QSettings().setValue("window/recentFiles", m_recent);
+    rebuildRecentMenu();
+}
+
+void MainWindow::rebuildRecentMenu()
+{
+    m_recentMenu->clear();
+    for (int i = 0; i < m_recent.size(); ++i) {
+        const QString path = m_recent[i];
+        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName()),
+                                             this, [this, path] { openPaths({path}); });
+        a->setToolTip(path);
+        a->setStatusTip(path);
+    }
+    if (!m_recent.isEmpty()) {
+        m_recentMenu->addSeparator();
+        m_recentMenu->addAction(tr("Clear Recent Files"), this, [this] {
+            m_recent.clear();
+            QSettings().setValue("window/recentFiles", m_recent);
+            rebuildRecentMenu();
+        });
+    }
+    m_recentMenu->setEnabled(!m_recent.isEmpty());
+}
+
+void MainWindow::takeFromExplore()
+{
+    QString error;
+    const auto request = m_explorer->params()->pointRequest(&error);
+    if (!request) {
+        statusBar()->showMessage(tr("Explore's parameters are not valid: %1").arg(error), 10000);
+        return;
+    }
+    const lab::BenchPoint &p = request->points.front();
+    lab::SampleRequest r;
+    r.variant = request->variants.front();
+    r.input.n = p.n;
+    r.input.batch = p.batch;
+    r.input.posFrac = p.posFrac;
+    r.input.ignoreFrac = p.ignoreFrac;
+    r.input.seed = request->seed;
+    r.input.device = request->device;
+    r.k = p.k;
+    r.targetPosFraction = p.targetPosFraction;
+    r.seed = request->seed + 1;
+    m_distribution->setRequest(r, m_distribution->runs());
+}
+
+void MainWindow::showShortcuts()
+{
+    QDialog dialog(this);
+    dialog.setWindowTitle(tr("Keyboard Shortcuts"));
+    auto *table = new QTableWidget(&dialog);
+    table->setColumnCount(3);
+    table->setHorizontalHeaderLabels({tr("Menu"), tr("Action"), tr("Keys")});
+    for (QAction *menuAction : menuBar()->actions()) {
+        QMenu *menu = menuAction->menu();
+        if (!menu)
+            continue;
+        for (QAction *a : menu->actions()) {
+            if (a->shortcuts().isEmpty())
+                continue;
+            QStringList keys;
+            for (const QKeySequence &k : a->shortcuts())
+                keys << k.toString(QKeySequence::NativeText);
+            const int row = table->rowCount();
+            table->insertRow(row);
+            table->setItem(row, 0, new QTableWidgetItem(menu->title().remove(QLatin1Char('&'))));
+            table->setItem(row, 1, new QTableWidgetItem(a->text().remove(QLatin1Char('&'))));
+            table->setItem(row, 2, new QTableWidgetItem(keys.join(QStringLiteral(", "))));
+        }
+    }
+    table->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    table->verticalHeader()->hide();
+    table->horizontalHeader()->setStretchLastSection(true);
+    table->resizeColumnsToContents();
+    auto *note = new QLabel(tr("Run, Cancel and the Timeline keys act on the page that has the focus."), &dialog);
+    auto *buttons = new QDialogButtonBox(QDialogButtonBox::Close, &dialog);
+    connect(buttons, &QDialogButtonBox::rejected, &dialog, &QDialog::reject);
+    auto *layout = new QVBoxLayout(&dialog);
+    layout->addWidget(table);
+    layout->addWidget(note);
+    layout->addWidget(buttons);
+    dialog.resize(520, 520);
+    dialog.exec();
+}
+
+void MainWindow::showAbout()
+{
+    QMessageBox::about(
+        this, tr("About syncscope"),
+        tr("<h3>syncscope %1</h3><p>Find, measure and fix host-device syncs in PyTorch code.</p>"
+           "<p>LibTorch %2, Qt %3.</p><p>The demo trace is from facebookresearch/HolisticTraceAnalysis "
+           "(MIT License); see resources/demo/ATTRIBUTION.md.</p>")
+            .arg(QStringLiteral(SYNCSCOPE_VERSION), QString::fromStdString(lab::torchVersion()),
+                 QString::fromLatin1(qVersion())));
+}
+
+void MainWindow::dragEnterEvent(QDragEnterEvent *event)
+{
+    if (event->mimeData()->hasUrls()) {
+        for (const QUrl &url : event->mimeData()->urls())
+            if (!url.isLocalFile())
+                return;
+        event->acceptProposedAction();
+    }
+}
+
+void MainWindow::dropEvent(QDropEvent *event)
+{
+    QStringList paths;
+    for (const QUrl &url : event->mimeData()->urls())
+        paths << url.toLocalFile();
+    event->acceptProposedAction();
+    openPaths(paths);
+}
+
+void MainWindow::saveSettings()
+{
+    QSettings settings;
+    settings.setValue("window/geometry", saveGeometry());
+    settings.setValue("window/state", saveState());
+    settings.setValue("window/page", m_tabs->currentIndex());
+    m_explorer->params()->save(settings);
+    m_distribution->save(settings);
+}
+
+void MainWindow::restoreSettings()
+{
+    QSettings settings;
+    if (!restoreGeometry(settings.value("window/geometry").toByteArray()))
+        resize(1400, 900);
+    restoreState(settings.value("window/state").toByteArray());
+    m_tabs->setCurrentIndex(std::clamp(settings.value("window/page", 0).toInt(), 0, 2));
+    m_recent = settings.value("window/recentFiles").toStringList();
+    m_explorer->params()->restore(settings);
+    m_distribution->restore(settings);
+    rebuildRecentMenu();
+}
+
+void MainWindow::closeEvent(QCloseEvent *event)
+{
+    saveSettings();
+    m_explorer->cancel();
+    m_distribution->cancel();
+    m_timeline->cancelLoad();
+    event->accept();
+}
+
+} // namespace syncscope::ui

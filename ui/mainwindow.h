@@ -1,0 +1,74 @@
+#pragma once
+// The syncscope window: Explore, Timeline and Distribution pages, menus and
+// toolbar over their actions, recent files, drag and drop, and the state that
+// QSettings keeps between launches.
+#include <QMainWindow>
+#include <QStringList>
+
+QT_BEGIN_NAMESPACE
+class QLabel;
+class QMenu;
+class QTabWidget;
+QT_END_NAMESPACE
+
+namespace syncscope::ui {
+
+class DistributionPage;
+class ExplorerPage;
+class TimelinePage;
+
+class MainWindow : public QMainWindow {
+    Q_OBJECT
+public:
+    enum Page { ExplorePage = 0, TimelinePageIndex = 1, DistributionPageIndex = 2 };
+
+    explicit MainWindow(QWidget *parent = nullptr);
+    ~MainWindow() override;
+
+    ExplorerPage *explorer() const { return m_explorer; }
+    TimelinePage *timeline() const { return m_timeline; }
+    DistributionPage *distribution() const { return m_distribution; }
+    void showPage(Page page);
+    Page currentPage() const;
+
+    // Bench JSON files go to Explore, everything else to the Timeline (several
+    // trace files open together as the ranks of one job).
+    void openPaths(const QStringList &paths);
+    // Copies the bundled demo trace to the app's data folder (once) and opens it.
+    bool openDemo(QString *error = nullptr);
+    // Where the bundled demo trace is unpacked; empty with *error on failure.
+    static QString demoTracePath(QString *error);
+    // True for a file that looks like `syncscope-cli bench --json` output.
+    static bool isBenchResults(const QString &path);
+
+    QStringList recentFiles() const { return m_recent; }
+    // On first launch, opens the demo trace and shows Explore ready to sweep.
+    void firstLaunch();
+    void showStatusMessage(const QString &text);
+
+protected:
+    void closeEvent(QCloseEvent *event) override;
+    void dragEnterEvent(QDragEnterEvent *event) override;
+    void dropEvent(QDropEvent *event) override;
+
+private:
+    void createMenus();
+    void openWithDialog();
+    void addRecent(const QString &path);
+    void rebuildRecentMenu();
+    void showShortcuts();
+    void showAbout();
+    void takeFromExplore();
+    void saveSettings();
+    void restoreSettings();
+
+    QTabWidget *m_tabs = nullptr;
+    ExplorerPage *m_explorer = nullptr;
+    TimelinePage *m_timeline = nullptr;
+    DistributionPage *m_distribution = nullptr;
+    QMenu *m_recentMenu = nullptr;
+    QLabel *m_deviceLabel = nullptr;
+    QStringList m_recent;
+};
+
+} // namespace syncscope::ui
