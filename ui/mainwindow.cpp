@@ -234,6 +234,11 @@ QString MainWindow::demoTracePath(QString *error)
     QFile resource(QString::fromLatin1(kDemoResource));
     const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/demo");
     const QString path = dir + QStringLiteral("/hta_cuda_event_sync.json.gz");
+    if (!resource.exists()) {
+        if (error)
+            *error = tr("This build of syncscope has no bundled demo trace.");
+        return {};
+    }
     if (QFileInfo(path).size() == resource.size())
         return path;
     if (!QDir().mkpath(dir) || !resource.open(QIODevice::ReadOnly)) {

@@ -1,0 +1,294 @@
+// Charts and export: decimation, the chart factories' numbers, PNG/SVG/PDF
+// files that parse, atomic writes, and the Distribution page end to end.
+#include "charts/benchcharts.h"
+#include "charts/chartexport.h"
+#include "charts/chartpanel.h"
+#include "charts/decimate.h"
+#include "distribution/distributioncharts.h"
+#include "distribution/distributionpage.h"
+#include "jobs/jobrunner.h"
+
+#include <QAction>
+#include <QBarSet>
+#include <QDir>
+#include <QChart>
+#include <QFile>
+#include <QImage>
+#include <QLineSeries>
+#include <QSignalSpy>
+#include <QStackedBarSeries>
+#include <QStandardPaths>
+#include <QSvgRenderer>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <memory>
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+namespace {
+lab::BenchReport loadFixture()
+{
+    QFile f(QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json"));
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return lab::benchReportFromJson(f.readAll().toStdString());
+}
+
+lab::BenchReport onePoint()
+{
+    lab::BenchReport r;
+    r.device = "cpu";
+    for (auto [v, ms] : {std::pair<const char *, double>{"naive", 8.0}, {"fused", 2.0}}) {
+        lab::BenchResult x;
+        x.variant = v;
+        x.stats.medianMs = ms;
+        x.stats.p5Ms = ms * 0.5;
+        x.stats.p95Ms = ms * 2;
+        x.floorMs = 0.5;
+        r.results.push_back(x);
+    }
+    return r;
+}
+} // namespace
+
+class TestCharts : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void decimationKeepsExtremes()
+    {
+        QList<QPointF> pts;
+        for (int i = 0; i < 100000; ++i)
+            pts.push_back(QPointF(i, (i % 7) * 0.1));
+        pts[54321].setY(42);  // a spike
+        pts[777].setY(-5);    // a dip
+        const auto out = decimateMinMax(pts, 1000);
+        QVERIFY(out.size() <= 1000);
+        QVERIFY(out.size() >= 500);
+        double lo = 1e9, hi = -1e9, lastX = -1;
+        for (const auto &p : out) {
+            lo = std::min(lo, p.y());
+            hi = std::max(hi, p.y());
+            QVERIFY(p.x() > lastX); // x order kept
+            lastX = p.x();
+        }
+        QCOMPARE(hi, 42.0);
+        QCOMPARE(lo, -5.0);
+        QCOMPARE(decimateMinMax(pts.mid(0, 10), 1000).size(), qsizetype(10));
+    }
+
+    void sweepDetection()
+    {
+        const lab::BenchReport r = loadFixture();
+        QCOMPARE(r.results.size(), size_t(8));
+        QCOMPARE(detectSweepAxis(r), SweepAxis::N);
+        QCOMPARE(detectSweepAxis(onePoint()), SweepAxis::None);
+        QCOMPARE(defaultBaseline(r), std::string("naive"));
+        QCOMPARE(defaultPoint(r).n, int64_t(1000000));
+    }
+
+    void chartsSayWhyWhenTheyCannotDraw()
+    {
+        QString why;
+        QVERIFY(!makeSweepChart(onePoint(), &why));
+        QVERIFY(why.contains("single point"));
+        QVERIFY(!makeSyncsChart(onePoint(), onePoint().results[0].point, &why));
+        QCOMPARE(why, QString("Syncs per step: not measured on CPU."));
+        QVERIFY(!makeSpeedupChart(onePoint(), "nope", &why));
+        QVERIFY(why.contains("nope"));
+    }
+
+    void speedupBarsAreMedianRatios()
+    {
+        QString why;
+        std::unique_ptr<QChart> chart(makeSpeedupChart(onePoint(), "naive", &why));
+        QVERIFY2(chart, qPrintable(why));
+        QStackedBarSeries *bars = nullptr;
+        for (auto *s : chart->series())
+            if (auto *b = qobject_cast<QStackedBarSeries *>(s))
+                bars = b;
+        QVERIFY(bars);
+        QCOMPARE(bars->barSets().size(), 2);
+        QCOMPARE(bars->barSets()[0]->at(0), 1.0); // naive vs itself
+        QCOMPARE(bars->barSets()[1]->at(1), 4.0); // 8 ms / 2 ms
+    }
+
+    void measuredChartsFromAGpuReport()
+    {
+        const lab::BenchReport r = loadFixture();
+        QString why;
+        std::unique_ptr<QChart> syncs(makeSyncsChart(r, defaultPoint(r), &why));
+        QVERIFY2(syncs, qPrintable(why));
+        std::unique_ptr<QChart> mem(makeMemoryChart(r, defaultPoint(r), &why));
+        QVERIFY2(mem, qPrintable(why));
+        std::unique_ptr<QChart> sweep(makeSweepChart(r, &why));
+        QVERIFY(sweep);
+        // naive, static, the floor; each variant also has its p5-p95 band.
+        int named = 0;
+        for (auto *s : sweep->series())
+            if (qobject_cast<QLineSeries *>(s) && !s->name().isEmpty())
+                ++named;
+        QCOMPARE(named, 3);
+    }
+
+    void exportFormats_data()
+    {
+        QTest::addColumn<QString>("file");
+        QTest::newRow("png") << "chart.png";
+        QTest::newRow("svg") << "chart.svg";
+        QTest::newRow("pdf") << "chart.pdf";
+    }
+
+    void exportFormats()
+    {
+        QFETCH(QString, file);
+        QTemporaryDir dir;
+        const QString path = dir.filePath(file);
+        const lab::BenchReport r = loadFixture();
+        QString why;
+        std::unique_ptr<QChart> chart(makeSweepChart(r, &why));
+        QVERIFY(chart);
+        QVERIFY2(exportChart(chart.get(), QSize(900, 500), path, &why), qPrintable(why));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::ReadOnly));
+        const QByteArray bytes = f.readAll();
+        if (file.endsWith("png")) {
+            QVERIFY(bytes.startsWith("\x89PNG\r\n\x1a\n"));
+            QImage image;
+            QVERIFY(image.loadFromData(bytes, "PNG"));
+            QCOMPARE(image.size(), QSize(900, 500));
+            // Real pixels: more than one colour, i.e. the chart was drawn.
+            QSet<QRgb> colours;
+            for (int y = 0; y < image.height(); y += 7)
+                for (int x = 0; x < image.width(); x += 7)
+                    colours.insert(image.pixel(x, y));
+            QVERIFY(colours.size() > 10);
+        } else if (file.endsWith("svg")) {
+            QVERIFY(bytes.contains("<svg"));
+            QSvgRenderer svg(bytes);
+            QVERIFY(svg.isValid());
+            QVERIFY(bytes.contains("naive"));
+        } else {
+            QVERIFY(bytes.startsWith("%PDF-"));
+            QVERIFY(bytes.trimmed().endsWith("%%EOF"));
+            QVERIFY(bytes.contains("/MediaBox"));
+        }
+    }
+
+    void failedWriteLeavesNoFile()
+    {
+        QTemporaryDir dir;
+        // The parent is a regular file, so no write can succeed (even as root).
+        QFile blocker(dir.filePath("blocker"));
+        QVERIFY(blocker.open(QIODevice::WriteOnly));
+        blocker.close();
+        const QString path = dir.filePath("blocker/chart.png");
+        QString error;
+        QVERIFY(!writeFileAtomically(path, QByteArray("data"), &error));
+        QVERIFY2(error.startsWith("Cannot write '" + path + "'"), qPrintable(error));
+        QVERIFY(!QFile::exists(path));
+        std::unique_ptr<QChart> chart(makeStepTimeChart(onePoint(), onePoint().results[0].point, &error));
+        QVERIFY(!exportChart(chart.get(), QSize(300, 200), path, &error));
+        QVERIFY(!exportChart(chart.get(), QSize(300, 200), dir.filePath("chart.bmp"), &error));
+        QVERIFY(error.contains(".png, .svg or .pdf"));
+        QCOMPARE(QDir(dir.path()).entryList(QDir::Files | QDir::NoDotAndDotDot), QStringList{"blocker"});
+    }
+
+    void sizes()
+    {
+        QCOMPARE(parseChartSize("1200x700").value(), QSize(1200, 700));
+        QCOMPARE(parseChartSize(" 800 X 600 ").value(), QSize(800, 600));
+        QVERIFY(!parseChartSize("10x10"));
+        QVERIFY(!parseChartSize("1200"));
+        QVERIFY(!parseChartSize("axb"));
+    }
+
+    void panelShowsMessageOrChart()
+    {
+        ChartPanel panel;
+        QVERIFY(!panel.hasChart());
+        panel.setFactory([](QString *why) { return makeSweepChart(onePoint(), why); });
+        QVERIFY(!panel.hasChart());
+        QVERIFY(panel.message().contains("single point"));
+        panel.setFactory([](QString *why) { return makeStepTimeChart(onePoint(), onePoint().results[0].point, why); });
+        QVERIFY(panel.hasChart());
+    }
+
+    void distributionVerdicts()
+    {
+        lab::SampleRequest req;
+        lab::DistributionStats st;
+        st.runs = 1000;
+        st.batch = 1;
+        st.n = 10;
+        st.k = 4;
+        st.selectionDof = 9;
+        st.selectionP = 1e-6;
+        st.orderDof = 3;
+        st.orderP = 0.4;
+        const QString text = describeDistribution(req, st);
+        QVERIFY(text.contains("1,000 runs") || text.contains("1000 runs"));
+        QVERIFY(text.contains("bias detected"));
+        QVERIFY(text.contains("no bias detected"));
+        QVERIFY(text.contains("chi-square"));
+    }
+
+    void distributionPageRuns()
+    {
+        DistributionPage page;
+        lab::SampleRequest r;
+        r.variant = "fused";
+        r.input.n = 300;
+        r.input.batch = 3;
+        r.input.posFrac = 0.2;
+        r.k = 30;
+        page.setRequest(r, 200);
+        QSignalSpy finished(&page, &DistributionPage::finished);
+        page.run();
+        QVERIFY(page.isBusy());
+        QVERIFY(finished.wait(120000));
+        QCOMPARE(page.stats().runs, int64_t(200));
+        QCOMPARE(page.stats().obtainedPos.size(), size_t(3));
+        for (ChartPanel *c : page.charts())
+            QVERIFY2(c->hasChart(), qPrintable(c->message()));
+        QVERIFY(page.summaryText().contains("200 runs"));
+        // A fair sampler fails this 0.001-level test with probability 0.001 (fixed seeds: deterministic).
+        QVERIFY(page.stats().selectionP > 0.001);
+    }
+
+    void distributionValidation()
+    {
+        DistributionPage page;
+        lab::SampleRequest r;
+        r.input.posFrac = 0.7;
+        r.input.ignoreFrac = 0.5;
+        page.setRequest(r, 100);
+        QString error;
+        QVERIFY(!page.request(&error));
+        QVERIFY(error.contains("more than 1"));
+        QVERIFY(!page.runAction()->isEnabled());
+    }
+
+    void distributionCancel()
+    {
+        DistributionPage page;
+        lab::SampleRequest r;
+        r.input.n = 100000;
+        r.k = 1000;
+        page.setRequest(r, 40000);
+        QSignalSpy cancelled(page.jobs(), &JobRunner::cancelled);
+        page.run();
+        QVERIFY(page.isBusy());
+        QTest::qWait(100);
+        page.cancel();
+        QVERIFY(cancelled.count() == 1 || cancelled.wait(200));
+        QVERIFY(!page.isBusy());
+        QVERIFY(!page.hasResult());
+    }
+};
+
+QTEST_MAIN(TestCharts)
+#include "tst_charts.moc"

@@ -1,0 +1,316 @@
+// Explore page: parameter validation, the results model, jobs that finish and
+// jobs that are cancelled, bench JSON save/load, and the main window's routing.
+#include "charts/benchcharts.h"
+#include "charts/chartpanel.h"
+#include "explorer/explorerpage.h"
+#include "explorer/paramsform.h"
+#include "explorer/resultsmodel.h"
+#include "jobs/jobrunner.h"
+#include "common/error.h"
+#include "mainwindow.h"
+#include "timeline/timelinepage.h"
+
+#include <QAbstractItemModelTester>
+#include <QAction>
+#include <QFileInfo>
+#include <QElapsedTimer>
+#include <QFile>
+#include <QLineEdit>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTemporaryDir>
+#include <QTest>
+
+#include <thread>
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+namespace {
+lab::BenchReport syntheticReport(int points)
+{
+    lab::BenchReport r;
+    r.device = "cpu";
+    r.torchVersion = "1.13.0";
+    r.threads = 2;
+    for (int i = 0; i < points; ++i)
+        for (const char *v : {"naive", "fused"}) {
+            lab::BenchResult x;
+            x.variant = v;
+            x.device = "cpu";
+            x.point.n = 1000 * (i + 1);
+            x.point.k = 100 * (i + 1);
+            x.stats.medianMs = (v[0] == 'n' ? 10.0 : 1.0) * (i + 1);
+            x.stats.p5Ms = x.stats.medianMs * 0.9;
+            x.stats.p95Ms = x.stats.medianMs * 1.2;
+            x.stats.meanMs = x.stats.medianMs;
+            x.iters = 10;
+            x.floorMs = 0.1;
+            r.results.push_back(x);
+        }
+    return r;
+}
+} // namespace
+
+class TestExplorer : public QObject {
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void parseNumbers()
+    {
+        QCOMPARE(parseCount("1e6").value(), int64_t(1000000));
+        QCOMPARE(parseCount("1,000,000").value(), int64_t(1000000));
+        QCOMPARE(parseCount("10k").value(), int64_t(10000));
+        QCOMPARE(parseCount("2M").value(), int64_t(2000000));
+        QVERIFY(!parseCount("1.5").has_value());
+        QVERIFY(!parseCount("abc").has_value());
+        QVERIFY(!parseCount("").has_value());
+        QCOMPARE(parseNumber("0.25").value(), 0.25);
+        const auto v = sweepValues(1000, 1000000, 4, true);
+        QCOMPARE(v.size(), size_t(4));
+        QCOMPARE(v.front(), 1000.0);
+        QCOMPARE(v[1], 10000.0);
+        QCOMPARE(v.back(), 1000000.0);
+        // Rounding to whole numbers must not repeat values.
+        QCOMPARE(sweepValues(1, 3, 10, true).size(), size_t(3));
+    }
+
+    void validation_data()
+    {
+        QTest::addColumn<QString>("field");
+        QTest::addColumn<QString>("text");
+        QTest::addColumn<bool>("valid");
+        QTest::newRow("N ok") << "n" << "1e5" << true;
+        QTest::newRow("N text") << "n" << "many" << false;
+        QTest::newRow("N zero") << "n" << "0" << false;
+        QTest::newRow("N fraction") << "n" << "10.5" << false;
+        QTest::newRow("K/N zero") << "k" << "0" << false;
+        QTest::newRow("K/N above 1") << "k" << "1.5" << false;
+        QTest::newRow("B negative") << "batch" << "-1" << false;
+        QTest::newRow("D zero") << "dim" << "0" << false;
+        QTest::newRow("pos frac > 1") << "posFrac" << "1.2" << false;
+        QTest::newRow("pos + ignored > 1") << "ignoreFrac" << "0.6" << false;
+        QTest::newRow("f ok") << "targetFrac" << "0.25" << true;
+        QTest::newRow("f < 0") << "targetFrac" << "-0.1" << false;
+        QTest::newRow("seed text") << "seed" << "x" << false;
+        QTest::newRow("sweep to < from") << "sweepTo" << "10" << false;
+        QTest::newRow("too much memory") << "n" << "1e8" << false;
+    }
+
+    void validation()
+    {
+        QFETCH(QString, field);
+        QFETCH(QString, text);
+        QFETCH(bool, valid);
+        ParamsForm form;
+        form.resetToDefaults();
+        QVERIFY2(form.validate().isEmpty(), qPrintable(form.validate().join('|')));
+        form.setField(field, text);
+        const QStringList errors = form.validate();
+        QCOMPARE(errors.isEmpty(), valid);
+        QString error;
+        QCOMPARE(form.pointRequest(&error).has_value() && form.sweepRequest(&error).has_value(), valid);
+        if (!valid) {
+            QVERIFY(!error.isEmpty());
+            QVERIFY2(error.endsWith('.'), qPrintable(error)); // one sentence
+        }
+    }
+
+    void noVariantIsInvalid()
+    {
+        ParamsForm form;
+        form.setVariantsChecked({});
+        QVERIFY(!form.validate().isEmpty());
+        QVERIFY(form.validate().join(' ').contains("variant"));
+    }
+
+    void requestsFollowTheForm()
+    {
+        ParamsForm form;
+        form.setField("n", "20000");
+        form.setKIsRatio(true);
+        form.setField("k", "0.05");
+        form.setSweep(SweepAxis::N, "1000", "100000", 3);
+        form.setVariantsChecked({"fused"});
+        QString error;
+        const auto point = form.pointRequest(&error);
+        QVERIFY2(point, qPrintable(error));
+        QCOMPARE(point->points.size(), size_t(1));
+        QCOMPARE(point->points[0].k, int64_t(1000));
+        QCOMPARE(point->variants, std::vector<std::string>{"fused"});
+        const auto sweep = form.sweepRequest(&error);
+        QVERIFY(sweep);
+        QCOMPARE(sweep->points.size(), size_t(3));
+        QCOMPARE(sweep->points[1].n, int64_t(10000));
+        QCOMPARE(sweep->points[1].k, int64_t(500)); // K follows N at a fixed K/N
+    }
+
+    void resultsModel()
+    {
+        ResultsModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QCOMPARE(model.rowCount(), 0);
+        const int a = model.addRun(syntheticReport(2), "first");
+        const int b = model.addRun(syntheticReport(1), "second");
+        QCOMPARE(model.rowCount(), 6);
+        QCOMPARE(model.runOfRow(4), b);
+        QCOMPARE(model.firstRowOfRun(b), 4);
+        QCOMPARE(model.index(0, ResultsModel::RunColumn).data().toString(), QString("first"));
+        QCOMPARE(model.index(1, ResultsModel::VariantColumn).data().toString(), QString("fused"));
+        QCOMPARE(model.index(0, ResultsModel::MedianColumn).data(ResultsModel::SortRole).toDouble(), 10.0);
+        QCOMPARE(model.index(0, ResultsModel::RatioColumn).data().toString(), QString("100.0"));
+        // CPU reports leave syncs and memory unmeasured, never zero.
+        QCOMPARE(model.index(0, ResultsModel::SyncsColumn).data().toString(), QString("n/m"));
+        QCOMPARE(model.report(a).results.size(), size_t(4));
+        model.clear();
+        QCOMPARE(model.rowCount(), 0);
+    }
+
+    void jobCompletes()
+    {
+        ExplorerPage page;
+        ParamsForm *form = page.params();
+        form->setField("n", "2000");
+        form->setVariantsChecked({"naive", "fused"});
+        form->setIterations(1, 5);
+        QSignalSpy added(&page, &ExplorerPage::runAdded);
+        page.runPoint();
+        QVERIFY(page.isBusy());
+        QVERIFY(added.wait(120000));
+        QVERIFY(!page.isBusy());
+        QCOMPARE(page.results()->rowCount(), 2);
+        QVERIFY(page.results()->result(0).stats.medianMs > 0);
+        QVERIFY(page.chart()->hasChart());
+    }
+
+    void jobIsCancelledQuickly()
+    {
+        ExplorerPage page;
+        ParamsForm *form = page.params();
+        form->setField("n", "1e6");
+        form->setVariantsChecked({"naive", "static", "fused"});
+        form->setIterations(50, 5000);
+        QSignalSpy cancelled(page.jobs(), &JobRunner::cancelled);
+        QSignalSpy added(&page, &ExplorerPage::runAdded);
+        page.runPoint();
+        QVERIFY(page.isBusy());
+        QTest::qWait(300);
+        QElapsedTimer clock;
+        clock.start();
+        page.cancel();
+        QVERIFY(cancelled.count() == 1 || cancelled.wait(200));
+        QVERIFY(!page.isBusy());
+        QVERIFY2(clock.elapsed() < 200, "cancel must take effect within 200 ms");
+        QVERIFY(page.runAction()->isEnabled());
+        // The worker unwinds soon after; its result is dropped, not shown.
+        page.jobs()->waitForDone();
+        QTest::qWait(100);
+        QCOMPARE(added.count(), 0);
+        QCOMPARE(page.results()->rowCount(), 0);
+    }
+
+    void profileWritesATrace()
+    {
+        ExplorerPage page;
+        page.params()->setField("n", "5000");
+        page.params()->setVariantsChecked({"naive"});
+        QSignalSpy captured(&page, &ExplorerPage::traceCaptured);
+        QSignalSpy failed(page.jobs(), &JobRunner::failed);
+        page.profileRun();
+        QVERIFY(page.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), 120000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(1).toString()));
+        QCOMPARE(captured.count(), 1);
+        const QString path = captured.at(0).at(0).toString();
+        QVERIFY(path.endsWith(".json.gz"));
+        QVERIFY(QFile(path).size() > 100);
+    }
+
+    void profileOpensInTimeline()
+    {
+        MainWindow window;
+        window.explorer()->params()->setField("n", "5000");
+        window.explorer()->params()->setVariantsChecked({"static"});
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        QSignalSpy loadFailed(window.timeline(), &TimelinePage::loadFailed);
+        window.explorer()->profileRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() || !loadFailed.isEmpty(), 120000);
+        QVERIFY2(loadFailed.isEmpty(), loadFailed.isEmpty() ? "" : qPrintable(loadFailed.at(0).at(0).toString()));
+        QCOMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
+        QVERIFY(window.timeline()->hasTrace());
+    }
+
+    void jobRunnerReportsFailure()
+    {
+        JobRunner runner;
+        QSignalSpy failed(&runner, &JobRunner::failed);
+        runner.start("fail", [](const ProgressFn &, const CancelToken *) -> std::any {
+            throw Error("N must be at least 1");
+        });
+        QVERIFY(failed.wait(5000));
+        QCOMPARE(failed.at(0).at(1).toString(), QString("N must be at least 1"));
+    }
+
+    void saveAndLoadRoundTrip()
+    {
+        QTemporaryDir dir;
+        ExplorerPage page;
+        QString error;
+        QVERIFY(!page.saveResults(dir.filePath("none.json"), &error));
+        QVERIFY(!QFile::exists(dir.filePath("none.json")));
+        const QString fixture = QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json");
+        QVERIFY2(page.openResults(fixture, &error), qPrintable(error));
+        QCOMPARE(page.results()->rowCount(), 8);
+        const lab::BenchReport loaded = page.results()->report(page.currentRun());
+        QCOMPARE(loaded.device, std::string("cuda"));
+        QVERIFY(loaded.results[0].syncsPerStep.has_value());
+        QVERIFY(page.chart()->hasChart()); // a sweep from another machine plots
+        QVERIFY(page.saveResults(dir.filePath("again.json"), &error));
+        QVERIFY(page.openResults(dir.filePath("again.json"), &error));
+        const lab::BenchReport again = page.results()->report(page.currentRun());
+        QCOMPARE(again.results.size(), loaded.results.size());
+        QCOMPARE(again.results[3].stats.medianMs, loaded.results[3].stats.medianMs);
+        QCOMPARE(*again.results[0].peakBytes, *loaded.results[0].peakBytes);
+        QVERIFY(page.saveResults(dir.filePath("again.csv"), &error));
+        QFile csv(dir.filePath("again.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), qsizetype(9)); // header + 8 rows
+    }
+
+    void loadRejectsBadFiles()
+    {
+        QTemporaryDir dir;
+        QFile f(dir.filePath("trace.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write("{\"traceEvents\": []}");
+        f.close();
+        ExplorerPage page;
+        QString error;
+        QVERIFY(!page.openResults(f.fileName(), &error));
+        QVERIFY2(error.contains("trace.json"), qPrintable(error));
+        QVERIFY(!page.openResults(dir.filePath("missing.json"), &error));
+        QVERIFY(error.contains("missing.json"));
+        QCOMPARE(page.results()->rowCount(), 0);
+    }
+
+    void windowRoutesFiles()
+    {
+        MainWindow window;
+        const QString fixture = QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json");
+        QVERIFY(MainWindow::isBenchResults(fixture));
+        QString error;
+        const QString demo = MainWindow::demoTracePath(&error);
+        QVERIFY2(!demo.isEmpty(), qPrintable(error));
+        QVERIFY(QFile(demo).size() > 1000);
+        QVERIFY(!MainWindow::isBenchResults(demo));
+        window.showPage(MainWindow::DistributionPageIndex);
+        window.openPaths({fixture});
+        QCOMPARE(window.currentPage(), MainWindow::ExplorePage);
+        QCOMPARE(window.explorer()->results()->rowCount(), 8);
+        QCOMPARE(window.recentFiles().value(0), QFileInfo(fixture).absoluteFilePath());
+    }
+};
+
+QTEST_MAIN(TestExplorer)
+#include "tst_explorer.moc"
