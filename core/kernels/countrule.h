@@ -5,12 +5,15 @@
 #include <cmath>
 #include <cstdint>
 
+// The rule runs on the host and inside the CUDA kernels from this one source.
+#include "kernels/hostdevice.h"
+
 namespace syncscope::kernels {
 
 struct SampleCounts {
     int64_t numPos = 0;
     int64_t numNeg = 0;
-    int64_t valid() const { return numPos + numNeg; }
+    SYNCSCOPE_HOST_DEVICE int64_t valid() const { return numPos + numNeg; }
 };
 
 inline int64_t targetPositives(int64_t k, double targetPosFraction)
@@ -21,17 +24,24 @@ inline int64_t targetPositives(int64_t k, double targetPosFraction)
     return std::clamp<int64_t>(t, 0, k);
 }
 
+// positives P, negatives Q in one row; k slots; targetPos from targetPositives().
+SYNCSCOPE_HOST_DEVICE inline SampleCounts sampleCountsForTarget(int64_t positives, int64_t negatives,
+                                                                int64_t k, int64_t targetPos)
+{
+    auto lesser = [](int64_t a, int64_t b) { return a < b ? a : b; };
+    SampleCounts c;
+    c.numPos = lesser(positives, targetPos);
+    c.numNeg = lesser(negatives, k - c.numPos);
+    if (c.numNeg < k - c.numPos)
+        c.numPos = lesser(positives, k - c.numNeg);
+    return c;
+}
+
 // positives P, negatives Q in one row; k slots.
 inline SampleCounts sampleCounts(int64_t positives, int64_t negatives, int64_t k,
                                  double targetPosFraction)
 {
-    SampleCounts c;
-    const int64_t targetPos = targetPositives(k, targetPosFraction);
-    c.numPos = std::min(positives, targetPos);
-    c.numNeg = std::min(negatives, k - c.numPos);
-    if (c.numNeg < k - c.numPos)
-        c.numPos = std::min(positives, k - c.numNeg);
-    return c;
+    return sampleCountsForTarget(positives, negatives, k, targetPositives(k, targetPosFraction));
 }
 
 } // namespace syncscope::kernels

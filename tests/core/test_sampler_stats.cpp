@@ -120,6 +120,33 @@ TEST_P(VariantStats, BatchedRowsEqualPerRowRunsInLaw)
     }
 }
 
+TEST_P(VariantStats, LargeOutputsKeepAUniformOrder)
+{
+    // valid = 1e5 slots: the fused sampler's bucketed permutation and its
+    // parallel chunks are in play. Positives' output slots, 100 bins, dof 99.
+    SampleRequest r;
+    r.variant = GetParam();
+    r.input = {200000, 1, 1, 0.01, 0.0, 3, "cpu"};
+    r.k = 100000;
+    r.seed = 500;
+    const int64_t runs = 20, bins = 100;
+    const auto st = runDistribution(r, runs, nullptr, nullptr);
+    std::vector<double> hist(bins, 0.0);
+    double total = 0;
+    for (int64_t j = 0; j < r.k; ++j) {
+        hist[static_cast<size_t>(j * bins / r.k)] += static_cast<double>(st.positiveSlotCount[j]);
+        total += static_cast<double>(st.positiveSlotCount[j]);
+    }
+    ASSERT_GT(total, 1000);
+    double chi2 = 0;
+    for (double h : hist)
+        chi2 += (h - total / bins) * (h - total / bins) / (total / bins);
+    // Within a run the slots form a uniform subset: hypergeometric bins, so the
+    // multinomial chi-square is conservative.
+    EXPECT_GT(chiSquareSurvival(chi2, bins - 1), kAlpha) << "chi2 " << chi2;
+    EXPECT_GT(st.selectionP, kAlpha);
+}
+
 INSTANTIATE_TEST_SUITE_P(Cpu, VariantStats, ::testing::ValuesIn(cpuVariants()),
                          [](const auto &info) { return info.param; });
 

@@ -11,6 +11,7 @@
 #include "kernels/cpu/fusedsampler.h"
 
 #include "kernels/countrule.h"
+#include "kernels/cpu/permutation.h"
 #include "kernels/cpu/rng.h"
 #include "kernels/cpu/threadpool.h"
 
@@ -61,24 +62,6 @@ bool cpuHasAvx2()
 #endif
 }
 
-#ifdef SYNCSCOPE_X86
-__attribute__((target("avx2"))) void gatherRows64Stream(const uint8_t *feat, const int64_t *sorted,
-                                                        const int64_t *dest, int64_t j0, int64_t j1,
-                                                        uint8_t *out)
-{
-    constexpr int64_t ahead = 8;
-    for (int64_t j = j0; j < j1; ++j) {
-        if (j + ahead < j1)
-            _mm_prefetch(reinterpret_cast<const char *>(feat + sorted[j + ahead] * 64), _MM_HINT_T0);
-        const auto *src = reinterpret_cast<const __m256i *>(feat + sorted[j] * 64);
-        auto *dst = reinterpret_cast<__m256i *>(out + dest[j] * 64);
-        const __m256i a = _mm256_loadu_si256(src), b = _mm256_loadu_si256(src + 1);
-        _mm256_stream_si256(dst, a);
-        _mm256_stream_si256(dst + 1, b);
-    }
-    _mm_sfence();
-}
-#endif
 
 bool cpuHasBmi2()
 {
@@ -141,26 +124,91 @@ void selectRanks(uint64_t total, uint64_t m, std::vector<uint64_t> &bits, Xoshir
     }
 }
 
+// One 64-label word: bit j of pos/neg says lab[j] == 1 / == 0.
+template <typename T> inline void maskWordScalar(const T *p, int count, uint64_t &pm, uint64_t &nm)
+{
+    pm = 0;
+    nm = 0;
+    for (int j = 0; j < count; ++j) {
+        pm |= uint64_t(p[j] == T(1)) << j;
+        nm |= uint64_t(p[j] == T(0)) << j;
+    }
+}
+
+#ifdef SYNCSCOPE_X86
+// The same with AVX2 compares and movemask: the pass stays at memory speed.
+__attribute__((target("avx2"))) inline void maskWordAvx2(const int64_t *p, uint64_t &pm, uint64_t &nm)
+{
+    const __m256i one = _mm256_set1_epi64x(1), zero = _mm256_setzero_si256();
+    pm = 0;
+    nm = 0;
+    for (int j = 0; j < 64; j += 4) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + j));
+        pm |= uint64_t(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, one)))) << j;
+        nm |= uint64_t(_mm256_movemask_pd(_mm256_castsi256_pd(_mm256_cmpeq_epi64(v, zero)))) << j;
+    }
+}
+__attribute__((target("avx2"))) inline void maskWordAvx2(const int32_t *p, uint64_t &pm, uint64_t &nm)
+{
+    const __m256i one = _mm256_set1_epi32(1), zero = _mm256_setzero_si256();
+    pm = 0;
+    nm = 0;
+    for (int j = 0; j < 64; j += 8) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + j));
+        pm |= uint64_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, one)))) << j;
+        nm |= uint64_t(_mm256_movemask_ps(_mm256_castsi256_ps(_mm256_cmpeq_epi32(v, zero)))) << j;
+    }
+}
+__attribute__((target("avx2"))) inline void maskWordAvx2(const uint8_t *p, uint64_t &pm, uint64_t &nm)
+{
+    const __m256i one = _mm256_set1_epi8(1), zero = _mm256_setzero_si256();
+    pm = 0;
+    nm = 0;
+    for (int j = 0; j < 64; j += 32) {
+        const __m256i v = _mm256_loadu_si256(reinterpret_cast<const __m256i *>(p + j));
+        pm |= uint64_t(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, one)))) << j;
+        nm |= uint64_t(static_cast<uint32_t>(_mm256_movemask_epi8(_mm256_cmpeq_epi8(v, zero)))) << j;
+    }
+}
+
 template <typename T>
-void buildMasks(const T *lab, int64_t n, int64_t w0, int64_t w1, uint64_t *pos, uint64_t *neg,
-                int64_t &posCount, int64_t &negCount)
+__attribute__((target("avx2"))) void buildMasksAvx2(const T *lab, int64_t n, int64_t w0, int64_t w1,
+                                                    uint64_t *pos, uint64_t *neg, int64_t &posCount,
+                                                    int64_t &negCount)
 {
     int64_t pc = 0, nc = 0;
     for (int64_t w = w0; w < w1; ++w) {
         const int64_t base = w * 64;
-        const T *p = lab + base;
-        uint64_t pm = 0, nm = 0;
-        if (base + 64 <= n) {
-            for (int j = 0; j < 64; ++j) {
-                pm |= uint64_t(p[j] == T(1)) << j;
-                nm |= uint64_t(p[j] == T(0)) << j;
-            }
-        } else {
-            for (int j = 0; j < n - base; ++j) {
-                pm |= uint64_t(p[j] == T(1)) << j;
-                nm |= uint64_t(p[j] == T(0)) << j;
-            }
-        }
+        uint64_t pm, nm;
+        if (base + 64 <= n)
+            maskWordAvx2(lab + base, pm, nm);
+        else
+            maskWordScalar(lab + base, static_cast<int>(n - base), pm, nm);
+        pos[w] = pm;
+        neg[w] = nm;
+        pc += popcount64(pm);
+        nc += popcount64(nm);
+    }
+    posCount = pc;
+    negCount = nc;
+}
+#endif
+
+template <typename T>
+void buildMasks(const T *lab, int64_t n, int64_t w0, int64_t w1, uint64_t *pos, uint64_t *neg,
+                int64_t &posCount, int64_t &negCount)
+{
+#ifdef SYNCSCOPE_X86
+    if (cpuHasAvx2()) {
+        buildMasksAvx2(lab, n, w0, w1, pos, neg, posCount, negCount);
+        return;
+    }
+#endif
+    int64_t pc = 0, nc = 0;
+    for (int64_t w = w0; w < w1; ++w) {
+        const int64_t base = w * 64;
+        uint64_t pm, nm;
+        maskWordScalar(lab + base, static_cast<int>(std::min<int64_t>(64, n - base)), pm, nm);
         pos[w] = pm;
         neg[w] = nm;
         pc += popcount64(pm);
@@ -202,6 +250,81 @@ int64_t mapSelectedDispatch(const uint64_t *classMask, const uint64_t *sel, int6
 {
     return cpuHasBmi2() ? mapSelected<true>(classMask, sel, w0, w1, rank, out)
                         : mapSelected<false>(classMask, sel, w0, w1, rank, out);
+}
+
+// Item j of the selection (index order) goes to output slot dest[j]: the big
+// input is read in index order and only the K-row output is written at random.
+struct ScatterArgs {
+    const uint8_t *feat;
+    int64_t rowBytes;
+    const int64_t *sorted;
+    const int64_t *dest;
+    int64_t numPos;
+    int64_t *outIdx;
+    int64_t *outLab;
+    uint8_t *outFeat;
+};
+
+template <typename RowBytes, typename Copy>
+inline void scatterLoop(const ScatterArgs &a, int64_t j0, int64_t j1, RowBytes rowBytes, Copy copy)
+{
+    const int64_t bytes = rowBytes;
+    for (int64_t j = j0; j < j1; ++j) {
+        if (j + kPrefetchAhead < j1)
+            __builtin_prefetch(a.feat + a.sorted[j + kPrefetchAhead] * bytes);
+        const int64_t i = a.sorted[j], slot = a.dest[j];
+        a.outIdx[slot] = i;
+        a.outLab[slot] = j < a.numPos ? 1 : 0;
+        copy(a.outFeat + slot * bytes, a.feat + i * bytes, bytes);
+    }
+}
+
+#ifdef SYNCSCOPE_X86
+// A 64-byte row into an aligned output: one streaming store, which skips
+// reading the destination line first.
+__attribute__((target("avx2"))) void scatterRows64Stream(const ScatterArgs &a, int64_t j0, int64_t j1)
+{
+    for (int64_t j = j0; j < j1; ++j) {
+        if (j + kPrefetchAhead < j1)
+            _mm_prefetch(reinterpret_cast<const char *>(a.feat + a.sorted[j + kPrefetchAhead] * 64), _MM_HINT_T0);
+        const int64_t i = a.sorted[j], slot = a.dest[j];
+        a.outIdx[slot] = i;
+        a.outLab[slot] = j < a.numPos ? 1 : 0;
+        const auto *src = reinterpret_cast<const __m256i *>(a.feat + i * 64);
+        auto *dst = reinterpret_cast<__m256i *>(a.outFeat + slot * 64);
+        const __m256i lo = _mm256_loadu_si256(src), hi = _mm256_loadu_si256(src + 1);
+        _mm256_stream_si256(dst, lo);
+        _mm256_stream_si256(dst + 1, hi);
+    }
+    _mm_sfence();
+}
+#endif
+
+void scatterRows(const ScatterArgs &a, int64_t j0, int64_t j1)
+{
+    auto memcpyRow = [](uint8_t *dst, const uint8_t *src, int64_t bytes) {
+        std::memcpy(dst, src, static_cast<size_t>(bytes));
+    };
+#ifdef SYNCSCOPE_X86
+    if (a.rowBytes == 64 && cpuHasAvx2() && (reinterpret_cast<uintptr_t>(a.outFeat) & 63) == 0) {
+        scatterRows64Stream(a, j0, j1);
+        return;
+    }
+#endif
+    // Fixed row sizes let the compiler inline the copy (D = 8, 16, 32 floats).
+    switch (a.rowBytes) {
+    case 32:
+        scatterLoop(a, j0, j1, std::integral_constant<int64_t, 32>(), memcpyRow);
+        break;
+    case 64:
+        scatterLoop(a, j0, j1, std::integral_constant<int64_t, 64>(), memcpyRow);
+        break;
+    case 128:
+        scatterLoop(a, j0, j1, std::integral_constant<int64_t, 128>(), memcpyRow);
+        break;
+    default:
+        scatterLoop(a, j0, j1, a.rowBytes, memcpyRow);
+    }
 }
 
 struct RowScratch {
@@ -288,59 +411,25 @@ void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
     // prefetchers on our side; only the K-row output is written at random.
     std::vector<int64_t> &dest = s.dest;
     dest.resize(static_cast<size_t>(valid));
-    for (int64_t j = 0; j < valid; ++j)
-        dest[j] = j;
-    Xoshiro256 rng(a.seed, static_cast<uint64_t>(b) * 3 + 2);
-    for (int64_t i = valid - 1; i > 0; --i) {
-        const auto j = static_cast<int64_t>(rng.below(static_cast<uint64_t>(i) + 1));
-        std::swap(dest[i], dest[j]);
-    }
+    randomPermutation(dest.data(), valid, a.seed, static_cast<uint64_t>(b) * 3 + 2, par);
 
-    int64_t *outIdx = a.outIndices + b * a.k;
-    int64_t *outLab = a.outLabels + b * a.k;
-    const int64_t rb = a.featureRowBytes;
-    const uint8_t *feat = a.features + b * a.featureBatchStride;
-    uint8_t *outFeat = a.outFeatures + b * a.k * rb;
-    const int64_t *sorted = s.selected.data();
+    // Items [0, numPos) of the selection are the positives, the rest negatives,
+    // so no label is read again.
+    ScatterArgs sc;
+    sc.feat = a.features + b * a.featureBatchStride;
+    sc.rowBytes = a.featureRowBytes;
+    sc.sorted = s.selected.data();
+    sc.dest = dest.data();
+    sc.numPos = counts.numPos;
+    sc.outIdx = a.outIndices + b * a.k;
+    sc.outLab = a.outLabels + b * a.k;
+    sc.outFeat = a.outFeatures + b * a.k * a.featureRowBytes;
+    int64_t *outIdx = sc.outIdx;
+    int64_t *outLab = sc.outLab;
+    uint8_t *outFeat = sc.outFeat;
+    const int64_t rb = sc.rowBytes;
     forTasks(par, chunks, [&](int c) {
-        const int64_t j0 = valid * c / chunks, j1 = valid * (c + 1) / chunks;
-        auto gather = [&](auto rowBytes) {
-            const int64_t bytes = rowBytes;
-            for (int64_t j = j0; j < j1; ++j) {
-                if (j + kPrefetchAhead < j1)
-                    __builtin_prefetch(feat + sorted[j + kPrefetchAhead] * bytes);
-                const int64_t i = sorted[j], slot = dest[j];
-                outIdx[slot] = i;
-                outLab[slot] = static_cast<int64_t>(lab[i]);
-                std::memcpy(outFeat + slot * bytes, feat + i * bytes, static_cast<size_t>(bytes));
-            }
-        };
-        // Fixed row sizes let the compiler inline the copy (D = 8, 16, 32 floats);
-        // a 64-byte row into an aligned output is one streaming store, which
-        // skips reading the destination line first.
-#ifdef SYNCSCOPE_X86
-        if (rb == 64 && cpuHasAvx2() && (reinterpret_cast<uintptr_t>(outFeat) & 63) == 0) {
-            gatherRows64Stream(feat, sorted, dest.data(), j0, j1, outFeat);
-            for (int64_t j = j0; j < j1; ++j) {
-                const int64_t i = sorted[j], slot = dest[j];
-                outIdx[slot] = i;
-                outLab[slot] = static_cast<int64_t>(lab[i]);
-            }
-        } else
-#endif
-        switch (rb) {
-        case 32:
-            gather(std::integral_constant<int64_t, 32>());
-            break;
-        case 64:
-            gather(std::integral_constant<int64_t, 64>());
-            break;
-        case 128:
-            gather(std::integral_constant<int64_t, 128>());
-            break;
-        default:
-            gather(rb);
-        }
+        scatterRows(sc, valid * c / chunks, valid * (c + 1) / chunks);
         const int64_t p0 = valid + (a.k - valid) * c / chunks, p1 = valid + (a.k - valid) * (c + 1) / chunks;
         for (int64_t slot = p0; slot < p1; ++slot) {
             outIdx[slot] = -1;
