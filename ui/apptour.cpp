@@ -92,7 +92,14 @@ void AppTour::openTrace()
     TimelinePage *timeline = m_window->timeline();
     connect(timeline, &TimelinePage::loadFailed, this,
             [this](const QString &error) { fail(tr("The demo trace did not load: %1").arg(error)); });
-    waitFor(timeline, &TimelinePage::loadFinished, [this] { runSweep(); }, tr("the demo trace to load"));
+    waitFor(timeline, &TimelinePage::loadFinished, [this] {
+        // What a first launch shows: Explore, ready for its one-click sweep.
+        m_window->showPage(MainWindow::ExplorePage);
+        QTimer::singleShot(300, this, [this] {
+            if (grab(QStringLiteral("explore-welcome")))
+                runSweep();
+        });
+    }, tr("the demo trace to load"));
     QString error;
     if (!m_window->openDemo(&error))
         fail(error);
@@ -144,6 +151,8 @@ void AppTour::runSweep()
 void AppTour::showTimeline()
 {
     m_window->showPage(MainWindow::TimelinePageIndex);
+    // Select the first sync gap, as a user clicking its row would.
+    m_window->timeline()->showGap(0);
     QTimer::singleShot(500, this, [this] {
         if (grab(QStringLiteral("timeline")))
             runDistribution();

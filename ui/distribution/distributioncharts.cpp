@@ -63,7 +63,7 @@ QChart *ratioChart(const QString &title, const QString &xTitle, const std::vecto
     chart->addAxis(axisY, Qt::AlignLeft);
     double ylo = 1, yhi = 1, xhi = 1;
     const QString names[] = {QStringLiteral("positives"), QStringLiteral("negatives")};
-    axisX->setTitleText(xTitle + QStringLiteral(" (thin: each position, min/max per pixel)"));
+    axisX->setTitleText(xTitle + QStringLiteral("; thin line: each one"));
     const QColor colors[] = {kPos, kNeg};
     // Negatives first, so the usually rarer positives are drawn on top.
     for (int c : {1, 0}) {
@@ -87,7 +87,7 @@ QChart *ratioChart(const QString &title, const QString &xTitle, const std::vecto
         // Mean over 40 bins of eligible positions: a trend the noise hides.
         const int bins = static_cast<int>(std::min<qsizetype>(40, pts.size()));
         auto *mean = new QLineSeries;
-        mean->setName(names[c] + QStringLiteral(", mean of 40 bins"));
+        mean->setName(names[c].left(3) + QStringLiteral(". mean of 40 bins"));
         for (int b = 0; b < bins; ++b) {
             const qsizetype begin = b * pts.size() / bins, end = (b + 1) * pts.size() / bins;
             double s = 0;
@@ -190,7 +190,7 @@ QChart *makeSelectionChart(const lab::DistributionStats &st, int maxPoints, QStr
         return fail(why, QStringLiteral("The input has no eligible items (every label is ignored)."));
     return ratioChart(QStringLiteral("How often each input position was selected (selection p = %1)")
                           .arg(st.selectionP, 0, 'g', 3),
-                      st.batch > 1 ? QStringLiteral("input position (row-major over B×N)")
+                      st.batch > 1 ? QStringLiteral("input position, row-major over B×N")
                                    : QStringLiteral("input position"),
                       xs, observed, expected, cls, maxPoints);
 }

@@ -224,7 +224,7 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     });
     setBusy(false);
     m_jobLabel->clear();
-    m_chart->clear(tr("No results yet."));
+    refreshCharts();
 }
 
 ExplorerPage::~ExplorerPage()
@@ -256,6 +256,11 @@ void ExplorerPage::setBusy(bool busy, const QString &title)
     m_progress->setValue(0);
     if (busy)
         m_jobLabel->setText(title);
+    if (m_model->runCount() == 0) {
+        m_welcome->setVisible(!busy);
+        m_chart->setVisible(busy);
+        m_chart->clear(busy ? tr("Measuring… the charts appear when the job finishes.") : tr("No results yet."));
+    }
     updateActions();
     Q_EMIT busyChanged(busy);
 }
@@ -448,8 +453,10 @@ void ExplorerPage::setChartKind(ChartKind kind) { m_chartKind->setCurrentIndex(k
 void ExplorerPage::refreshCharts()
 {
     const bool haveRun = m_model->hasRun(m_currentRun);
-    m_welcome->setVisible(!haveRun && !isBusy() && m_model->runCount() == 0);
-    m_chart->setVisible(!m_welcome->isVisible());
+    // Decided from state, not isVisible(): before the window is shown nothing is visible.
+    const bool welcome = !haveRun && !isBusy() && m_model->runCount() == 0;
+    m_welcome->setVisible(welcome);
+    m_chart->setVisible(!welcome);
     m_chart2->hide();
     if (!haveRun) {
         m_runLabel->clear();
