@@ -161,7 +161,8 @@ int main(int argc, char **argv)
                                        "desktop session or xvfb-run, or use --export-chart for headless charts."));
     QApplication app(argc, argv);
     app.setWindowIcon(QIcon(QStringLiteral(":/icons/syncscope.svg")));
-    QApplication::setDesktopFileName(QStringLiteral("syncscope"));
+    // The application id: the desktop file and icon the shell matches to this window.
+    QApplication::setDesktopFileName(QStringLiteral("io.github.syncscope.Syncscope"));
 
     QCommandLineParser parser;
     addOptions(parser);
