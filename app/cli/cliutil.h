@@ -1,6 +1,9 @@
 #pragma once
 // Small helpers shared by the CLI subcommands.
 #include "common/error.h"
+#include "lab/bench.h"
+
+#include <CLI/CLI.hpp>
 
 #include <cmath>
 #include <cstdint>
@@ -49,6 +52,47 @@ inline std::vector<std::string> splitList(const std::string &text)
         out.push_back(cur);
     return out;
 }
+
+// The sampler parameters `bench` and `profile` share (everything but N).
+struct PointOptions {
+    std::string k, batch = "1", dim = "16", device = "cpu";
+    double kRatio = 0.1, posFrac = 0.5, ignoreFrac = 0.0, targetPos = 0.5;
+    int threads = 0;
+    uint64_t seed = 0;
+    CLI::Option *kOption = nullptr;
+
+    void addTo(CLI::App *cmd)
+    {
+        kOption = cmd->add_option("--k", k, "Fixed K for every N");
+        cmd->add_option("--k-ratio", kRatio, "K = round(N * ratio) when --k is not given (default 0.1)")
+            ->excludes(kOption);
+        cmd->add_option("--batch", batch, "Rows, B (default 1)");
+        cmd->add_option("--dim", dim, "Feature dimension, D (default 16)");
+        cmd->add_option("--pos-frac", posFrac, "P(label = 1) in the inputs (default 0.5)");
+        cmd->add_option("--ignore-frac", ignoreFrac, "P(label = -1) in the inputs (default 0)");
+        cmd->add_option("--target-pos-fraction", targetPos, "Target positive fraction f (default 0.5)");
+        cmd->add_option("--device", device, "cpu or cuda (default cpu)");
+        cmd->add_option("--seed", seed, "Seed (default 0)");
+        cmd->add_option("--threads", threads, "CPU threads, 0 = all cores (default 0)");
+    }
+
+    lab::BenchPoint point(int64_t n) const
+    {
+        if (!(kRatio > 0 && kRatio <= 1000))
+            throw Error("--k-ratio must be greater than 0 (got " + std::to_string(kRatio) + ")");
+        lab::BenchPoint p;
+        p.n = n;
+        p.k = kOption && kOption->count()
+                  ? parseCount(k, "--k")
+                  : std::max<int64_t>(1, std::llround(static_cast<double>(n) * kRatio));
+        p.batch = parseCount(batch, "--batch");
+        p.dim = parseCount(dim, "--dim");
+        p.posFrac = posFrac;
+        p.ignoreFrac = ignoreFrac;
+        p.targetPosFraction = targetPos;
+        return p;
+    }
+};
 
 // Progress on stderr: a rewritten line on a terminal, a line every 2 s otherwise.
 class StderrProgress {

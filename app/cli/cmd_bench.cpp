@@ -10,11 +10,9 @@
 namespace syncscope::cli {
 
 namespace {
-struct BenchOptions {
-    std::string variants, ns, k, batch = "1", dim = "16", device = "cpu", json, csv;
-    double kRatio = 0.1, posFrac = 0.5, ignoreFrac = 0.0, targetPos = 0.5;
-    int warmup = 5, iters = 50, threads = 0;
-    uint64_t seed = 0;
+struct BenchOptions : PointOptions {
+    std::string variants, ns, json, csv;
+    int warmup = 5, iters = 50;
 };
 
 std::string fmtMs(double ms)
@@ -63,22 +61,12 @@ void registerBench(CLI::App &app, int &exitCode)
                  "Example: syncscope-cli bench --variants naive,static,fused --n 1e3,1e5,1e6 --json bench.json");
     cmd->add_option("--variants", o->variants, "Comma-separated variant names")->required();
     cmd->add_option("--n", o->ns, "Comma-separated N values (1000 or 1e6)")->required();
-    auto *kOpt = cmd->add_option("--k", o->k, "Fixed K for every N");
-    cmd->add_option("--k-ratio", o->kRatio, "K = round(N * ratio) when --k is not given (default 0.1)")
-        ->excludes(kOpt);
-    cmd->add_option("--batch", o->batch, "Rows, B (default 1)");
-    cmd->add_option("--dim", o->dim, "Feature dimension, D (default 16)");
-    cmd->add_option("--pos-frac", o->posFrac, "P(label = 1) in the inputs (default 0.5)");
-    cmd->add_option("--ignore-frac", o->ignoreFrac, "P(label = -1) in the inputs (default 0)");
-    cmd->add_option("--target-pos-fraction", o->targetPos, "Target positive fraction f (default 0.5)");
-    cmd->add_option("--device", o->device, "cpu or cuda (default cpu)");
+    o->addTo(cmd);
     cmd->add_option("--warmup", o->warmup, "Warm-up steps per cell (default 5)");
     cmd->add_option("--iters", o->iters, "Timed steps per cell (default 50)");
-    cmd->add_option("--seed", o->seed, "Seed (default 0)");
-    cmd->add_option("--threads", o->threads, "CPU threads, 0 = all cores (default 0)");
     cmd->add_option("--json", o->json, "Write the results as JSON");
     cmd->add_option("--csv", o->csv, "Write the results as CSV");
-    cmd->callback([o, kOpt, &exitCode] {
+    cmd->callback([o, &exitCode] {
         guarded(exitCode, [&] {
             lab::BenchRequest req;
             req.variants = splitList(o->variants);
@@ -87,20 +75,8 @@ void registerBench(CLI::App &app, int &exitCode)
             req.iters = o->iters;
             req.seed = o->seed;
             req.threads = o->threads;
-            if (!(o->kRatio > 0 && o->kRatio <= 1000))
-                throw Error("--k-ratio must be greater than 0 (got " + std::to_string(o->kRatio) + ")");
-            for (const auto &nText : splitList(o->ns)) {
-                lab::BenchPoint p;
-                p.n = parseCount(nText, "--n");
-                p.k = kOpt->count() ? parseCount(o->k, "--k")
-                                    : std::max<int64_t>(1, std::llround(static_cast<double>(p.n) * o->kRatio));
-                p.batch = parseCount(o->batch, "--batch");
-                p.dim = parseCount(o->dim, "--dim");
-                p.posFrac = o->posFrac;
-                p.ignoreFrac = o->ignoreFrac;
-                p.targetPosFraction = o->targetPos;
-                req.points.push_back(p);
-            }
+            for (const auto &nText : splitList(o->ns))
+                req.points.push_back(o->point(parseCount(nText, "--n")));
             StderrProgress progress;
             const lab::BenchReport rep = lab::runBench(
                 req, [&](double f, const char *what) { progress(f, what); }, nullptr);

@@ -5,6 +5,7 @@
 #include "lab/sampler.h"
 #include "lab/samplerun.h"
 #include "lab/variants.h"
+#include "testutil.h"
 
 #include <gtest/gtest.h>
 
@@ -15,14 +16,7 @@ using namespace syncscope::lab;
 namespace {
 constexpr double kAlpha = 1e-4;
 
-std::vector<std::string> cpuVariants()
-{
-    std::vector<std::string> v;
-    for (const auto &info : allVariants())
-        if (variantRunnable(info.name, "cpu", nullptr))
-            v.push_back(info.name);
-    return v;
-}
+using syncscope::test::cpuVariants;
 
 class VariantStats : public ::testing::TestWithParam<std::string> {};
 } // namespace

@@ -5,6 +5,7 @@
 #include "lab/sampler.h"
 #include "lab/samplerun.h"
 #include "lab/variants.h"
+#include "testutil.h"
 #include "samplercheck.h"
 
 #include <gtest/gtest.h>
@@ -19,14 +20,7 @@ using namespace syncscope::lab::samplertest;
 
 namespace {
 
-std::vector<std::string> cpuVariants()
-{
-    std::vector<std::string> v;
-    for (const auto &info : allVariants())
-        if (variantRunnable(info.name, "cpu", nullptr))
-            v.push_back(info.name);
-    return v;
-}
+using syncscope::test::cpuVariants;
 
 class Variant : public ::testing::TestWithParam<std::string> {};
 
