@@ -32,6 +32,9 @@ void registerVariants(CLI::App &app, int &exitCode)
                                      {"sync_free", v.syncFree},
                                      {"cpu", lab::variantRunnable(v.name, "cpu", &whyCpu)},
                                      {"cuda", lab::variantRunnable(v.name, "cuda", &whyGpu)}};
+                    o["capturable"] = v.capturable;
+                    if (!v.capturable)
+                        o["not_capturable_reason"] = v.notCapturableReason;
                     if (!whyCpu.empty())
                         o["cpu_reason"] = whyCpu;
                     if (!whyGpu.empty())

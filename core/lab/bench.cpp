@@ -1,5 +1,7 @@
 // The benchmark harness. CPU steps are timed with a steady clock around a call
-// whose outputs are complete when it returns; CUDA timing comes with events.
+// whose outputs are complete when it returns; CUDA steps with event pairs, and
+// on CUDA also syncs per step (sync debug mode), peak memory per step (the
+// caching allocator's stats) and the launch floor (an empty graph replay).
 #include "lab/bench.h"
 
 #include "common/error.h"
@@ -7,12 +9,20 @@
 #include "lab/sampler.h"
 #include "lab/torchcompat.h"
 
-#include <ATen/Parallel.h>
 #include "lab/variants.h"
+
+#include <ATen/Parallel.h>
+#if defined(SYNCSCOPE_WITH_CUDA)
+#include "lab/cudalab.h"
+
+#include <ATen/cuda/CUDAEvent.h>
+#include <c10/cuda/CUDAFunctions.h>
+#endif
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <memory>
 #include <numeric>
 
 namespace syncscope::lab {
@@ -123,6 +133,72 @@ int inputSetsFor(const BenchRequest &r, const BenchPoint &p)
     return static_cast<int>(std::clamp(std::floor(budget / std::max(1.0, bytes)), 1.0, 4.0));
 }
 
+// Times `perCell` calls of step(it), keeping those after the warm-up. CPU: a
+// steady clock around calls whose outputs are complete on return. CUDA: an
+// event pair per step on the current stream, read once after the last step,
+// so no step waits for the device unless the variant itself syncs.
+// afterWarmup() runs once between the warm-up and the first timed step.
+template <typename Step, typename Hook>
+std::vector<double> timeSteps(bool cuda, int warmup, int iters, Ticker &ticker, const char *what,
+                              Step &&step, Hook &&afterWarmup)
+{
+    std::vector<double> t;
+    t.reserve(static_cast<size_t>(iters));
+    const int64_t perCell = int64_t(warmup) + iters;
+#if defined(SYNCSCOPE_WITH_CUDA)
+    if (cuda) {
+        std::vector<at::cuda::CUDAEvent> start, end;
+        start.reserve(static_cast<size_t>(iters));
+        end.reserve(static_cast<size_t>(iters));
+        for (int64_t it = 0; it < perCell; ++it) {
+            if (it == warmup)
+                afterWarmup();
+            if (it >= warmup) {
+                start.emplace_back(cudaEventDefault);
+                start.back().record();
+            }
+            step(it);
+            if (it >= warmup) {
+                end.emplace_back(cudaEventDefault);
+                end.back().record();
+            }
+            ticker.step(what);
+        }
+        if (warmup >= perCell)
+            afterWarmup();
+        if (!end.empty())
+            end.back().synchronize();
+        for (size_t i = 0; i < start.size(); ++i)
+            t.push_back(static_cast<double>(start[i].elapsed_time(end[i])));
+        return t;
+    }
+#else
+    (void)cuda;
+#endif
+    for (int64_t it = 0; it < perCell; ++it) {
+        if (it == warmup)
+            afterWarmup();
+        const auto t0 = Clock::now();
+        step(it);
+        const double ms = msSince(t0);
+        if (it >= warmup)
+            t.push_back(ms);
+        ticker.step(what);
+    }
+    return t;
+}
+
+std::string oneLine(const char *what)
+{
+    std::string s(what);
+    const auto pos = s.find('\n');
+    return pos == std::string::npos ? s : s.substr(0, pos);
+}
+
+// Steps run with the sync debug mode on, after the timed ones: a warning costs
+// host time, so counting stays out of the timing.
+constexpr int kSyncCountSteps = 5;
+
 } // namespace
 
 BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
@@ -137,12 +213,22 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
     kernels::ThreadPool::instance().setThreads(request.threads);
     at::set_num_threads(kernels::ThreadPool::instance().threads());
     report.threads = kernels::ThreadPool::instance().threads();
-    const at::Device device(request.device == "cuda" ? at::kCUDA : at::kCPU);
+    const bool cuda = request.device == "cuda";
+    const at::Device device(cuda ? at::kCUDA : at::kCPU);
+    const char *timer = cuda ? "cuda_events" : "steady_clock";
 
     const int64_t perCell = request.warmup + request.iters;
+    const int64_t syncSteps = cuda ? kSyncCountSteps : 0;
     Ticker ticker(progress, cancel,
                   static_cast<int64_t>(request.points.size()) *
-                      static_cast<int64_t>(request.variants.size() + 1) * perCell);
+                      (static_cast<int64_t>(request.variants.size() + 1 + (cuda ? 1 : 0)) * perCell +
+                       static_cast<int64_t>(request.variants.size()) * syncSteps));
+
+#if defined(SYNCSCOPE_WITH_CUDA)
+    std::unique_ptr<LaunchFloor> launchFloor;
+    if (cuda)
+        launchFloor = std::make_unique<LaunchFloor>();
+#endif
 
     for (size_t pi = 0; pi < request.points.size(); ++pi) {
         const BenchPoint &p = request.points[pi];
@@ -156,21 +242,41 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
         } catch (const Error &e) {
             inputError = e.what();
         }
+        auto noHook = [] {};
 
-        // The floor: one read pass over the same labels, in the same run.
+        // The floors, in the same run: one read pass over the same labels and,
+        // on CUDA, one replay of a graph holding one empty kernel.
         double floorMs = 0;
+        std::optional<double> launchFloorMs;
         if (inputError.empty()) {
-            std::vector<double> t;
-            for (int64_t it = 0; it < perCell; ++it) {
-                const auto &set = sets[static_cast<size_t>(it) % sets.size()];
-                const auto t0 = Clock::now();
-                volatile int64_t sink = labelReadPass(set.labels);
-                (void)sink;
-                if (it >= request.warmup)
-                    t.push_back(msSince(t0));
-                ticker.step("floor");
+            try {
+#if defined(SYNCSCOPE_WITH_CUDA)
+                if (cuda) {
+                    const at::Tensor count = at::empty({1}, sets.front().labels.options().dtype(at::kLong));
+                    floorMs = summarize(timeSteps(true, request.warmup, request.iters, ticker, "floor",
+                                                  [&](int64_t it) {
+                                                      labelReadPassCudaAsync(
+                                                          sets[static_cast<size_t>(it) % sets.size()].labels, count);
+                                                  },
+                                                  noHook))
+                                  .medianMs;
+                    launchFloorMs = summarize(timeSteps(true, request.warmup, request.iters, ticker, "launch floor",
+                                                        [&](int64_t) { launchFloor->replay(); }, noHook))
+                                        .medianMs;
+                }
+#endif
+                if (!cuda)
+                    floorMs = summarize(timeSteps(false, request.warmup, request.iters, ticker, "floor",
+                                                  [&](int64_t it) {
+                                                      volatile int64_t sink = labelReadPass(
+                                                          sets[static_cast<size_t>(it) % sets.size()].labels);
+                                                      (void)sink;
+                                                  },
+                                                  noHook))
+                                  .medianMs;
+            } catch (const c10::Error &e) {
+                inputError = "the floor could not run: " + oneLine(e.what_without_backtrace());
             }
-            floorMs = summarize(t).medianMs;
         }
 
         for (const auto &variant : request.variants) {
@@ -179,6 +285,8 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
             res.point = p;
             res.device = request.device;
             res.floorMs = floorMs;
+            res.launchFloorMs = launchFloorMs;
+            res.timer = timer;
             std::string why;
             if (!inputError.empty()) {
                 res.error = inputError;
@@ -186,32 +294,64 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
                 res.error = why;
             }
             if (!res.error.empty()) {
-                for (int64_t it = 0; it < perCell; ++it)
+                for (int64_t it = 0; it < perCell + syncSteps; ++it)
                     ticker.step(variant.c_str());
                 report.results.push_back(res);
                 continue;
             }
             SamplerConfig cfg{p.k, p.targetPosFraction, request.seed};
-            std::vector<double> t;
-            t.reserve(static_cast<size_t>(request.iters));
+            auto step = [&](int64_t it) {
+                const auto &set = sets[static_cast<size_t>(it) % sets.size()];
+                cfg.seed = request.seed + static_cast<uint64_t>(it);
+                SampleOutput out = runVariant(variant, set.features, set.labels, cfg);
+                (void)out;
+            };
             try {
-                for (int64_t it = 0; it < perCell; ++it) {
-                    const auto &set = sets[static_cast<size_t>(it) % sets.size()];
-                    cfg.seed = request.seed + static_cast<uint64_t>(it);
-                    const auto t0 = Clock::now();
-                    SampleOutput out = runVariant(variant, set.features, set.labels, cfg);
-                    const double ms = msSince(t0);
-                    if (it >= request.warmup)
-                        t.push_back(ms);
-                    ticker.step(variant.c_str());
+#if defined(SYNCSCOPE_WITH_CUDA)
+                if (cuda) {
+                    // Peak memory of the timed steps above what was allocated
+                    // when they began (inputs, and any captured graph's pool,
+                    // excluded); reset per variant after its warm-up.
+                    const c10::DeviceIndex dev = c10::cuda::current_device();
+                    int64_t base = 0;
+                    auto resetPeak = [&] {
+                        c10::cuda::device_synchronize();
+                        base = compat::cudaAllocatedBytes(dev);
+                        compat::cudaResetPeak(dev);
+                    };
+                    res.stats = summarize(
+                        timeSteps(true, request.warmup, request.iters, ticker, variant.c_str(), step, resetPeak));
+                    res.peakBytes = std::max<int64_t>(0, compat::cudaPeakAllocatedBytes(dev) - base);
+                    int64_t syncs = 0;
+                    {
+                        compat::SyncCounter counter;
+                        for (int64_t s = 0; s < syncSteps; ++s) {
+                            step(perCell + s);
+                            ticker.step(variant.c_str());
+                        }
+                        syncs = counter.syncs();
+                    }
+                    c10::cuda::device_synchronize();
+                    res.syncsPerStep = static_cast<double>(syncs) / static_cast<double>(syncSteps);
+                    releaseStaticGraphs();
                 }
-                res.stats = summarize(t);
+#endif
+                if (!cuda)
+                    res.stats = summarize(
+                        timeSteps(false, request.warmup, request.iters, ticker, variant.c_str(), step, noHook));
                 res.iters = request.iters;
             } catch (const Cancelled &) {
                 throw;
             } catch (const Error &e) {
                 res.error = e.what();
+            } catch (const c10::Error &e) {
+                // e.g. out of memory in the harness's own events
+                res.error = "variant '" + variant + "' failed: " + oneLine(e.what_without_backtrace());
             }
+#if defined(SYNCSCOPE_WITH_CUDA)
+            if (cuda && !res.error.empty())
+                releaseStaticGraphs();
+#endif
             report.results.push_back(res);
         }
     }

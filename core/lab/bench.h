@@ -43,7 +43,9 @@ struct BenchResult {
     std::string device;
     StepStats stats;
     int iters = 0;
-    double floorMs = 0;
+    double floorMs = 0;                    // one read pass over the same labels
+    std::optional<double> launchFloorMs;    // CUDA: one replay of a one-empty-kernel graph
+    std::string timer;                      // "steady_clock" or "cuda_events"
     std::optional<double> syncsPerStep; // null where the device cannot count them
     std::optional<int64_t> peakBytes;   // null where the device cannot measure it
     std::string error;                  // non-empty: this cell failed (e.g. out of memory)

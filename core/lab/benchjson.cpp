@@ -50,6 +50,9 @@ std::string benchReportToJson(const BenchReport &report)
         o["stdev_ms"] = ok ? number(r.stats.stdevMs) : json(nullptr);
         o["iters"] = r.iters;
         o["floor_ms"] = number(r.floorMs);
+        o["launch_floor_ms"] = r.launchFloorMs ? number(*r.launchFloorMs) : json(nullptr);
+        if (!r.timer.empty())
+            o["timer"] = r.timer;
         o["syncs_per_step"] = r.syncsPerStep ? json(*r.syncsPerStep) : json(nullptr);
         o["peak_bytes"] = r.peakBytes ? json(*r.peakBytes) : json(nullptr);
         if (!ok)
@@ -96,6 +99,9 @@ BenchReport benchReportFromJson(const std::string &text)
             r.floorMs = get<double>(o, "floor_ms", NAN);
             if (o.contains("syncs_per_step") && !o["syncs_per_step"].is_null())
                 r.syncsPerStep = o["syncs_per_step"].get<double>();
+            if (o.contains("launch_floor_ms") && !o["launch_floor_ms"].is_null())
+                r.launchFloorMs = o["launch_floor_ms"].get<double>();
+            r.timer = get<std::string>(o, "timer", "");
             if (o.contains("peak_bytes") && !o["peak_bytes"].is_null())
                 r.peakBytes = o["peak_bytes"].get<int64_t>();
             r.error = get<std::string>(o, "error", "");

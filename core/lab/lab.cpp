@@ -5,6 +5,9 @@
 #include "lab/sampler.h"
 #include "lab/torchcompat.h"
 #include "lab/variants.h"
+#if defined(SYNCSCOPE_WITH_CUDA)
+#include "lab/cudalab.h"
+#endif
 
 #include <torch/version.h>
 
@@ -19,15 +22,22 @@ const std::vector<VariantInfo> &allVariants()
         {"naive",
          "The article's sampler: nonzero + randperm + index. Data-dependent shapes, so it "
          "syncs on a GPU; batched input is looped row by row.",
-         false, false, false},
+         false, false, false, false,
+         "nonzero and randperm give data-dependent shapes: the host must read the counts, "
+         "which a CUDA graph cannot capture"},
         {"static",
          "Sync-free tensor ops: count_nonzero, random keys, topk, gather. Fixed shapes, natively "
          "batched, full feature rows, uniform output order.",
-         true, true, false},
+         true, true, false, true, ""},
+        {"static-graph",
+         "static captured once per input buffers and shape into a CUDA graph and replayed per step "
+         "(fresh Philox numbers each replay); feed new data by writing it into the same "
+         "features/labels tensors in place (copy_) and calling again.",
+         true, true, true, true, ""},
         {"fused",
          "Our hand-written kernel: one read pass over the labels, exact uniform subsets, "
-         "parallel over rows and chunks.",
-         true, true, false},
+         "parallel over rows and chunks; on CUDA, no host sync and capturable into a graph.",
+         true, true, false, true, ""},
     };
     return v;
 }
@@ -92,11 +102,13 @@ bool variantRunnable(const std::string &variant, const std::string &device, std:
                 *why = reason;
             return false;
         }
-        if (variant == "fused") {
+#if !defined(SYNCSCOPE_WITH_CUDA)
+        if (variant == "fused" || variant == "static-graph") {
             if (why)
-                *why = "fused has no CUDA kernel in this build";
+                *why = variant + " needs syncscope built with its CUDA kernels (nvcc and a CUDA LibTorch)";
             return false;
         }
+#endif
     } else if (info->needsCuda) {
         if (why)
             *why = variant + " runs on CUDA only";
@@ -169,6 +181,10 @@ VariantFn variantFunction(const std::string &name)
         return &sampleStatic;
     if (name == "fused")
         return &sampleFused;
+#if defined(SYNCSCOPE_WITH_CUDA)
+    if (name == "static-graph")
+        return &sampleStaticGraph;
+#endif
     return nullptr;
 }
 
@@ -177,6 +193,12 @@ std::string firstLine(const std::string &text)
 {
     const auto pos = text.find('\n');
     return pos == std::string::npos ? text : text.substr(0, pos);
+}
+
+// c10::OutOfMemoryError is missing from 1.13's headers; its message is stable.
+bool isOutOfMemory(const std::string &what)
+{
+    return what.find("out of memory") != std::string::npos;
 }
 } // namespace
 
@@ -192,7 +214,13 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
         return variantFunction(name)(batched ? features : features.unsqueeze(0),
                                      batched ? labels : labels.unsqueeze(0), cfg);
     } catch (const c10::Error &e) {
-        throw Error("variant '" + name + "' failed: " + firstLine(e.what_without_backtrace()));
+        const std::string what = firstLine(e.what_without_backtrace());
+        if (isOutOfMemory(what))
+            throw Error("variant '" + name + "' ran out of " + (labels.is_cuda() ? "CUDA" : "host") +
+                        " memory for B=" + std::to_string(batched ? labels.size(0) : 1) +
+                        ", N=" + std::to_string(labels.size(-1)) + ", D=" +
+                        std::to_string(features.size(-1)) + ", K=" + std::to_string(cfg.k) + "");
+        throw Error("variant '" + name + "' failed: " + what);
     }
 }
 
@@ -205,25 +233,41 @@ GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFr
         posFrac + ignoreFrac > 1.0 + 1e-12)
         throw Error("positive and ignored fractions must be in [0, 1] and sum to at most 1");
     try {
-        // Generated on the CPU so one seed gives the same data on every device.
-        auto gen = compat::makeGenerator(at::Device(at::kCPU), seed);
-        const at::Tensor u = at::rand({batch, n}, gen, at::TensorOptions().dtype(at::kFloat));
-        at::Tensor labels = at::zeros({batch, n}, at::TensorOptions().dtype(at::kLong));
+        // Drawn where they will live: the CPU generator is serial, and a
+        // 32 x 1e7 x 16 grid cell would spend a minute in it. One seed gives the
+        // same data on every CPU, and on every CUDA device, not across the two.
+        auto gen = compat::makeGenerator(device, seed);
+        const auto opts = at::TensorOptions().device(device);
+        const at::Tensor u = at::rand({batch, n}, gen, opts.dtype(at::kFloat));
+        at::Tensor labels = at::zeros({batch, n}, opts.dtype(at::kLong));
         labels.masked_fill_(u < posFrac, 1);
         labels.masked_fill_((u >= posFrac).logical_and(u < posFrac + ignoreFrac), -1);
-        at::Tensor features = at::randn({batch, n, dim}, gen, at::TensorOptions().dtype(at::kFloat));
-        return {features.to(device), labels.to(device)};
+        at::Tensor features = at::randn({batch, n, dim}, gen, opts.dtype(at::kFloat));
+        return {features, labels};
     } catch (const c10::Error &e) {
+        const std::string what = firstLine(e.what_without_backtrace());
+        if (isOutOfMemory(what))
+            throw Error(std::string("the inputs (B=") + std::to_string(batch) + ", N=" + std::to_string(n) +
+                        ", D=" + std::to_string(dim) + ") do not fit in " +
+                        (device.is_cuda() ? "CUDA" : "host") + " memory");
         throw Error("could not allocate the inputs (B=" + std::to_string(batch) + ", N=" +
-                    std::to_string(n) + ", D=" + std::to_string(dim) +
-                    "): " + firstLine(e.what_without_backtrace()));
+                    std::to_string(n) + ", D=" + std::to_string(dim) + "): " + what);
     }
 }
 
 int64_t labelReadPass(const at::Tensor &labels)
 {
-    if (labels.is_cuda())
-        return 0; // the CUDA floor is measured by the harness with events
+    if (labels.is_cuda()) {
+#if defined(SYNCSCOPE_WITH_CUDA)
+        // A blocking read of the count: for callers outside the harness, which
+        // times labelReadPassCudaAsync with events instead.
+        const at::Tensor out = at::empty({1}, labels.options().dtype(at::kLong));
+        labelReadPassCudaAsync(labels, out);
+        return out.item<int64_t>();
+#else
+        throw Error("CUDA labels in a build without CUDA");
+#endif
+    }
     const at::Tensor lab = labels.contiguous();
     kernels::LabelType type = kernels::LabelType::Int64;
     if (lab.scalar_type() == at::kByte)

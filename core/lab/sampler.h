@@ -34,6 +34,9 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
 // The variants themselves; inputs already validated and batched ([B,N,D], [B,N]).
 SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
 SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
+// The static sampler drawing from `gen` (a CUDA graph capture registers it).
+SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels,
+                              const SamplerConfig &cfg, at::Generator gen);
 SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
 
 // Generated inputs: labels int64 (1 w.p. posFrac, -1 w.p. ignoreFrac, else 0),

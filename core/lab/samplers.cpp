@@ -3,7 +3,11 @@
 
 #include "kernels/countrule.h"
 #include "kernels/cpu/fusedsampler.h"
+#include "lab/hostalloc.h"
 #include "lab/torchcompat.h"
+#if defined(SYNCSCOPE_WITH_CUDA)
+#include "lab/cudalab.h"
+#endif
 
 #include <algorithm>
 #include <vector>
@@ -62,8 +66,13 @@ SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, c
 // reused the selection keys, which sorts the minority class to the end).
 SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
 {
+    return sampleStaticWith(features, labels, cfg, compat::makeGenerator(labels.device(), cfg.seed));
+}
+
+SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels,
+                              const SamplerConfig &cfg, at::Generator gen)
+{
     const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k, D = features.size(2);
-    auto gen = compat::makeGenerator(labels.device(), cfg.seed);
     const auto fopts = features.options().dtype(at::kFloat);
 
     const at::Tensor posMask = labels == 1;
@@ -123,6 +132,10 @@ kernels::LabelType labelType(at::ScalarType t)
 // types are widened once.
 SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
 {
+#if defined(SYNCSCOPE_WITH_CUDA)
+    if (labels.is_cuda())
+        return sampleFusedCuda(features, labels, cfg);
+#endif
     const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k, D = features.size(2);
     const auto st = labels.scalar_type();
     const at::Tensor lab = (st == at::kByte || st == at::kInt || st == at::kLong)
@@ -130,9 +143,9 @@ SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, c
                                : labels.to(at::kLong).contiguous();
     const at::Tensor feat = features.contiguous();
     SampleOutput out;
-    out.indices = at::empty({B, K}, longOpts(labels));
-    out.labels = at::empty({B, K}, longOpts(labels));
-    out.features = at::empty({B, K, D}, feat.options());
+    out.indices = emptyHostOutput({B, K}, at::kLong);
+    out.labels = emptyHostOutput({B, K}, at::kLong);
+    out.features = emptyHostOutput({B, K, D}, feat.scalar_type());
     out.valid = at::empty({B}, longOpts(labels));
 
     kernels::FusedSamplerArgs a;

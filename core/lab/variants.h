@@ -12,6 +12,9 @@ struct VariantInfo {
     bool nativeBatch = false; // handles B x N input in one call (else loops over rows)
     bool syncFree = false;    // never reads a device value on the host
     bool needsCuda = false;
+    // Whether the variant's step can be captured into a CUDA graph; if not, why.
+    bool capturable = false;
+    std::string notCapturableReason;
 };
 
 // Every variant this build knows, in display order.
