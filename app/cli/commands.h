@@ -9,9 +9,7 @@ namespace syncscope::cli {
 void registerVariants(CLI::App &app, int &exitCode);
 void registerSample(CLI::App &app, int &exitCode);
 void registerBench(CLI::App &app, int &exitCode);
-#ifdef SYNCSCOPE_HAVE_TRACE
 void registerAnalyze(CLI::App &app, int &exitCode);
-#endif
 void registerProfile(CLI::App &app, int &exitCode);
 
 // Runs fn, turning any exception into one sentence on stderr and exit code 1.

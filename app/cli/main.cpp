@@ -23,12 +23,8 @@ int main(int argc, char **argv)
     registerVariants(app, exitCode);
     registerSample(app, exitCode);
     registerBench(app, exitCode);
-#ifdef SYNCSCOPE_HAVE_TRACE
     registerAnalyze(app, exitCode);
-#endif
-#ifdef SYNCSCOPE_HAVE_PROFILE
     registerProfile(app, exitCode);
-#endif
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success &e) {

@@ -11,9 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#ifdef SYNCSCOPE_HAVE_TRACE
 #include "trace/traceloader.h"
-#endif
 
 using nlohmann::json;
 
@@ -213,7 +211,6 @@ TEST(Cli, ProfileWritesATraceOurLoaderReads)
         const auto r = run("profile --variant naive --n 2000 --steps 3 --warmup 1 --out '" + out + "'");
         ASSERT_EQ(r.code, 0) << r.err;
         EXPECT_NE(r.out.find("3 steps of naive"), std::string::npos) << r.out;
-#ifdef SYNCSCOPE_HAVE_TRACE
         const auto model = syncscope::loadTrace(out);
         ASSERT_TRUE(model);
         int steps = 0;
@@ -222,7 +219,6 @@ TEST(Cli, ProfileWritesATraceOurLoaderReads)
                 steps += model->str(t.name[i]).rfind("step ", 0) == 0;
         EXPECT_EQ(steps, 3);
         EXPECT_GT(model->counts().durationEvents, 10u);
-#endif
         std::remove(out.c_str());
     }
     const auto bad = run("profile --variant naive --n 100 --out /tmp/x.txt");
