@@ -18,16 +18,20 @@ namespace {
 
 at::TensorOptions longOpts(const at::Tensor &like) { return like.options().dtype(at::kLong); }
 
-// Fills the first `valid` slots of the K-slot outputs of one row.
-void writeRow(const at::Tensor &features, const at::Tensor &labels, const at::Tensor &chosen,
-              int64_t b, SampleOutput &out)
+// Pads a row's `valid` leading entries to K slots along dim 0 (no copy when full).
+at::Tensor padRows(const at::Tensor &t, int64_t K, double value)
 {
-    const int64_t valid = chosen.size(0);
-    if (valid == 0)
-        return;
-    out.indices[b].slice(0, 0, valid).copy_(chosen);
-    out.labels[b].slice(0, 0, valid).copy_(labels.index_select(0, chosen).to(at::kLong));
-    out.features[b].slice(0, 0, valid).copy_(features.index_select(0, chosen));
+    const int64_t missing = K - t.size(0);
+    if (missing == 0)
+        return t;
+    std::vector<int64_t> pad(static_cast<size_t>(2 * t.dim()), 0);
+    pad.back() = missing; // constant_pad_nd lists the last dim first
+    return at::constant_pad_nd(t, pad, value);
+}
+
+at::Tensor stackRows(const std::vector<at::Tensor> &rows)
+{
+    return rows.size() == 1 ? rows.front().unsqueeze(0) : at::stack(rows);
 }
 
 } // namespace
@@ -36,12 +40,11 @@ void writeRow(const at::Tensor &features, const at::Tensor &labels, const at::Te
 // data-dependent shapes, so on a GPU reading .numel() waits for the device.
 SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
 {
-    const int64_t B = labels.size(0), K = cfg.k, D = features.size(2);
+    const int64_t B = labels.size(0), K = cfg.k;
     auto gen = compat::makeGenerator(labels.device(), cfg.seed);
-    SampleOutput out;
-    out.indices = at::full({B, K}, -1, longOpts(labels));
-    out.labels = at::full({B, K}, -1, longOpts(labels));
-    out.features = at::zeros({B, K, D}, features.options());
+    // Each row's outputs are built at their final size: no prefilled buffers
+    // to copy into, so the padding costs nothing when a row fills its K slots.
+    std::vector<at::Tensor> indices, outLabels, outFeatures;
     std::vector<int64_t> valid(static_cast<size_t>(B));
     for (int64_t b = 0; b < B; ++b) {
         const at::Tensor row = labels[b];
@@ -53,9 +56,15 @@ SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, c
         const auto perm2 = at::randperm(negative.numel(), gen, longOpts(labels)).slice(0, 0, counts.numNeg);
         at::Tensor chosen = at::cat({positive.index_select(0, perm1), negative.index_select(0, perm2)});
         chosen = chosen.index_select(0, at::randperm(counts.valid(), gen, longOpts(labels)));
-        writeRow(features[b], row, chosen, b, out);
+        indices.push_back(padRows(chosen, K, -1));
+        outLabels.push_back(padRows(row.index_select(0, chosen).to(at::kLong), K, -1));
+        outFeatures.push_back(padRows(features[b].index_select(0, chosen), K, 0));
         valid[static_cast<size_t>(b)] = counts.valid();
     }
+    SampleOutput out;
+    out.indices = stackRows(indices);
+    out.labels = stackRows(outLabels);
+    out.features = stackRows(outFeatures);
     out.valid = at::tensor(valid, at::kLong).to(labels.device());
     return out;
 }

@@ -3,8 +3,9 @@
 Both do the same work as our C++ variants so the comparison is fair: the count
 rule of the issue (no K//2 loss), full feature rows, and for `static_sample` a
 uniform output order from fresh keys (the article reused the selection keys).
-Outputs are not padded to K here; the C++ variants pad, which costs them a
-little extra.
+Both return the indices, feature rows and labels (static also `valid`), as the
+C++ variants do; the naive outputs are not padded to K here (the C++ one pads
+when a row has fewer than K eligible items, which these inputs never trigger).
 """
 import torch
 
@@ -27,13 +28,13 @@ def naive_sample(features, labels, k, gen=None):
     perm2 = torch.randperm(negative.numel(), generator=gen, device=labels.device)[:num_neg]
     idx = torch.cat([positive[perm1], negative[perm2]])
     idx = idx[torch.randperm(idx.numel(), generator=gen, device=labels.device)]
-    return features[idx], labels[idx]
+    return idx, features[idx], labels[idx]
 
 
 def naive_batched(features, labels, k, gen=None):
     """The article's batched_sample_data: a Python loop over the rows."""
     outs = [naive_sample(features[i], labels[i], k, gen) for i in range(features.size(0))]
-    return [o[0] for o in outs], [o[1] for o in outs]
+    return [o[0] for o in outs], [o[1] for o in outs], [o[2] for o in outs]
 
 
 def static_sample(features, labels, k: int):
@@ -63,4 +64,5 @@ def static_sample(features, labels, k: int):
     out_f = torch.gather(features, -2, chosen.unsqueeze(-1).expand(*chosen.shape, features.size(-1)))
     out_f = out_f.masked_fill(~ok.unsqueeze(-1), 0)
     out_l = torch.gather(labels, -1, chosen).masked_fill(~ok, -1)
-    return out_f, out_l
+    out_i = chosen.masked_fill(~ok, -1)
+    return out_i, out_f, out_l, valid
