@@ -17,18 +17,6 @@
 namespace syncscope::lab {
 
 namespace {
-kernels::LabelType kernelLabelType(at::ScalarType t)
-{
-    switch (t) {
-    case at::kByte:
-        return kernels::LabelType::UInt8;
-    case at::kInt:
-        return kernels::LabelType::Int32;
-    default:
-        return kernels::LabelType::Int64;
-    }
-}
-
 void *currentStream() { return at::cuda::getCurrentCUDAStream().stream(); }
 } // namespace
 
@@ -38,34 +26,14 @@ SampleOutput sampleFusedCuda(const at::Tensor &features, const at::Tensor &label
     if (N > kernels::kFusedCudaMaxN)
         throw Error("fused on CUDA takes at most 2^31 - 1 labels per row (got N = " + std::to_string(N) + ")");
     const c10::cuda::CUDAGuard guard(labels.device());
-    const auto st = labels.scalar_type();
-    const at::Tensor lab = (st == at::kByte || st == at::kInt || st == at::kLong)
-                               ? labels.contiguous()
-                               : labels.to(at::kLong).contiguous();
-    const at::Tensor feat = features.contiguous();
+    const FusedInputs in = fusedInputs(features, labels);
     const auto longOpts = labels.options().dtype(at::kLong);
     SampleOutput out;
     out.indices = at::empty({B, K}, longOpts);
     out.labels = at::empty({B, K}, longOpts);
-    out.features = at::empty({B, K, D}, feat.options());
+    out.features = at::empty({B, K, D}, in.features.options());
     out.valid = at::empty({B}, longOpts);
-
-    kernels::FusedSamplerArgs a;
-    a.labels = lab.data_ptr();
-    a.labelType = kernelLabelType(lab.scalar_type());
-    a.batch = B;
-    a.n = N;
-    a.labelRowStride = N;
-    a.features = static_cast<const uint8_t *>(feat.data_ptr());
-    a.featureRowBytes = D * static_cast<int64_t>(feat.element_size());
-    a.featureBatchStride = N * a.featureRowBytes;
-    a.k = K;
-    a.targetPosFraction = cfg.targetPosFraction;
-    a.seed = cfg.seed;
-    a.outIndices = out.indices.data_ptr<int64_t>();
-    a.outLabels = out.labels.data_ptr<int64_t>();
-    a.outFeatures = static_cast<uint8_t *>(out.features.data_ptr());
-    a.outValid = out.valid.data_ptr<int64_t>();
+    const kernels::FusedSamplerArgs a = fusedArgs(in, cfg, out);
     const size_t wsBytes = kernels::fusedSampleCudaWorkspaceBytes(a);
     at::Tensor workspace;
     if (wsBytes > 0)

@@ -3,6 +3,8 @@
 // labels integer [N] or [B, N] (1 positive, 0 negative, anything else ignored).
 // Outputs are always batched: indices/labels int64 [B, K], features [B, K, D]
 // (full rows), valid int64 [B]; slots >= valid are padding (-1, -1, zeros).
+#include "kernels/cpu/fusedsampler.h"
+
 #include <ATen/ATen.h>
 
 #include <cstdint>
@@ -38,6 +40,18 @@ SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, 
 SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels,
                               const SamplerConfig &cfg, at::Generator gen);
 SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
+
+// The fused kernels (CPU and CUDA) share one host API on raw pointers. These
+// prepare it: labels read in place when uint8/int32/int64 (other integer types
+// are widened once), contiguous features, and the args pointing at `out`,
+// whose tensors the caller allocated ([B,K], [B,K], [B,K,D], [B]).
+kernels::LabelType kernelLabelType(at::ScalarType t);
+struct FusedInputs {
+    at::Tensor labels;
+    at::Tensor features;
+};
+FusedInputs fusedInputs(const at::Tensor &features, const at::Tensor &labels);
+kernels::FusedSamplerArgs fusedArgs(const FusedInputs &in, const SamplerConfig &cfg, SampleOutput &out);
 
 // Generated inputs: labels int64 (1 w.p. posFrac, -1 w.p. ignoreFrac, else 0),
 // standard-normal float features; batched shapes [B, N] and [B, N, D].

@@ -123,8 +123,7 @@ SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labe
     return out;
 }
 
-namespace {
-kernels::LabelType labelType(at::ScalarType t)
+kernels::LabelType kernelLabelType(at::ScalarType t)
 {
     switch (t) {
     case at::kByte:
@@ -135,45 +134,51 @@ kernels::LabelType labelType(at::ScalarType t)
         return kernels::LabelType::Int64;
     }
 }
-} // namespace
 
-// Our own kernel; uint8/int32/int64 labels are read in place, other integer
-// types are widened once.
-SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
+FusedInputs fusedInputs(const at::Tensor &features, const at::Tensor &labels)
 {
-#if defined(SYNCSCOPE_WITH_CUDA)
-    if (labels.is_cuda())
-        return sampleFusedCuda(features, labels, cfg);
-#endif
-    const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k, D = features.size(2);
     const auto st = labels.scalar_type();
-    const at::Tensor lab = (st == at::kByte || st == at::kInt || st == at::kLong)
-                               ? labels.contiguous()
-                               : labels.to(at::kLong).contiguous();
-    const at::Tensor feat = features.contiguous();
-    SampleOutput out;
-    out.indices = emptyHostOutput({B, K}, at::kLong);
-    out.labels = emptyHostOutput({B, K}, at::kLong);
-    out.features = emptyHostOutput({B, K, D}, feat.scalar_type());
-    out.valid = at::empty({B}, longOpts(labels));
+    const bool native = st == at::kByte || st == at::kInt || st == at::kLong;
+    return {native ? labels.contiguous() : labels.to(at::kLong).contiguous(), features.contiguous()};
+}
 
+kernels::FusedSamplerArgs fusedArgs(const FusedInputs &in, const SamplerConfig &cfg, SampleOutput &out)
+{
+    const int64_t N = in.labels.size(1), D = in.features.size(2);
     kernels::FusedSamplerArgs a;
-    a.labels = lab.data_ptr();
-    a.labelType = labelType(lab.scalar_type());
-    a.batch = B;
+    a.labels = in.labels.data_ptr();
+    a.labelType = kernelLabelType(in.labels.scalar_type());
+    a.batch = in.labels.size(0);
     a.n = N;
     a.labelRowStride = N;
-    a.features = static_cast<const uint8_t *>(feat.data_ptr());
-    a.featureRowBytes = D * static_cast<int64_t>(feat.element_size());
+    a.features = static_cast<const uint8_t *>(in.features.data_ptr());
+    a.featureRowBytes = D * static_cast<int64_t>(in.features.element_size());
     a.featureBatchStride = N * a.featureRowBytes;
-    a.k = K;
+    a.k = cfg.k;
     a.targetPosFraction = cfg.targetPosFraction;
     a.seed = cfg.seed;
     a.outIndices = out.indices.data_ptr<int64_t>();
     a.outLabels = out.labels.data_ptr<int64_t>();
     a.outFeatures = static_cast<uint8_t *>(out.features.data_ptr());
     a.outValid = out.valid.data_ptr<int64_t>();
-    kernels::fusedSampleCpu(a);
+    return a;
+}
+
+// Our own kernel on the CPU; its outputs live on huge pages (hostalloc.h).
+SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
+{
+#if defined(SYNCSCOPE_WITH_CUDA)
+    if (labels.is_cuda())
+        return sampleFusedCuda(features, labels, cfg);
+#endif
+    const int64_t B = labels.size(0), K = cfg.k, D = features.size(2);
+    const FusedInputs in = fusedInputs(features, labels);
+    SampleOutput out;
+    out.indices = emptyHostOutput({B, K}, at::kLong);
+    out.labels = emptyHostOutput({B, K}, at::kLong);
+    out.features = emptyHostOutput({B, K, D}, in.features.scalar_type());
+    out.valid = at::empty({B}, longOpts(labels));
+    kernels::fusedSampleCpu(fusedArgs(in, cfg, out));
     return out;
 }
 
