@@ -10,6 +10,7 @@
 #include "lab/samplerun.h"
 #include "lab/variants.h"
 #include "samplercheck.h"
+#include "testutil.h"
 
 #if defined(SYNCSCOPE_WITH_CUDA)
 #include "lab/cudalab.h"
@@ -143,38 +144,13 @@ TEST_P(CudaVariant, SameSeedSameOutputDifferentSeedDifferentOutput)
 TEST_P(CudaVariant, EveryEligibleItemIsEquallyLikely)
 {
     SKIP_WITHOUT_CUDA();
-    SampleRequest r;
-    r.variant = GetParam();
-    r.input = {40, 2, 2, 0.3, 0.1, 123, "cuda"};
-    r.k = 10;
-    r.seed = 1000;
-    const auto st = runDistribution(r, 2000, nullptr, nullptr);
-    EXPECT_GT(st.selectionDof, 20);
-    EXPECT_GT(st.selectionP, kAlpha) << "chi2 " << st.selectionChi2 << " dof " << st.selectionDof;
-    EXPECT_GT(st.orderP, kAlpha) << "chi2 " << st.orderChi2 << " dof " << st.orderDof;
-    for (size_t i = 0; i < st.inputLabels.size(); ++i)
-        if (st.inputLabels[i] != 0 && st.inputLabels[i] != 1)
-            EXPECT_EQ(st.selectedCount[i], 0);
+    syncscope::test::expectUniformSelection(GetParam(), "cuda", 2000);
 }
 
 TEST_P(CudaVariant, PositivesAreUniformOverOutputPositionsAtStrongImbalance)
 {
     SKIP_WITHOUT_CUDA();
-    SampleRequest r;
-    r.variant = GetParam();
-    r.input = {10000, 1, 1, 0.01, 0.0, 7, "cuda"};
-    r.k = 1000;
-    r.seed = 77;
-    const auto st = runDistribution(r, 100, nullptr, nullptr);
-    double sum = 0, count = 0;
-    for (int64_t j = 0; j < r.k; ++j) {
-        sum += static_cast<double>(j * st.positiveSlotCount[j]);
-        count += static_cast<double>(st.positiveSlotCount[j]);
-    }
-    ASSERT_GT(count, 0);
-    // ~100 positives a run; the mean of 1e4 positions has sd ~2.9, so 20 is ~7 sd.
-    EXPECT_NEAR(sum / count, 499.5, 20.0);
-    EXPECT_GT(st.orderP, kAlpha) << "chi2 " << st.orderChi2 << " dof " << st.orderDof;
+    syncscope::test::expectUniformOrderAtImbalance(GetParam(), "cuda");
 }
 
 TEST_P(CudaVariant, OutOfMemoryIsOneClearSentence)

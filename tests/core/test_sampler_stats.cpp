@@ -33,41 +33,12 @@ TEST(ChiSquare, SurvivalMatchesTables)
 
 TEST_P(VariantStats, EveryEligibleItemIsEquallyLikely)
 {
-    SampleRequest r;
-    r.variant = GetParam();
-    r.input = {40, 2, 2, 0.3, 0.1, 123, "cpu"};
-    r.k = 10;
-    r.seed = 1000;
-    const auto st = runDistribution(r, 4000, nullptr, nullptr);
-    EXPECT_GT(st.selectionDof, 20);
-    EXPECT_GT(st.selectionP, kAlpha) << "chi2 " << st.selectionChi2 << " dof " << st.selectionDof;
-    EXPECT_GT(st.orderP, kAlpha) << "chi2 " << st.orderChi2 << " dof " << st.orderDof;
-    // ignored items are never selected
-    for (size_t i = 0; i < st.inputLabels.size(); ++i)
-        if (st.inputLabels[i] != 0 && st.inputLabels[i] != 1)
-            EXPECT_EQ(st.selectedCount[i], 0);
+    syncscope::test::expectUniformSelection(GetParam(), "cpu", 4000);
 }
 
 TEST_P(VariantStats, PositivesAreUniformOverOutputPositionsAtStrongImbalance)
 {
-    // N = 10000, K = 1000, 1% positives: the article's static sampler puts the
-    // positives at mean position ~914 instead of 499.5.
-    SampleRequest r;
-    r.variant = GetParam();
-    r.input = {10000, 1, 1, 0.01, 0.0, 7, "cpu"};
-    r.k = 1000;
-    r.seed = 77;
-    const int64_t runs = 100;
-    const auto st = runDistribution(r, runs, nullptr, nullptr);
-    double sum = 0, count = 0;
-    for (int64_t j = 0; j < r.k; ++j) {
-        sum += static_cast<double>(j * st.positiveSlotCount[j]);
-        count += static_cast<double>(st.positiveSlotCount[j]);
-    }
-    ASSERT_GT(count, 0);
-    // ~100 positives a run; the mean of 1e4 positions has sd ~2.9, so 20 is ~7 sd.
-    EXPECT_NEAR(sum / count, 499.5, 20.0);
-    EXPECT_GT(st.orderP, kAlpha) << "chi2 " << st.orderChi2 << " dof " << st.orderDof;
+    syncscope::test::expectUniformOrderAtImbalance(GetParam(), "cpu");
 }
 
 TEST_P(VariantStats, BatchedRowsEqualPerRowRunsInLaw)
