@@ -1,13 +1,11 @@
 #include "analysis/jobanalysis.h"
 
+#include "analysis/jsonwriter.h"
 #include "common/error.h"
 
 #include <algorithm>
-#include <nlohmann/json.hpp>
 
 namespace syncscope {
-
-using ojson = nlohmann::ordered_json;
 
 JobAnalysis analyzeJob(std::vector<TraceModelPtr> files, const AnalysisOptions &options,
                        const ProgressFn &progress, const CancelToken *cancel)
@@ -49,115 +47,251 @@ JobAnalysis analyzeJob(std::vector<TraceModelPtr> files, const AnalysisOptions &
     return job;
 }
 
-namespace {
-
-double us(TimeNs ns) { return double(ns) / 1000.0; }
-
-ojson idJson(const TraceModel &m, const IdValue &v)
+const std::vector<std::string> &defaultTopCategories()
 {
-    if (v.isNumber())
-        return v.num;
-    return std::string(m.str(v.text));
+    static const std::vector<std::string> kCats = {"cpu_op", "user_annotation", "kernel",
+                                                   "gpu_memcpy", "gpu_memset"};
+    return kCats;
 }
 
-ojson optionalInt(int64_t v) { return v == kNoValue ? ojson(nullptr) : ojson(v); }
+namespace {
 
-ojson opName(const TraceModel &m, const EventRef &ref)
+void id(JsonWriter &w, const TraceModel &m, const IdValue &v)
 {
-    if (!ref.valid())
-        return nullptr;
-    return std::string(m.str(m.tracks()[ref.track].name[ref.index]));
+    if (v.isNumber())
+        w.value(v.num);
+    else
+        w.value(m.str(v.text));
+}
+
+void name(JsonWriter &w, const TraceModel &m, const EventRef &ref)
+{
+    if (ref.valid())
+        w.value(m.str(m.tracks()[ref.track].name[ref.index]));
+    else
+        w.null();
+}
+
+void strOrNull(JsonWriter &w, const TraceModel &m, StrId s)
+{
+    if (s == kNoStr)
+        w.null();
+    else
+        w.value(m.str(s));
+}
+
+void stepName(JsonWriter &w, const TraceModel &m, const SyncAnalysis &a, int32_t step)
+{
+    if (step < 0)
+        w.null();
+    else
+        w.value(m.str(a.steps[static_cast<size_t>(step)].name));
 }
 
 } // namespace
 
-std::string analysisToJson(const JobAnalysis &job, size_t topN, int indent)
+std::string analysisToJson(const JobAnalysis &job, size_t topN,
+                           const std::vector<std::string> &topCategories, int indent)
 {
-    ojson doc = ojson::object();
-    ojson files = ojson::array(), devices = ojson::array(), calls = ojson::array(),
-          cudaSyncs = ojson::array(), gaps = ojson::array(), breakdown = ojson::array(),
-          ops = ojson::array();
-    for (size_t f = 0; f < job.files.size(); ++f) {
-        const TraceModel &m = *job.files[f];
-        const SyncAnalysis &a = job.sync[f];
+    JsonWriter w(indent);
+    const size_t nFiles = job.files.size();
+    auto each = [&](auto &&fn) {
+        for (size_t f = 0; f < nFiles; ++f)
+            fn(f, *job.files[f], job.sync[f]);
+    };
+    w.beginObject();
+    w.key("files").beginArray();
+    each([&](size_t, const TraceModel &m, const SyncAnalysis &a) {
         const TraceCounts &c = m.counts();
-        files.push_back({{"path", m.info().path},
-                         {"rank", optionalInt(m.info().rank)},
-                         {"format", m.info().format},
-                         {"events", c.durationEvents},
-                         {"flows", c.flows},
-                         {"instants", c.instants},
-                         {"counters", c.counters},
-                         {"warnings", m.warnings().count},
-                         {"span_us", us(m.maxTime() - m.minTime())}});
-        for (const DeviceActivity &d : a.devices)
-            devices.push_back({{"file", f},
-                               {"device", d.device},
-                               {"kernels", d.kernels},
-                               {"memcpys", d.memcpys},
-                               {"memsets", d.memsets},
-                               {"busy_us", us(d.busy)},
-                               {"idle_us", us(d.idle())},
-                               {"span_us", us(d.span())},
-                               {"sync_gap_us", us(d.syncGap)}});
+        w.beginObject();
+        w.key("path").value(m.info().path);
+        w.key("rank").optional(m.info().rank);
+        w.key("format").value(m.info().format);
+        w.key("events").value(c.durationEvents);
+        w.key("flows").value(c.flows);
+        w.key("instants").value(c.instants);
+        w.key("counters").value(c.counters);
+        w.key("warnings").value(m.warnings().count);
+        w.key("unplaced_gpu_events").value(a.unplacedActivities);
+        w.key("span_us").micros(m.maxTime() - m.minTime());
+        w.endObject();
+    });
+    w.endArray();
+    w.key("categories").beginObject();
+    for (const auto &kv : job.categories)
+        w.key(kv.first).value(kv.second);
+    w.endObject();
+    w.key("devices").beginArray();
+    each([&](size_t f, const TraceModel &, const SyncAnalysis &a) {
+        for (const DeviceActivity &d : a.devices) {
+            w.beginObject();
+            w.key("file").value(uint64_t(f));
+            w.key("device").value(d.device);
+            w.key("kernels").value(d.kernels);
+            w.key("memcpys").value(d.memcpys);
+            w.key("memsets").value(d.memsets);
+            w.key("busy_us").micros(d.busy);
+            w.key("idle_us").micros(d.idle());
+            w.key("span_us").micros(d.span());
+            w.key("sync_gap_us").micros(d.syncGap);
+            w.key("avoidable_us").micros(d.avoidable);
+            w.endObject();
+        }
+    });
+    w.endArray();
+    w.key("sync_calls").beginArray();
+    each([&](size_t f, const TraceModel &m, const SyncAnalysis &a) {
         for (const SyncCall &s : a.syncCalls) {
             const Track &t = m.tracks()[s.event.track];
-            calls.push_back({{"file", f},
-                             {"name", std::string(m.str(t.name[s.event.index]))},
-                             {"ts_us", us(s.start)},
-                             {"dur_us", us(s.dur)},
-                             {"pid", idJson(m, t.pid)},
-                             {"tid", idJson(m, t.tid)},
-                             {"op", opName(m, s.op)},
-                             {"root_op", opName(m, s.rootOp)}});
+            w.beginObject();
+            w.key("file").value(uint64_t(f));
+            w.key("name").value(m.str(t.name[s.event.index]));
+            w.key("ts_us").micros(s.start);
+            w.key("dur_us").micros(s.dur);
+            w.key("pid");
+            id(w, m, t.pid);
+            w.key("tid");
+            id(w, m, t.tid);
+            w.key("op");
+            name(w, m, s.op);
+            w.key("root_op");
+            name(w, m, s.rootOp);
+            w.key("pageable_copy").value(s.pageableCopy);
+            w.key("blocked_us").micros(s.dur);
+            w.key("avoidable_us").micros(s.avoidable);
+            w.key("py_frame");
+            name(w, m, s.pyFrame);
+            w.key("user_frame");
+            name(w, m, s.userFrame);
+            w.key("step");
+            stepName(w, m, a, s.step);
+            w.endObject();
         }
-        for (const CudaSyncEvent &e : a.cudaSyncEvents)
-            cudaSyncs.push_back({{"file", f},
-                                 {"kind", std::string(m.str(e.kind))},
-                                 {"ts_us", us(e.start)},
-                                 {"dur_us", us(e.dur)},
-                                 {"device", optionalInt(e.device)},
-                                 {"stream", optionalInt(e.stream)}});
+    });
+    w.endArray();
+    w.key("cuda_sync_events").beginArray();
+    each([&](size_t f, const TraceModel &m, const SyncAnalysis &a) {
+        for (const CudaSyncEvent &e : a.cudaSyncEvents) {
+            w.beginObject();
+            w.key("file").value(uint64_t(f));
+            w.key("kind").value(m.str(e.kind));
+            w.key("ts_us").micros(e.start);
+            w.key("dur_us").micros(e.dur);
+            w.key("device").optional(e.device);
+            w.key("stream").optional(e.stream);
+            w.endObject();
+        }
+    });
+    w.endArray();
+    w.key("sync_gaps").beginArray();
+    each([&](size_t f, const TraceModel &m, const SyncAnalysis &a) {
         for (const SyncGap &g : a.syncGaps) {
             const SyncCall &s = a.syncCalls[g.syncCall];
-            gaps.push_back({{"file", f},
-                            {"device", g.device},
-                            {"start_us", us(g.interval.start)},
-                            {"end_us", us(g.interval.end)},
-                            {"dur_us", us(g.interval.length())},
-                            {"sync", opName(m, s.event)},
-                            {"op", opName(m, s.op)},
-                            {"root_op", opName(m, s.rootOp)}});
+            w.beginObject();
+            w.key("file").value(uint64_t(f));
+            w.key("device").value(g.device);
+            w.key("start_us").micros(g.interval.start);
+            w.key("end_us").micros(g.interval.end);
+            w.key("dur_us").micros(g.interval.length());
+            w.key("sync");
+            name(w, m, s.event);
+            w.key("op");
+            name(w, m, s.op);
+            w.key("root_op");
+            name(w, m, s.rootOp);
+            w.key("blocked_us").micros(g.blocked);
+            w.key("avoidable_us").micros(g.avoidable);
+            w.key("py_frame");
+            name(w, m, s.pyFrame);
+            w.key("user_frame");
+            name(w, m, s.userFrame);
+            w.key("step");
+            stepName(w, m, a, g.step);
+            w.endObject();
         }
-        for (const IdleBreakdown &b : a.idleBreakdown)
-            breakdown.push_back({{"file", f},
-                                 {"device", b.device},
-                                 {"stream", optionalInt(b.stream)},
-                                 {"host_wait_us", us(b.hostWait)},
-                                 {"kernel_wait_us", us(b.kernelWait)},
-                                 {"other_us", us(b.other)}});
+    });
+    w.endArray();
+    w.key("idle_breakdown").beginArray();
+    each([&](size_t f, const TraceModel &, const SyncAnalysis &a) {
+        for (const IdleBreakdown &b : a.idleBreakdown) {
+            w.beginObject();
+            w.key("file").value(uint64_t(f));
+            w.key("device").value(b.device);
+            w.key("stream").optional(b.stream);
+            w.key("host_wait_us").micros(b.hostWait);
+            w.key("kernel_wait_us").micros(b.kernelWait);
+            w.key("other_us").micros(b.other);
+            w.endObject();
+        }
+    });
+    w.endArray();
+    w.key("steps").beginArray();
+    each([&](size_t f, const TraceModel &m, const SyncAnalysis &a) {
+        for (const StepDeviceStats &st : a.stepStats) {
+            const Step &step = a.steps[st.step];
+            w.beginObject();
+            w.key("file").value(uint64_t(f));
+            w.key("device").value(st.device);
+            w.key("step").value(m.str(step.name));
+            w.key("start_us").micros(step.start);
+            w.key("end_us").micros(step.end);
+            w.key("gpu_busy_us").micros(st.gpuBusy);
+            w.key("sync_gaps").value(st.syncGaps);
+            w.key("sync_gap_us").micros(st.syncGapTime);
+            w.key("avoidable_us").micros(st.avoidable);
+            w.endObject();
+        }
+    });
+    w.endArray();
+    w.key("sync_sources").beginArray();
+    {
+        // All files' sources, longest avoidable first.
+        std::vector<std::pair<size_t, const SyncSource *>> all;
+        each([&](size_t f, const TraceModel &, const SyncAnalysis &a) {
+            for (const SyncSource &s : a.sources)
+                all.push_back({f, &s});
+        });
+        std::stable_sort(all.begin(), all.end(), [](const auto &x, const auto &y) {
+            return x.second->avoidable > y.second->avoidable;
+        });
+        for (const auto &e : all) {
+            const TraceModel &m = *job.files[e.first];
+            const SyncSource &s = *e.second;
+            w.beginObject();
+            w.key("file").value(uint64_t(e.first));
+            w.key("sync").value(m.str(s.sync));
+            w.key("op");
+            strOrNull(w, m, s.op);
+            w.key("user_frame");
+            strOrNull(w, m, s.userFrame);
+            w.key("count").value(s.count);
+            w.key("gaps").value(s.gaps);
+            w.key("gap_us").micros(s.gapTime);
+            w.key("avoidable_us").micros(s.avoidable);
+            w.endObject();
+        }
     }
-    ojson categories = ojson::object();
-    for (const auto &kv : job.categories)
-        categories[kv.first] = kv.second;
-    for (size_t i = 0; i < job.ops.size() && i < topN; ++i) {
-        const NamedOpStat &o = job.ops[i];
-        ops.push_back({{"name", o.name},
-                       {"cat", o.cat},
-                       {"count", o.count},
-                       {"total_us", us(o.total)},
-                       {"self_us", us(o.self)}});
+    w.endArray();
+    w.key("top_ops").beginArray();
+    size_t listed = 0;
+    for (const NamedOpStat &o : job.ops) {
+        if (listed >= topN)
+            break;
+        if (!topCategories.empty() &&
+            std::find(topCategories.begin(), topCategories.end(), o.cat) == topCategories.end())
+            continue;
+        ++listed;
+        w.beginObject();
+        w.key("name").value(o.name);
+        w.key("cat").value(o.cat);
+        w.key("count").value(o.count);
+        w.key("total_us").micros(o.total);
+        w.key("self_us").micros(o.self);
+        w.endObject();
     }
-    doc["files"] = std::move(files);
-    doc["categories"] = std::move(categories);
-    doc["devices"] = std::move(devices);
-    doc["sync_calls"] = std::move(calls);
-    doc["cuda_sync_events"] = std::move(cudaSyncs);
-    doc["sync_gaps"] = std::move(gaps);
-    doc["idle_breakdown"] = std::move(breakdown);
-    doc["top_ops"] = std::move(ops);
-    // Invalid UTF-8 in names from a broken profiler must not make dump() throw.
-    return doc.dump(indent, ' ', false, nlohmann::json::error_handler_t::replace) + "\n";
+    w.endArray();
+    w.endObject();
+    return w.take();
 }
 
 } // namespace syncscope

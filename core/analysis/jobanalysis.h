@@ -1,6 +1,6 @@
 #pragma once
 // The analysis of a whole job (one trace per rank) and its JSON form, which is the
-// `syncscope-cli analyze --json` contract (issue 3, section 3).
+// `syncscope-cli analyze --json` contract (README "analyze --json").
 #include "analysis/opstats.h"
 #include "analysis/syncanalysis.h"
 
@@ -9,6 +9,9 @@
 #include <vector>
 
 namespace syncscope {
+
+// The categories top_ops lists by default: cpu_op, user_annotation and the GPU ones.
+const std::vector<std::string> &defaultTopCategories();
 
 // An op statistic merged over files by its text (files intern separately).
 struct NamedOpStat {
@@ -22,12 +25,16 @@ struct JobAnalysis {
     std::vector<SyncAnalysis> sync;              // one per file
     std::map<std::string, uint64_t> categories;  // normalized category -> duration events
     std::vector<NamedOpStat> ops;                // all files, longest total first
+    std::vector<std::string> topCategories = defaultTopCategories(); // what top lists show
 };
 
 JobAnalysis analyzeJob(std::vector<TraceModelPtr> files, const AnalysisOptions &options = {},
                        const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
 
-// The JSON document of `analyze --json`; top_ops keeps the topN longest.
-std::string analysisToJson(const JobAnalysis &job, size_t topN, int indent = 1);
+// The JSON document of `analyze --json`; top_ops keeps the topN longest ops of
+// the given categories (all when empty). Every *_us value is exact.
+std::string analysisToJson(const JobAnalysis &job, size_t topN,
+                           const std::vector<std::string> &topCategories = defaultTopCategories(),
+                           int indent = 1);
 
 } // namespace syncscope

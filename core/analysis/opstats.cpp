@@ -58,7 +58,13 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
                 s.max = d;
             }
             ++s.count;
-            s.total += d;
+            // Total time over outermost instances: one inside another of the
+            // same name and category on this thread is already counted.
+            bool nested = false;
+            for (int32_t a = t.parent[i]; a >= 0 && !nested; a = t.parent[a])
+                nested = t.name[a] == t.name[i] && t.cat[a] == t.cat[i];
+            if (!nested)
+                s.total += d;
             s.self += std::max<TimeNs>(0, d - childTime[i - b]);
             s.min = std::min(s.min, d);
             s.max = std::max(s.max, d);

@@ -10,8 +10,8 @@ namespace syncscope {
 struct OpStat {
     StrId name = kEmptyStr;
     StrId cat = kEmptyStr;
-    uint64_t count = 0;
-    TimeNs total = 0;
+    uint64_t count = 0;  // every instance
+    TimeNs total = 0;    // over outermost instances only (none inside another of this name and category)
     TimeNs self = 0; // total minus the time of direct children on the same track
     TimeNs min = 0;
     TimeNs max = 0;

@@ -2,6 +2,7 @@
 
 #include <charconv>
 #include <cmath>
+#include <limits>
 
 namespace syncscope {
 namespace json {
@@ -133,8 +134,10 @@ void Scanner::decodeRest(std::string &out)
     }
 }
 
-bool parseMicrosToNs(std::string_view t, int64_t &ns)
+NumberStatus parseMicros(std::string_view t, int64_t &ns)
 {
+    // Exact decimal arithmetic: the digits are kept as text, shifted by the
+    // exponent and by 3 places (us -> ns), and rounded half-to-even once.
     size_t i = 0;
     const size_t n = t.size();
     bool neg = false;
@@ -142,55 +145,98 @@ bool parseMicrosToNs(std::string_view t, int64_t &ns)
         neg = t[i] == '-';
         ++i;
     }
-    const size_t intBegin = i;
-    uint64_t whole = 0;
-    while (i < n && t[i] >= '0' && t[i] <= '9') {
-        if (i - intBegin >= 15)
-            goto slow; // beyond 1e15 us the exact path could overflow int64 ns
-        whole = whole * 10 + static_cast<uint64_t>(t[i] - '0');
-        ++i;
-    }
-    {
-        const bool haveInt = i > intBegin;
-        uint64_t frac = 0;
-        int fracDigits = 0;
-        bool roundUp = false;
-        if (i < n && t[i] == '.') {
-            ++i;
-            const size_t fracBegin = i;
-            while (i < n && t[i] >= '0' && t[i] <= '9') {
-                if (fracDigits < 3) {
-                    frac = frac * 10 + static_cast<uint64_t>(t[i] - '0');
-                    ++fracDigits;
-                } else if (i - fracBegin == 3) {
-                    roundUp = t[i] >= '5';
+    // Significant digits (leading zeros dropped) and how many of them stand
+    // before the decimal point ("intDigits" may be negative: 0.00123 -> -2).
+    const size_t mantBegin = i;
+    size_t sigBegin = std::string_view::npos, sigEnd = 0;
+    int64_t intDigits = 0;
+    bool seenPoint = false, anyDigit = false;
+    for (; i < n; ++i) {
+        const char c = t[i];
+        if (c >= '0' && c <= '9') {
+            anyDigit = true;
+            if (sigBegin == std::string_view::npos) {
+                if (c == '0') {
+                    if (seenPoint)
+                        --intDigits;
+                    continue;
                 }
-                ++i;
+                sigBegin = i;
             }
-            if (i == fracBegin && !haveInt)
-                return false;
-        } else if (!haveInt) {
-            return false;
+            sigEnd = i + 1;
+            if (!seenPoint)
+                ++intDigits;
+        } else if (c == '.' && !seenPoint) {
+            seenPoint = true;
+        } else {
+            break;
         }
-        if (i != n)
-            goto slow; // exponent or garbage
-        while (fracDigits < 3) {
-            frac *= 10;
-            ++fracDigits;
-        }
-        int64_t v = static_cast<int64_t>(whole * 1000 + frac + (roundUp ? 1 : 0));
-        ns = neg ? -v : v;
-        return true;
     }
-slow:
-    double d;
-    if (!parseDouble(t, d))
-        return false;
-    d *= 1000.0;
-    if (!(std::fabs(d) < 9.2e18))
-        return false;
-    ns = static_cast<int64_t>(std::llround(d));
-    return true;
+    if (!anyDigit || i == mantBegin)
+        return NumberStatus::NotNumber;
+    int64_t exponent = 0;
+    if (i < n && (t[i] == 'e' || t[i] == 'E')) {
+        ++i;
+        bool eneg = false;
+        if (i < n && (t[i] == '-' || t[i] == '+')) {
+            eneg = t[i] == '-';
+            ++i;
+        }
+        const size_t expBegin = i;
+        for (; i < n && t[i] >= '0' && t[i] <= '9'; ++i)
+            if (exponent < 100000) // beyond this the value is 0 or out of range anyway
+                exponent = exponent * 10 + (t[i] - '0');
+        if (i == expBegin)
+            return NumberStatus::NotNumber;
+        if (eneg)
+            exponent = -exponent;
+    }
+    if (i != n)
+        return NumberStatus::NotNumber;
+    if (sigBegin == std::string_view::npos) { // all zeros
+        ns = 0;
+        return NumberStatus::Ok;
+    }
+    // Digits of the result's integer part: the first `keep` significant digits.
+    const int64_t keep = intDigits + exponent + 3;
+    if (keep > 19)
+        return NumberStatus::OutOfRange;
+    uint64_t whole = 0;
+    int64_t taken = 0;
+    int firstDropped = 0;   // the first digit after the integer part
+    bool restNonZero = false; // any non-zero digit after that one
+    for (size_t k = sigBegin; k < sigEnd; ++k) {
+        if (t[k] == '.')
+            continue;
+        const int d = t[k] - '0';
+        if (taken < keep) {
+            whole = whole * 10 + static_cast<uint64_t>(d); // < 1e19 < 2^64
+            ++taken;
+        } else if (taken == keep) {
+            firstDropped = d;
+            ++taken;
+        } else if (d != 0) {
+            restNonZero = true;
+        }
+    }
+    if (keep < 0) { // the first dropped digit is one of the implied zeros
+        firstDropped = 0;
+        restNonZero = true;
+    }
+    for (; taken < keep; ++taken)
+        whole *= 10;
+    if (firstDropped > 5 || (firstDropped == 5 && (restNonZero || (whole & 1))))
+        ++whole;
+    // INT64_MIN is not a time: it marks absent values in the model.
+    if (whole > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        return NumberStatus::OutOfRange;
+    ns = neg ? -static_cast<int64_t>(whole) : static_cast<int64_t>(whole);
+    return NumberStatus::Ok;
+}
+
+bool parseMicrosToNs(std::string_view t, int64_t &ns)
+{
+    return parseMicros(t, ns) == NumberStatus::Ok;
 }
 
 bool parseInt64(std::string_view t, int64_t &out)

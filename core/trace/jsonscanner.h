@@ -218,9 +218,13 @@ private:
     const char *m_end;
 };
 
-// Timestamps and durations: decimal microseconds (maybe fractional, maybe in a
-// string) to integer nanoseconds, exact to the nanosecond. False when it is not
-// a number or is out of range.
+// Timestamps and durations: decimal microseconds (maybe fractional, with an
+// exponent, maybe in a string) to integer nanoseconds with integer arithmetic
+// only: digits beyond the nanosecond are rounded half-to-even. OutOfRange when
+// the result does not fit in int64 (INT64_MIN excluded).
+enum class NumberStatus { Ok, NotNumber, OutOfRange };
+NumberStatus parseMicros(std::string_view text, int64_t &ns);
+// parseMicros() == Ok.
 bool parseMicrosToNs(std::string_view text, int64_t &ns);
 // An integer (or a number with an integral value, or a numeric string's content).
 bool parseInt64(std::string_view text, int64_t &out);

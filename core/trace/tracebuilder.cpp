@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <numeric>
 
 namespace syncscope {
@@ -308,6 +309,13 @@ void TraceBuilder::pairBeginEnd(uint32_t track, std::vector<Pending> &pending)
         } else {
             const Pending &b = *open.back();
             open.pop_back();
+            // p.ts >= b.ts; the difference may still overflow for far-apart signs.
+            if (b.ts < 0 && p.ts > std::numeric_limits<TimeNs>::max() + b.ts) {
+                warn("a B/E pair '" + std::string(m_model->m_strings.get(b.name)) + "'" + where() +
+                     " lasts longer than the largest time (end - start overflows); it was skipped");
+                ++m_model->m_counts.skipped;
+                continue;
+            }
             addComplete(track, b.ts, p.ts - b.ts, b.name, b.cat, b.args, b.keys);
         }
     }

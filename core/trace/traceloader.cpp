@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
+#include <limits>
 
 namespace syncscope {
 
@@ -30,6 +31,7 @@ struct RawEvent {
     std::string_view name, cat, pid, tid, id, bp, scope, args;
     bool idIsNumber = false;
     const char *wrongType = nullptr; // the first field with a wrong type
+    const char *outOfRange = nullptr; // the first time field beyond int64 ns
     EventKeys keys;
     std::string_view syncKind;
 };
@@ -410,10 +412,19 @@ void Loader::parseEvent(Scanner &s, RawEvent &ev)
                     ev.wrongType = field;
                 return;
             }
-            if (json::parseMicrosToNs(text, out))
+            switch (json::parseMicros(text, out)) {
+            case json::NumberStatus::Ok:
                 has = true;
-            else if (!ev.wrongType)
-                ev.wrongType = field;
+                break;
+            case json::NumberStatus::OutOfRange:
+                if (!ev.outOfRange)
+                    ev.outOfRange = &out == &ev.ts ? "ts" : "dur";
+                break;
+            case json::NumberStatus::NotNumber:
+                if (!ev.wrongType)
+                    ev.wrongType = field;
+                break;
+            }
         };
         auto idField = [&](std::string &scratch, std::string_view &out, bool &has) {
             if (c == '"') {
@@ -588,6 +599,12 @@ void Loader::commit(const RawEvent &ev, uint64_t offset)
         ++b.counts().skipped;
         return;
     }
+    if (ev.outOfRange) {
+        eventWarning(offset, ev, "has a \"" + std::string(ev.outOfRange) +
+                                     "\" out of range (beyond +-9.2e18 ns); it was skipped");
+        ++b.counts().skipped;
+        return;
+    }
     if (!ev.hasPh) {
         eventWarning(offset, ev, "has no \"ph\"; it was skipped");
         ++b.counts().skipped;
@@ -609,6 +626,10 @@ void Loader::commit(const RawEvent &ev, uint64_t offset)
             dur = 0;
         } else if (dur < 0) {
             eventWarning(offset, ev, "has a negative \"dur\"; it was skipped");
+            ++b.counts().skipped;
+            return;
+        } else if (ev.ts > std::numeric_limits<TimeNs>::max() - dur) {
+            eventWarning(offset, ev, "ends past the largest time (ts + dur overflows); it was skipped");
             ++b.counts().skipped;
             return;
         }
