@@ -15,7 +15,7 @@ import reference_stats  # noqa: E402
 
 SHAPE = {
     "files": ["path", "rank", "format", "events", "flows", "instants", "counters", "warnings",
-              "unplaced_gpu_events", "span_us"],
+              "unplaced_gpu_events", "span_us", "warning_kinds"],
     "devices": ["file", "device", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
                 "sync_gap_us", "avoidable_us"],
     "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op", "pageable_copy",

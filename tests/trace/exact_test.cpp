@@ -337,3 +337,25 @@ TEST(SyncReplay, StopsOnceConverged)
         all[i] = i;
     EXPECT_EQ(r.run(all)[0], 0);
 }
+
+// Every distinct kind of warning is listed with its count, not only the first few.
+TEST(LoadWarningsKinds, EveryKindWithItsCount)
+{
+    std::string text = R"({"traceEvents": [)";
+    for (int i = 0; i < 30; ++i)
+        text += R"({"ph": "X", "name": "neg)" + std::to_string(i) + R"(", "pid": 1, "tid": 1, "ts": 5, "dur": -1},)";
+    for (int i = 0; i < 7; ++i)
+        text += R"({"ph": "X", "name": "big", "pid": 1, "tid": 1, "ts": 1e300, "dur": 1},)";
+    text += R"({"ph": "Q", "name": "odd", "pid": 1, "tid": 1, "ts": 5}]})";
+    auto m = loadTraceFromMemory(text, "kinds.json");
+    const LoadWarnings &w = m->warnings();
+    EXPECT_EQ(w.count, 38u);
+    ASSERT_EQ(w.kinds.size(), 3u);
+    EXPECT_EQ(w.kinds[0].count, 30u);
+    EXPECT_NE(w.kinds[0].example.find("negative"), std::string::npos);
+    EXPECT_EQ(w.kinds[1].count, 7u);
+    EXPECT_NE(w.kinds[1].pattern.find("out of range"), std::string::npos);
+    EXPECT_EQ(w.kinds[2].count, 1u);
+    const std::string doc = analysisToJson(analyzeJob({m}), 1);
+    EXPECT_NE(doc.find("\"count\": 30"), std::string::npos);
+}
