@@ -359,3 +359,23 @@ TEST(LoadWarningsKinds, EveryKindWithItsCount)
     const std::string doc = analysisToJson(analyzeJob({m}), 1);
     EXPECT_NE(doc.find("\"count\": 30"), std::string::npos);
 }
+
+// Kernels whose pid is a non-numeric string and that carry no args.device are
+// placed by the process-name metadata ("GPU 2"), else counted as unplaced.
+TEST(SyncVerdicts, KernelsPlacedByProcessName)
+{
+    const std::string text = R"J({"traceEvents": [
+        {"ph": "M", "name": "process_name", "pid": "gpu-a", "args": {"name": "GPU 2 (NVIDIA H200)"}},
+        {"ph": "X", "cat": "kernel", "name": "k1", "pid": "gpu-a", "tid": "stream 7", "ts": 10, "dur": 5},
+        {"ph": "X", "cat": "kernel", "name": "k2", "pid": "gpu-a", "tid": "stream 7", "ts": 20, "dur": 5},
+        {"ph": "X", "cat": "kernel", "name": "k3", "pid": "mystery", "tid": 1, "ts": 30, "dur": 5}]})J";
+    auto m = loadTraceFromMemory(text, "placed.json");
+    const SyncAnalysis a = analyzeSyncs(*m);
+    ASSERT_EQ(a.devices.size(), 1u);
+    EXPECT_EQ(a.devices[0].device, 2);
+    EXPECT_EQ(a.devices[0].kernels, 2u);
+    EXPECT_EQ(a.devices[0].busy, 10'000);
+    EXPECT_EQ(a.unplacedActivities, 1u);
+    const std::string doc = analysisToJson(analyzeJob({m}), 1);
+    EXPECT_NE(doc.find("\"unplaced_gpu_events\": 1"), std::string::npos);
+}
