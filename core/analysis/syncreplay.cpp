@@ -99,6 +99,27 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
                                            m_acts[it.ref].end));
         }
     }
+    m_lastOfThread.assign(m_threads, 0);
+    m_lastOfStream.assign(m_streams, 0);
+    for (uint32_t i = 0; i < m_items.size(); ++i) {
+        const Item &it = m_items[i];
+        bool irregular = false;
+        if (it.kind == Block) {
+            m_lastOfThread[it.thread] = i;
+            // A call that returned before its thread's GPU work ended.
+            irregular = m_threadOldMax[i] != kNever && m_threadOldMax[i] > m_calls[it.ref].end;
+        } else {
+            const Activity &a = m_acts[it.ref];
+            m_lastOfStream[a.stream] = i;
+            if (it.kind == LaunchedActivity)
+                m_lastOfThread[it.thread] = i;
+            const int32_t p = m_pred[it.ref];
+            irregular = it.kind == OrphanActivity ||
+                        (p >= 0 && a.start < m_acts[static_cast<size_t>(p)].end);
+        }
+        if (irregular)
+            m_lastIrregular = i + 1;
+    }
     for (DeviceIndex &d : m_devices) {
         d.suffixMax.assign(d.positions.size(), kNever);
         TimeNs m = kNever;
@@ -116,6 +137,7 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
     m_head.assign(m_threads, 0);
     m_thrNewMax.assign(m_threads, kNever);
     m_thrOldBefore.assign(m_threads, kNever);
+    m_thrOldNow.assign(m_threads, kNever);
     m_strStamp.assign(m_streams, 0);
     m_strLastNew.assign(m_streams, 0);
     m_strLastOld.assign(m_streams, 0);
@@ -152,6 +174,7 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
             // Before the walk started nothing moved: new ends were the old ones.
             m_thrOldBefore[t] = prev >= 0 ? m_threadOldMax[static_cast<size_t>(prev)] : kNever;
         }
+        m_thrOldNow[t] = m_threadOldMax[item];
     };
     auto setHead = [&](uint32_t t, TimeNs h) {
         nonZeroHeads += (h != 0) - (m_head[t] != 0);
@@ -159,6 +182,8 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     };
 
     size_t stop = m_items.size();
+    TimeNs shift = 0; // of everything from `stop` on
+    const size_t checkEvery = std::max<size_t>(256, m_threads + m_streams);
     for (size_t i = first; i < m_items.size(); ++i) {
         const Item &it = m_items[i];
         if (it.kind == Block) {
@@ -211,8 +236,14 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
             stop = i + 1;
             break;
         }
+        if (i >= last && i + 1 >= m_lastIrregular && (i - first) % checkEvery == checkEvery - 1 &&
+            uniformShift(i, shift)) {
+            stop = i + 1;
+            break;
+        }
     }
     m_lastWalked = stop - first;
+    m_lastShift = shift;
     for (size_t c : removed)
         m_removed[c] = 0;
 
@@ -227,10 +258,41 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
             best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
         const auto e = std::lower_bound(di.positions.begin(), di.positions.end(), stop);
         if (e != di.positions.end())
-            best = std::max(best, di.suffixMax[static_cast<size_t>(e - di.positions.begin())]);
+            best = std::max(best, di.suffixMax[static_cast<size_t>(e - di.positions.begin())] - shift);
         out[d] = std::max<TimeNs>(0, di.oldMax - best);
     }
     return out;
+}
+
+bool SyncReplay::uniformShift(size_t item, TimeNs &shift) const
+{
+    TimeNs d = 0;
+    bool have = false;
+    for (uint32_t t = 0; t < m_threads; ++t) {
+        if (m_lastOfThread[t] <= item)
+            continue; // no host events left
+        if (m_thrStamp[t] != m_gen || m_head[t] <= 0)
+            return false;
+        if (!have) {
+            d = m_head[t];
+            have = true;
+        } else if (m_head[t] != d) {
+            return false;
+        }
+        if (m_thrOldNow[t] != kNever &&
+            std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t] - d)
+            return false;
+    }
+    if (!have)
+        return false;
+    for (uint32_t q = 0; q < m_streams; ++q) {
+        if (m_lastOfStream[q] <= item)
+            continue;
+        if (m_strStamp[q] != m_gen || m_strLastNew[q] != m_strLastOld[q] - d)
+            return false;
+    }
+    shift = d;
+    return true;
 }
 
 } // namespace syncscope

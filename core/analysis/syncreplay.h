@@ -23,7 +23,12 @@
 //  - Avoidable time per device: the device's last old end minus its last new end.
 // Before the first call of R nothing moves, so the walk starts there, and it stops
 // once every S_T is 0, every stream's last new end equals its old end and no call
-// of R is left: from there on nothing changes.
+// of R is left: from there on nothing changes. It also stops once everything still
+// to come is shifted by one amount D: every thread with host events left has
+// S_T = D and its launched work's last new end D before the old one, every stream
+// with activity left ends D early, and no orphan activity, overlap on a stream or
+// call that returned before its GPU work ended is left: from there on every
+// activity moves by exactly D.
 #include "trace/tracemodel.h"
 
 #include <cstdint>
@@ -57,8 +62,9 @@ public:
     // reuses scratch space between runs.
     std::vector<TimeNs> run(const std::vector<size_t> &removed);
 
-    // Items the last run() walked (for tests of the early stop).
+    // Items the last run() walked, and the shift of the rest (for tests of the early stops).
     size_t lastWalked() const { return m_lastWalked; }
+    TimeNs lastTailShift() const { return m_lastShift; }
 
 private:
     enum Kind : uint8_t { LaunchedActivity = 0, OrphanActivity = 1, Block = 2 };
@@ -82,6 +88,9 @@ private:
     std::vector<int32_t> m_prevOfThread;  // per item: previous item of the same thread, or -1
     std::vector<TimeNs> m_threadOldMax;   // per item: the thread's launched old-end max so far
     std::vector<uint32_t> m_blockItem;    // per call: its item position
+    std::vector<uint32_t> m_lastOfThread; // last item position of each thread
+    std::vector<uint32_t> m_lastOfStream; // last item position of each stream
+    size_t m_lastIrregular = 0;           // 1 + last orphan/overlap/early-return item
     std::vector<DeviceIndex> m_devices;
     uint32_t m_threads = 0, m_streams = 0;
 
@@ -89,10 +98,13 @@ private:
     uint32_t m_gen = 0;
     std::vector<uint32_t> m_actStamp, m_thrStamp, m_strStamp;
     std::vector<TimeNs> m_newEnd, m_headUsed;
-    std::vector<TimeNs> m_head, m_thrNewMax, m_thrOldBefore;
+    std::vector<TimeNs> m_head, m_thrNewMax, m_thrOldBefore, m_thrOldNow;
     std::vector<TimeNs> m_strLastNew, m_strLastOld;
     std::vector<char> m_removed;
     size_t m_lastWalked = 0;
+    TimeNs m_lastShift = 0;
+
+    bool uniformShift(size_t item, TimeNs &shift) const;
 };
 
 } // namespace syncscope

@@ -32,14 +32,27 @@ def check(cond, what):
         failures.append(what)
 
 
-def random_program(rng):
+def random_program(rng, launches=(5, 40), syncs=(1, 8)):
     ops = []
-    for _ in range(rng.randint(5, 40)):
+    for _ in range(rng.randint(*launches)):
         ops.append(("work", rng.randint(0, 50)))
         ops.append(("launch", rng.randint(1, 5), rng.randint(1, 80)))
     # 1 to 8 syncs at random places.
-    for _ in range(rng.randint(1, 8)):
+    for _ in range(rng.randint(*syncs)):
         ops.insert(rng.randint(1, len(ops)), ("sync", rng.randint(0, 3)))
+    return ops
+
+
+def steady_program(rng, steps):
+    """A training loop: per step host work, a few launches and one sync; the
+    host-bound ones keep a head start to the end (the replay's shortcut)."""
+    ops = []
+    work, kernels = rng.randint(20, 200), [rng.randint(5, 60) for _ in range(rng.randint(1, 4))]
+    for _ in range(steps):
+        ops.append(("work", work))
+        for k in kernels:
+            ops.append(("launch", 2, k))
+        ops.append(("sync", 1))
     return ops
 
 
@@ -117,8 +130,11 @@ def hand_worked(data):
 
 
 def cli_matches_reference(cli, rng, traces=12):
-    for p in range(traces):
-        events, _ = simulate(random_program(rng))
+    programs = [random_program(rng) for _ in range(traces)]
+    programs += [random_program(rng, (300, 600), (20, 60)) for _ in range(3)]
+    programs += [steady_program(rng, 400) for _ in range(3)]
+    for p, ops in enumerate(programs):
+        events, _ = simulate(ops)
         with tempfile.TemporaryDirectory() as tmp:
             path = os.path.join(tmp, "sim.json")
             with open(path, "w") as f:
