@@ -1,18 +1,24 @@
 #pragma once
-// Every sync gap of the job as a table: rank, device, start, duration, the
-// blocking call that caused it, its op and root op. A thin adapter over TimelineData.
+// Every sync gap of the job as a table: rank, device, start, length, how long the
+// host blocked, what removing its cause alone would save (avoidable), the
+// blocking call, its op, user frame, step, root op and Python frame. A thin
+// adapter over TimelineData; the page sorts it by avoidable.
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>
 
 #include <memory>
+#include <string>
 
 namespace syncscope::ui {
 
 class SyncGapModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Rank, Device, Start, Duration, Call, Op, RootOp, ColumnCount };
+    enum Column {
+        Rank, Device, Start, Duration, Blocked, Avoidable, Call, Op, UserFrame, Step, RootOp, PyFrame,
+        ColumnCount
+    };
     // Numbers for sorting (durations and times in ns), text columns as text.
     static constexpr int SortRole = Qt::UserRole;
     // Index into TimelineData::gaps().
@@ -31,7 +37,12 @@ public:
     QString callName(int row) const;
     QString opName(int row, bool root) const;
 
+    // The rows (in this order) as CSV with a header line; times in exact
+    // microseconds with 3 decimals (formatMicros), never through a double.
+    std::string toCsv(const std::vector<int> &rows) const;
+
 private:
+    const SyncCall &callOf(int row) const;
     std::shared_ptr<const TimelineData> m_data;
 };
 

@@ -2,23 +2,32 @@
 
 #include "common/error.h"
 #include "jobs/jobrunner.h"
+#include "timeline/analysisoptionsdialog.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/namematcher.h"
 #include "timeline/rangestatsmodel.h"
+#include "timeline/stepchart.h"
 #include "timeline/syncgapmodel.h"
+#include "timeline/syncsourcemodel.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
+#include "trace/atomicfile.h"
 #include "trace/traceloader.h"
 
 #include <QAction>
 #include <QCheckBox>
+#include <QDir>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QItemSelection>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
 #include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
@@ -55,6 +64,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 {
     m_loader = new JobRunner(this);
     m_statsRunner = new JobRunner(this);
+    m_options = AnalysisOptionsDialog::loadSettings();
 
     // Header: the job's sync summary, then find.
     m_header = new QLabel(this);
@@ -105,7 +115,21 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_gapProxy->setSourceModel(m_gapModel);
     m_gapProxy->setSortRole(SyncGapModel::SortRole);
     m_gapTable = makeTable(m_gapProxy, this);
-    m_gapTable->sortByColumn(SyncGapModel::Duration, Qt::DescendingOrder);
+    // What removing the gap's cause would save first: the gap to look at.
+    m_gapTable->sortByColumn(SyncGapModel::Avoidable, Qt::DescendingOrder);
+    m_gapTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+
+    m_sourceModel = new SyncSourceModel(this);
+    m_sourceProxy = new QSortFilterProxyModel(this);
+    m_sourceProxy->setSourceModel(m_sourceModel);
+    m_sourceProxy->setSortRole(SyncSourceModel::SortRole);
+    m_sourceTable = makeTable(m_sourceProxy, this);
+    m_sourceTable->sortByColumn(SyncSourceModel::Avoidable, Qt::DescendingOrder);
+    for (QTableView *t : {m_gapTable, m_sourceTable}) {
+        t->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(t, &QWidget::customContextMenuRequested, this, [this, t](const QPoint &pos) { tableMenu(t, pos); });
+    }
+    m_stepChart = new StepChart(this);
 
     m_rangeModel = new RangeStatsModel(this);
     m_rangeProxy = new QSortFilterProxyModel(this);
@@ -126,6 +150,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_sideTabs = new QTabWidget(this);
     m_sideTabs->addTab(m_details, tr("Details"));
     m_sideTabs->addTab(rangePage, tr("Range statistics"));
+    m_sideTabs->addTab(m_stepChart, tr("Steps"));
 
     auto *gapPanel = new QWidget(this);
     auto *gapLayout = new QVBoxLayout(gapPanel);
@@ -136,7 +161,18 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     gapLayout->addWidget(gapTitle);
     gapLayout->addWidget(m_gapTable, 1);
 
+    auto *sourcePanel = new QWidget(this);
+    auto *sourceLayout = new QVBoxLayout(sourcePanel);
+    sourceLayout->setContentsMargins(2, 2, 2, 2);
+    auto *sourceTitle = new QLabel(tr("<b>Sync sources</b> — blocking calls by (sync, op, user frame), "
+                                      "by what removing all of them would save; click one to select "
+                                      "its gaps"), sourcePanel);
+    sourceTitle->setWordWrap(true);
+    sourceLayout->addWidget(sourceTitle);
+    sourceLayout->addWidget(m_sourceTable, 1);
+
     auto *side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(sourcePanel);
     side->addWidget(gapPanel);
     side->addWidget(m_sideTabs);
     auto *split = new QSplitter(Qt::Horizontal, this);
@@ -198,6 +234,20 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
             [this](const TimelineEvent &e) { m_view->selectEvent(e, true); });
     connect(m_gapTable, &QTableView::clicked, this, &TimelinePage::onGapActivated);
     connect(m_gapTable, &QTableView::activated, this, &TimelinePage::onGapActivated);
+    connect(m_sourceTable, &QTableView::clicked, this, &TimelinePage::onSourceActivated);
+    connect(m_sourceTable, &QTableView::activated, this, &TimelinePage::onSourceActivated);
+    connect(m_stepChart, &StepChart::stepClicked, m_view, [this](int step) {
+        m_view->zoomToStep(step);
+        Q_EMIT m_view->stepActivated(step);
+    });
+    connect(m_view, &TimelineView::stepActivated, this, [this](int step) {
+        const auto data = m_view->data();
+        if (!data || step < 0 || step >= int(data->steps().size()))
+            return;
+        const TimelineStep &ts = data->steps()[size_t(step)];
+        const Step &st = data->step(ts);
+        Q_EMIT statusMessage(tr("Zoomed to %1 (%2)").arg(data->text(ts.file, st.name), formatDuration(st.end - st.start)));
+    });
     connect(m_statsRunner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
         if (const auto *rows = std::any_cast<std::vector<RangeStatsModel::Row>>(&result)) {
             m_rangeModel->setRows(*rows);
@@ -248,6 +298,8 @@ void TimelinePage::createActions()
     make(tr("Find Previous"), {QKeySequence::FindPrevious}, [this] { findPrevious(); });
     make(tr("Next Sync Gap"), {QKeySequence(Qt::Key_BracketRight)}, [this] { nextGap(); });
     make(tr("Previous Sync Gap"), {QKeySequence(Qt::Key_BracketLeft)}, [this] { previousGap(); });
+    make(tr("Analysis Options…"), {QKeySequence(Qt::CTRL | Qt::Key_Comma)}, [this] { showAnalysisOptions(); },
+         tr("Library prefixes for the user frame and a step pattern; re-analyses the trace"));
     make(tr("Cancel Loading"), {}, [this] { cancelLoad(); });
 }
 
@@ -269,12 +321,44 @@ void TimelinePage::openFiles(const QStringList &paths)
                               ? tr("Loading %1").arg(QFileInfo(paths.front()).fileName())
                               : tr("Loading %n ranks", nullptr, int(paths.size()));
     Q_EMIT statusMessage(title + QStringLiteral("…"));
-    m_loader->start(title, [files](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+    m_keepView = false;
+    m_loader->start(title, [files, options = m_options](const ProgressFn &progress,
+                                                        const CancelToken *cancel) -> std::any {
         ProgressFn load = [&](double f, const char *msg) { progress(0.8 * f, msg); };
         auto models = loadTraces(files, load, cancel);
         ProgressFn index = [&](double f, const char *msg) { progress(0.8 + 0.2 * f, msg); };
-        return TimelineData::build(std::move(models), index, cancel);
+        return TimelineData::build(std::move(models), options, index, cancel);
     });
+}
+
+void TimelinePage::setAnalysisOptions(const AnalysisOptions &options)
+{
+    m_options = options;
+    AnalysisOptionsDialog::saveSettings(options);
+    reanalyse();
+}
+
+void TimelinePage::reanalyse()
+{
+    const auto data = m_view->data();
+    if (!data)
+        return;
+    m_error->hide();
+    m_pendingFiles = m_files;
+    m_keepView = true;
+    Q_EMIT statusMessage(tr("Re-analysing with the new options…"));
+    m_loader->start(tr("Re-analysing"), [models = data->models(), options = m_options](
+                                            const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+        return TimelineData::build(models, options, progress, cancel);
+    });
+}
+
+void TimelinePage::showAnalysisOptions()
+{
+    AnalysisOptionsDialog dialog(this);
+    dialog.setOptions(m_options);
+    if (dialog.exec() == QDialog::Accepted)
+        setAnalysisOptions(dialog.options());
 }
 
 void TimelinePage::cancelLoad()
@@ -296,10 +380,21 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     m_matcher.reset();
     m_statsRunner->cancel();
     m_rangeModel->clear();
+    const bool keepView = m_keepView && m_view->data();
+    m_keepView = false;
+    const TimeNs t0 = m_view->mapping().start(), t1 = m_view->mapping().end();
     m_gapModel->setTimelineData(data);
+    m_sourceModel->setTimelineData(data);
+    m_stepChart->setTimelineData(data);
     m_view->setData(data);
+    if (keepView) // a re-analysis: the same trace, keep the place
+        m_view->setVisibleRange(t0, t1);
     m_files = paths;
     m_gapTable->resizeColumnsToContents();
+    m_sourceTable->resizeColumnsToContents();
+    for (QTableView *t : {m_gapTable, m_sourceTable})
+        for (int c = 0; c < t->model()->columnCount(); ++c)
+            t->setColumnWidth(c, std::min(t->columnWidth(c), 260));
     updateHeader();
     updateMatcher();
     const TimelineSummary &s = data->summary();
@@ -336,24 +431,68 @@ void TimelinePage::updateHeader()
         return;
     }
     const TimelineSummary &s = data->summary();
+    const bool ranks = data->files().size() > 1;
+    // Lead with the device that host waits cost the most: what removing every
+    // blocking call would save (an upper bound), and the single source that
+    // saves the most on it.
+    const TimelineFile *bestFile = nullptr;
+    const DeviceActivity *best = nullptr;
+    for (const TimelineFile &f : data->files())
+        for (const DeviceActivity &d : f.sync.devices)
+            if (!best || d.avoidable > best->avoidable) {
+                best = &d;
+                bestFile = &f;
+            }
     QStringList parts;
-    if (s.devices > 0)
-        parts << tr("GPU busy <b>%1%</b>").arg(s.busyPercent(), 0, 'f', 1);
-    else
+    if (best) {
+        const QString gpu = ranks ? tr("%1 GPU %2").arg(bestFile->label).arg(best->device)
+                                  : tr("GPU %1").arg(best->device);
+        parts << tr("%1 would finish up to <b>%2</b> earlier without host waits (%3 of its span)")
+                     .arg(gpu.toHtmlEscaped(), formatDuration(best->avoidable),
+                          formatPercent(best->avoidable, best->span()));
+    } else {
         parts << tr("no GPU activity in this trace");
+    }
     parts << tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime));
-    parts << tr("<b>%n</b> sync call(s)", nullptr, int(s.syncCalls));
-    if (data->files().size() > 1)
+    if (best) {
+        const SyncAnalysis &sa = bestFile->sync;
+        const size_t di = sa.deviceIndex(best->device);
+        const SyncSource *top = nullptr;
+        for (const SyncSource &src : sa.sources)
+            if (di < src.avoidableByDevice.size()
+                && (!top || src.avoidableByDevice[di] > top->avoidableByDevice[di]))
+                top = &src;
+        if (top && top->avoidableByDevice[di] > 0) {
+            const uint32_t fi = uint32_t(bestFile - data->files().data());
+            QString where = data->text(fi, top->sync);
+            if (top->op != kNoStr)
+                where += tr(" in %1").arg(data->text(fi, top->op));
+            if (top->userFrame != kNoStr)
+                where += tr(" at %1").arg(data->text(fi, top->userFrame));
+            const QFontMetrics fm(m_header->font());
+            parts << tr("largest single source <b>%1</b>: %2")
+                         .arg(formatDuration(top->avoidableByDevice[di]),
+                              fm.elidedText(where, Qt::ElideMiddle, 420).toHtmlEscaped());
+        }
+    }
+    if (s.devices > 0)
+        parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span));
+    parts << tr("%n sync call(s)", nullptr, int(s.syncCalls));
+    if (ranks)
         parts << tr("%n ranks", nullptr, int(data->files().size()));
     parts << tr("%1 events").arg(QLocale().toString(qulonglong(s.events)));
     m_header->setText(parts.join(QStringLiteral(" · ")));
+    m_header->setWordWrap(true);
     QString tip;
     for (const TimelineFile &f : data->files())
         for (const DeviceActivity &d : f.sync.devices)
-            tip += tr("%1 device %2: busy %3 of %4 (%5%), sync gaps %6\n")
-                       .arg(f.label).arg(d.device).arg(formatDuration(d.busy), formatDuration(d.span()))
-                       .arg(d.span() > 0 ? 100.0 * double(d.busy) / double(d.span()) : 0.0, 0, 'f', 1)
-                       .arg(formatDuration(d.syncGap));
+            tip += tr("%1 GPU %2: would finish up to %3 earlier without host waits; busy %4 of %5 (%6), "
+                      "sync gaps %7\n")
+                       .arg(f.label).arg(d.device)
+                       .arg(formatDuration(d.avoidable), formatDuration(d.busy), formatDuration(d.span()),
+                            formatPercent(d.busy, d.span()), formatDuration(d.syncGap));
+    tip += tr("Avoidable: how much earlier the device's last activity would end in a replay of the trace "
+              "in which the host never waits (every blocking call removed): an upper bound.");
     m_header->setToolTip(tip.trimmed());
 }
 
@@ -389,7 +528,9 @@ void TimelinePage::onRangeChanged()
                          });
 }
 
-void TimelinePage::showGap(int gap)
+void TimelinePage::showGap(int gap) { showGapImpl(gap, false); }
+
+void TimelinePage::showGapImpl(int gap, bool keepTableSelection)
 {
     const auto data = m_view->data();
     if (!data || gap < 0 || gap >= int(data->gaps().size()))
@@ -405,8 +546,18 @@ void TimelinePage::showGap(int gap)
     m_view->ensureRowVisible(data->rowOf(m_view->selectedEvent()));
     const QModelIndex src = m_gapModel->index(gap, 0);
     const QModelIndex proxy = m_gapProxy->mapFromSource(src);
-    if (m_gapTable->currentIndex().row() != proxy.row())
-        m_gapTable->setCurrentIndex(proxy);
+    if (keepTableSelection) {
+        m_gapTable->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::NoUpdate);
+        m_gapTable->scrollTo(proxy);
+    } else {
+        if (!m_view->markedGaps().empty())
+            m_view->setMarkedGaps({});
+        // A gap inside a (ctrl-click) multi-selection keeps it; any other selects itself.
+        const bool selected = m_gapTable->selectionModel()->isRowSelected(proxy.row(), proxy.parent());
+        m_gapTable->selectionModel()->setCurrentIndex(
+            proxy, selected ? QItemSelectionModel::NoUpdate
+                            : QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
     Q_EMIT statusMessage(tr("Sync gap %1 of %2: %3 on device %4, caused by %5")
                              .arg(gap + 1).arg(data->gaps().size())
                              .arg(formatDuration(sg.interval.length())).arg(sg.device)
@@ -418,6 +569,112 @@ void TimelinePage::onGapActivated(const QModelIndex &index)
     if (!index.isValid())
         return;
     showGap(m_gapProxy->mapToSource(index).row());
+}
+
+void TimelinePage::onSourceActivated(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    showSource(m_sourceProxy->mapToSource(index).row());
+}
+
+void TimelinePage::showSource(int row)
+{
+    const auto data = m_view->data();
+    if (!data || row < 0 || row >= m_sourceModel->rowCount())
+        return;
+    const SyncSourceModel::Entry &e = m_sourceModel->entries()[size_t(row)];
+    const SyncSource &src = m_sourceModel->source(row);
+    const std::vector<int> gaps = data->gapsOfSource(e.file, e.source);
+    const QString name = data->text(e.file, src.sync);
+    m_view->setMarkedGaps(gaps);
+    QItemSelection sel;
+    for (int g : gaps) {
+        const QModelIndex p = m_gapProxy->mapFromSource(m_gapModel->index(g, 0));
+        sel.select(p, p);
+    }
+    m_gapTable->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    if (gaps.empty()) {
+        // No gap to show: show its first call, marked orange on its thread.
+        const SyncAnalysis &sa = data->files()[e.file].sync;
+        if (!src.calls.empty())
+            m_view->selectEvent(data->eventOf(e.file, sa.syncCalls[src.calls.front()].event), true);
+        Q_EMIT statusMessage(tr("%1: %n call(s), none of them caused a sync gap", nullptr, int(src.count)).arg(name));
+        return;
+    }
+    showGapImpl(gaps.front(), true);
+    Q_EMIT statusMessage(tr("%1: %n sync gap(s) selected, %2 in total; removing all %3 call(s) would save %4",
+                            nullptr, int(gaps.size()))
+                             .arg(name, formatDuration(src.gapTime)).arg(src.count).arg(formatDuration(src.avoidable)));
+}
+
+std::vector<int> TimelinePage::selectedGaps() const
+{
+    std::vector<int> out;
+    for (const QModelIndex &i : m_gapTable->selectionModel()->selectedRows())
+        out.push_back(m_gapProxy->mapToSource(i).row());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+namespace {
+
+std::vector<int> shownOrder(const QSortFilterProxyModel *proxy)
+{
+    std::vector<int> rows;
+    for (int r = 0; r < proxy->rowCount(); ++r)
+        rows.push_back(proxy->mapToSource(proxy->index(r, 0)).row());
+    return rows;
+}
+
+bool writeCsv(const QString &path, const std::string &text, QString *error)
+{
+    try {
+        writeFileAtomically(QFile::encodeName(path).toStdString(), text);
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+} // namespace
+
+bool TimelinePage::exportGapsCsv(const QString &path, QString *error) const
+{
+    return writeCsv(path, m_gapModel->toCsv(shownOrder(m_gapProxy)), error);
+}
+
+bool TimelinePage::exportSourcesCsv(const QString &path, QString *error) const
+{
+    return writeCsv(path, m_sourceModel->toCsv(shownOrder(m_sourceProxy)), error);
+}
+
+void TimelinePage::tableMenu(QTableView *table, const QPoint &pos)
+{
+    const bool gaps = table == m_gapTable;
+    QMenu menu(this);
+    QAction *exportAction = menu.addAction(tr("Export CSV…"));
+    exportAction->setEnabled(table->model()->rowCount() > 0);
+    if (menu.exec(table->viewport()->mapToGlobal(pos)) != exportAction)
+        return;
+    const QString base = m_files.isEmpty() ? QStringLiteral("trace") : QFileInfo(m_files.front()).completeBaseName();
+    const QString suggested = QFileInfo(m_files.isEmpty() ? QDir::homePath() : m_files.front()).absolutePath()
+                              + QLatin1Char('/') + base + (gaps ? QStringLiteral("-sync-gaps.csv")
+                                                                 : QStringLiteral("-sync-sources.csv"));
+    QString path = QFileDialog::getSaveFileName(this, gaps ? tr("Export Sync Gaps") : tr("Export Sync Sources"),
+                                                suggested, tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+        path += QStringLiteral(".csv");
+    QString error;
+    if (!(gaps ? exportGapsCsv(path, &error) : exportSourcesCsv(path, &error))) {
+        QMessageBox::warning(this, tr("Export CSV"), error);
+        return;
+    }
+    Q_EMIT statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
 }
 
 void TimelinePage::nextGap()
