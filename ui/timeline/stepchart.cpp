@@ -129,7 +129,7 @@ void StepChart::rebuild()
     chart->setMargins(QMargins(2, 2, 2, 2));
     const char *const names[3] = {"GPU busy", "sync gaps", "avoidable"};
     const QColor colors[3] = {QColor(0x59, 0xa1, 0x4f), QColor(0xe1, 0x57, 0x59), QColor(0x78, 0x00, 0xa0)};
-    TimeNs maxY = 0;
+    TimeNs maxBusy = 0, maxSync = 0;
     for (int k = 0; k < 3; ++k) {
         m_series[k] = new QLineSeries(chart);
         m_series[k]->setName(tr(names[k]));
@@ -141,27 +141,40 @@ void StepChart::rebuild()
             continue;
         const double x = double(s.step);
         const TimeNs ys[3] = {s.gpuBusy, s.syncGapTime, s.avoidable};
-        for (int k = 0; k < 3; ++k) {
+        for (int k = 0; k < 3; ++k)
             m_series[k]->append(x, double(ys[k]) / 1e6); // plotted in ms; labels come from the integers
-            maxY = std::max(maxY, ys[k]);
-        }
+        maxBusy = std::max(maxBusy, s.gpuBusy);
+        maxSync = std::max({maxSync, s.syncGapTime, s.avoidable});
         m_points.push_back(timelineIndex[s.step]);
     }
+    const int n = int(sa.steps.size());
     auto *axisX = new QValueAxis(chart);
-    axisX->setTitleText(tr("step (position in the trace)"));
+    axisX->setTitleText(tr("step (0 = the first in the trace)"));
     axisX->setLabelFormat(QStringLiteral("%d"));
-    axisX->setRange(-0.5, std::max<double>(0.5, double(sa.steps.size()) - 0.5));
-    auto *axisY = new QValueAxis(chart);
-    axisY->setTitleText(tr("ms"));
-    axisY->setRange(0, std::max(0.001, double(maxY) / 1e6 * 1.08));
-    axisY->applyNiceNumbers();
+    axisX->setRange(-0.5, std::max(0.5, double(n) - 0.5));
+    axisX->setTickType(QValueAxis::TicksDynamic);
+    axisX->setTickAnchor(0);
+    axisX->setTickInterval(std::max(1, (n + 9) / 10));
+    // Busy time on the left; the far smaller sync-gap and avoidable times get
+    // their own scale on the right, so an outlier step among them shows.
+    auto *axisBusy = new QValueAxis(chart);
+    axisBusy->setTitleText(tr("GPU busy (ms)"));
+    axisBusy->setTitleBrush(colors[0]);
+    axisBusy->setRange(0, std::max(0.001, double(maxBusy) / 1e6 * 1.08));
+    axisBusy->applyNiceNumbers();
+    auto *axisSync = new QValueAxis(chart);
+    axisSync->setTitleText(tr("gaps, avoidable (ms)"));
+    axisSync->setTitleBrush(colors[1]);
+    axisSync->setRange(0, std::max(0.001, double(maxSync) / 1e6 * 1.08));
+    axisSync->applyNiceNumbers();
     chart->addAxis(axisX, Qt::AlignBottom);
-    chart->addAxis(axisY, Qt::AlignLeft);
+    chart->addAxis(axisBusy, Qt::AlignLeft);
+    chart->addAxis(axisSync, Qt::AlignRight);
     for (int k = 0; k < 3; ++k) {
         QLineSeries *series = m_series[k];
         chart->addSeries(series);
         series->attachAxis(axisX);
-        series->attachAxis(axisY);
+        series->attachAxis(k == 0 ? axisBusy : axisSync);
         auto pointOf = [this, series](const QPointF &p) {
             // The nearest point of this series by x (x is the step position).
             const auto pts = series->points();

@@ -56,7 +56,7 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
     if (role == GapRole)
         return row;
     if (role == Qt::TextAlignmentRole) {
-        if (index.column() <= Avoidable)
+        if (index.column() <= Rank)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -127,9 +127,27 @@ QVariant SyncGapModel::headerData(int section, Qt::Orientation orientation, int 
     }
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[] = {"Rank", "Device", "Start", "Gap", "Blocked", "Avoidable",
-                                        "Blocking call", "Op", "User frame", "Step", "Root op", "Py frame"};
+    static const char *const names[] = {"Avoidable", "Blocked", "Gap", "Start", "Device", "Rank",
+                                        "Blocking call", "User frame", "Op", "Step", "Root op", "Py frame"};
     return tr(names[section]);
+}
+
+SyncGapSortModel::SyncGapSortModel(QObject *parent) : QSortFilterProxyModel(parent)
+{
+    setSortRole(SyncGapModel::SortRole);
+}
+
+bool SyncGapSortModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    if (QSortFilterProxyModel::lessThan(left, right))
+        return true;
+    if (QSortFilterProxyModel::lessThan(right, left)
+        || (left.column() != SyncGapModel::Avoidable && left.column() != SyncGapModel::Blocked))
+        return false;
+    // A tie: under the usual descending sort, the longer gap comes first.
+    const int role = sortRole();
+    return left.siblingAtColumn(SyncGapModel::Duration).data(role).toLongLong()
+           < right.siblingAtColumn(SyncGapModel::Duration).data(role).toLongLong();
 }
 
 std::string SyncGapModel::toCsv(const std::vector<int> &rows) const

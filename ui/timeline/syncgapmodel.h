@@ -6,6 +6,7 @@
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include <memory>
 #include <string>
@@ -15,8 +16,9 @@ namespace syncscope::ui {
 class SyncGapModel : public QAbstractTableModel {
     Q_OBJECT
 public:
+    // Avoidable first: the side panel is narrow and it is the column to read.
     enum Column {
-        Rank, Device, Start, Duration, Blocked, Avoidable, Call, Op, UserFrame, Step, RootOp, PyFrame,
+        Avoidable, Blocked, Duration, Start, Device, Rank, Call, UserFrame, Op, Step, RootOp, PyFrame,
         ColumnCount
     };
     // Numbers for sorting (durations and times in ns), text columns as text.
@@ -43,7 +45,19 @@ public:
 
 private:
     const SyncCall &callOf(int row) const;
+    friend class SyncGapSortModel;
     std::shared_ptr<const TimelineData> m_data;
+};
+
+// Sorts a SyncGapModel by SortRole; equal avoidable or blocked times fall back
+// to the longer gap first, as the CLI lists them.
+class SyncGapSortModel : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit SyncGapSortModel(QObject *parent = nullptr);
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 };
 
 } // namespace syncscope::ui

@@ -45,7 +45,7 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
     const SyncSource &s = file.sync.sources[e.source];
     const int64_t rank = file.model->info().rank;
     if (role == Qt::TextAlignmentRole) {
-        if (index.column() >= Count)
+        if (index.column() == Avoidable || index.column() >= Count)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -109,8 +109,8 @@ QVariant SyncSourceModel::headerData(int section, Qt::Orientation orientation, i
     }
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[] = {"Sync", "Op", "User frame", "Calls", "Gaps", "Gap time",
-                                        "Avoidable", "Rank"};
+    static const char *const names[] = {"Avoidable", "User frame", "Sync", "Op", "Calls", "Gaps",
+                                        "Gap time", "Rank"};
     return tr(names[section]);
 }
 

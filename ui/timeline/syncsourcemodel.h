@@ -15,7 +15,8 @@ namespace syncscope::ui {
 class SyncSourceModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Sync, Op, UserFrame, Count, Gaps, GapTime, Avoidable, Rank, ColumnCount };
+    // Avoidable and the user frame first: "which line do I fix first".
+    enum Column { Avoidable, UserFrame, Sync, Op, Count, Gaps, GapTime, Rank, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
 
     struct Entry {

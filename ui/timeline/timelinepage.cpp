@@ -111,9 +111,8 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 
     m_view = new TimelineView(this);
     m_gapModel = new SyncGapModel(this);
-    m_gapProxy = new QSortFilterProxyModel(this);
+    m_gapProxy = new SyncGapSortModel(this);
     m_gapProxy->setSourceModel(m_gapModel);
-    m_gapProxy->setSortRole(SyncGapModel::SortRole);
     m_gapTable = makeTable(m_gapProxy, this);
     // What removing the gap's cause would save first: the gap to look at.
     m_gapTable->sortByColumn(SyncGapModel::Avoidable, Qt::DescendingOrder);
@@ -178,6 +177,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
     split->addWidget(side);
+    side->setSizes({260, 320, 300});
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({900, 380});
@@ -390,6 +390,9 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     if (keepView) // a re-analysis: the same trace, keep the place
         m_view->setVisibleRange(t0, t1);
     m_files = paths;
+    // The rank columns only say something for a job of several ranks.
+    m_gapTable->setColumnHidden(SyncGapModel::Rank, data->files().size() < 2);
+    m_sourceTable->setColumnHidden(SyncSourceModel::Rank, data->files().size() < 2);
     m_gapTable->resizeColumnsToContents();
     m_sourceTable->resizeColumnsToContents();
     for (QTableView *t : {m_gapTable, m_sourceTable})
