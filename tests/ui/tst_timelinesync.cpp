@@ -7,6 +7,7 @@
 #include "synthetictrace.h"
 #include "analysis/jsonwriter.h"
 #include "timeline/analysisoptionsdialog.h"
+#include "timeline/eventdetailspanel.h"
 #include "timeline/stepchart.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
@@ -486,6 +487,31 @@ private Q_SLOTS:
         for (const QRect &r : view.geometry().gapCalls)
             marked |= r.intersects(copyRect);
         QVERIFY(marked);
+    }
+
+    void detailsOfABlockingCall()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        const auto data = page.data();
+        const SyncAnalysis &sa = data->files()[0].sync;
+        for (const SyncCall &c : sa.syncCalls) {
+            page.view()->selectEvent(data->eventOf(0, c.event), true);
+            EventDetailsPanel *d = page.detailsPanel();
+            QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(formatDuration(c.avoidable) + QLatin1Char(' ')));
+            if (c.pageableCopy) {
+                QVERIFY(!d->field(QStringLiteral("Hidden sync")).isEmpty());
+                QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(QStringLiteral("34.0 µs ")));
+                QCOMPARE(d->field(QStringLiteral("User frame")), QStringLiteral("train.py(10): main"));
+                QCOMPARE(d->field(QStringLiteral("Step")), QStringLiteral("ProfilerStep#1"));
+            } else {
+                QVERIFY(d->field(QStringLiteral("Hidden sync")).isEmpty());
+                QCOMPARE(d->field(QStringLiteral("Python frame")), QStringLiteral("mylib/util.py(5): fetch"));
+                QCOMPARE(d->field(QStringLiteral("Step")), QStringLiteral("ProfilerStep#0"));
+            }
+        }
     }
 
     void csvExportsAreExact()
