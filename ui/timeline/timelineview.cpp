@@ -231,6 +231,14 @@ void TimelineView::setHighlightedGap(int gap)
     viewport()->update();
 }
 
+void TimelineView::activateStep(int step)
+{
+    if (!m_data || step < 0 || step >= int(m_data->steps().size()))
+        return;
+    zoomToStep(step);
+    Q_EMIT stepActivated(step);
+}
+
 void TimelineView::setMarkedGaps(std::vector<int> gaps)
 {
     const int n = m_data ? int(m_data->gaps().size()) : 0;
@@ -356,10 +364,8 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     if (stepBandRect().contains(m_pressPos)) {
         m_drag = Drag::None;
         const int step = stepAt(m_pressPos);
-        if (step >= 0) {
-            zoomToStep(step);
-            Q_EMIT stepActivated(step);
-        }
+        if (step >= 0)
+            activateStep(step);
         event->accept();
         return;
     }

@@ -76,6 +76,8 @@ public:
     int stepAt(const QPoint &viewportPos) const;
     // Shows exactly the step's host window.
     void zoomToStep(int step);
+    // What a click on the step band does: zoomToStep, then stepActivated.
+    void activateStep(int step);
 
     TimelineEvent eventAt(const QPoint &viewportPos) const;
     // Viewport rect of an event's box (for tests and overlays).
