@@ -45,7 +45,6 @@ public:
 
 private:
     const SyncCall &callOf(int row) const;
-    friend class SyncGapSortModel;
     std::shared_ptr<const TimelineData> m_data;
 };
 

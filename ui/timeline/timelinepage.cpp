@@ -64,6 +64,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     // Header: the job's sync summary, then find.
     m_header = new QLabel(this);
     m_header->setTextFormat(Qt::RichText);
+    m_header->setWordWrap(true); // the avoidable figure first, then the rest on a second line if need be
     m_header->setText(tr("No trace open"));
     m_findEdit = new QLineEdit(this);
     m_findEdit->setPlaceholderText(tr("Find by name (Ctrl+F)"));

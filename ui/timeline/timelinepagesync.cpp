@@ -84,7 +84,6 @@ void TimelinePage::updateHeader()
         parts << tr("%n ranks", nullptr, int(data->files().size()));
     parts << tr("%1 events").arg(QLocale().toString(qulonglong(s.events)));
     m_header->setText(parts.join(QStringLiteral(" · ")));
-    m_header->setWordWrap(true);
     QString tip;
     for (const TimelineFile &f : data->files())
         for (const DeviceActivity &d : f.sync.devices)
