@@ -38,7 +38,8 @@ namespace {
 
 // Times in µs after B = 1712195495519000.000 (16 integer digits, as Kineto writes).
 // Host thread 100/1:
-//   python_function "train.py(10): main" [0, 1000], "mylib/util.py(5): fetch" [8.5, 200]
+//   python_function "train.py(10): main" [0, 1000], "mylib/util.py(5): fetch" [8.5, 200],
+//   "train.py(20): log" [900.047, 901.047] (encloses no call: only its start is read)
 //   ProfilerStep#0 [0, 500], ProfilerStep#1 [500, 1000] (user_annotation)
 //   aten::mm [1, 8]      cudaLaunchKernel [2, 7] corr 1      -> K1 [7, 17]
 //   aten::item [9, 25]   cudaStreamSynchronize [10, 20.25]   (blocked 10.25)
@@ -66,6 +67,7 @@ namespace {
 const char kTrace[] = R"json({"schemaVersion": 1, "traceEvents": [
 {"ph":"X","cat":"python_function","name":"train.py(10): main","pid":100,"tid":1,"ts":1712195495519000.000,"dur":1000},
 {"ph":"X","cat":"python_function","name":"mylib/util.py(5): fetch","pid":100,"tid":1,"ts":1712195495519008.500,"dur":191.5},
+{"ph":"X","cat":"python_function","name":"train.py(20): log","pid":100,"tid":1,"ts":1712195495519900.047,"dur":1},
 {"ph":"X","cat":"user_annotation","name":"ProfilerStep#0","pid":100,"tid":1,"ts":1712195495519000.000,"dur":500},
 {"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":100,"tid":1,"ts":1712195495519500.000,"dur":500},
 {"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":1,"ts":1712195495519001.000,"dur":7},
@@ -512,6 +514,21 @@ private Q_SLOTS:
                 QCOMPARE(d->field(QStringLiteral("Step")), QStringLiteral("ProfilerStep#0"));
             }
         }
+    }
+
+    // The details' absolute start keeps all 16 integer digits and the ns (a
+    // double holds multiples of 0.25 µs there and would print .000).
+    void detailsStartIsExact()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        page.findEdit()->setText(QStringLiteral("train.py(20): log"));
+        page.findNext();
+        QVERIFY(page.view()->selectedEvent().valid());
+        QCOMPARE(page.detailsPanel()->field(QStringLiteral("Start")),
+                 QStringLiteral("900.0 µs after trace start (ts 1712195495519900.047 µs)"));
     }
 
     void csvExportsAreExact()

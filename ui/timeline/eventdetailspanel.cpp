@@ -92,7 +92,7 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
     add(tr("Category"), qs(m.str(mt.cat[i])));
     add(tr("Start"), tr("%1 after trace start (ts %2 µs)")
                          .arg(formatDuration(mt.start[i] - data->minTime()))
-                         .arg(double(mt.start[i]) / 1e3, 0, 'f', 3));
+                         .arg(formatScaled(mt.start[i], 3, 3))); // 16 integer digits: no double
     add(tr("Duration"), formatDuration(mt.dur[i]));
     // Self time: minus the direct children, found in the next level by binary search.
     TimeNs children = 0;
