@@ -101,6 +101,27 @@ private Q_SLOTS:
         QCOMPARE(formatDuration(3'200'000), QStringLiteral("3.200 ms"));
         QCOMPARE(formatDuration(1'500'000'000), QStringLiteral("1.500 s"));
     }
+
+    // Labels come from integer ns: a double would print 12.45 us as "12.4" (it
+    // holds 12.4499...) and cannot hold 16 integer digits of microseconds.
+    void exactFromIntegers()
+    {
+        using namespace syncscope::ui;
+        QCOMPARE(formatDuration(12'450), QStringLiteral("12.5 µs"));
+        QCOMPARE(formatDuration(-12'450), QStringLiteral("-12.5 µs"));
+        QCOMPARE(formatDuration(1'004'999), QStringLiteral("1.005 ms"));
+        QCOMPARE(formatDuration(1'004'499), QStringLiteral("1.004 ms"));
+        QCOMPARE(formatDuration(999), QStringLiteral("999 ns"));
+        QCOMPARE(formatDuration(-999), QStringLiteral("-999 ns"));
+        QCOMPARE(formatDuration(9'995), QStringLiteral("10.00 µs")); // rounds up, keeps the unit of its size
+        QCOMPARE(formatDuration(1'712'195'495'519'689'047), QStringLiteral("1712195495.520 s"));
+        QCOMPARE(formatScaled(1'712'195'495'519'689'047, 3, 3), QStringLiteral("1712195495519689.047"));
+        QCOMPARE(formatScaled(INT64_MIN, 9, 3), QStringLiteral("-9223372036.855"));
+        QCOMPARE(formatScaled(-400, 3, 0), QStringLiteral("0"));
+        QCOMPARE(formatScaled(500, 3, 0), QStringLiteral("1"));
+        QCOMPARE(formatTick(1'712'195'495'519'689'047, 1), QStringLiteral("1712195495519689047 ns"));
+        QCOMPARE(formatTick(1'712'195'495'519'689'000, 1'000), QStringLiteral("1712195495519689 µs"));
+    }
 };
 
 QTEST_GUILESS_MAIN(TstTimeMapping)

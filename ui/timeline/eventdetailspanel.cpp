@@ -92,7 +92,7 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
     add(tr("Category"), qs(m.str(mt.cat[i])));
     add(tr("Start"), tr("%1 after trace start (ts %2 µs)")
                          .arg(formatDuration(mt.start[i] - data->minTime()))
-                         .arg(double(mt.start[i]) / 1e3, 0, 'f', 3));
+                         .arg(formatScaled(mt.start[i], 3, 3))); // 16 integer digits: no double
     add(tr("Duration"), formatDuration(mt.dur[i]));
     // Self time: minus the direct children, found in the next level by binary search.
     TimeNs children = 0;
@@ -129,6 +129,22 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
         add(tr("Blocking sync"), gaps ? tr("caused %n GPU idle gap(s), %1 in total", nullptr, gaps)
                                             .arg(formatDuration(gapTime))
                                       : tr("the GPU was not idle while it waited"));
+        if (c->pageableCopy)
+            add(tr("Hidden sync"), tr("a device-to-host copy into pageable memory blocks the host"));
+        add(tr("Avoidable"), tr("%1 (the GPUs finish this much earlier in a replay without this call alone)")
+                                 .arg(formatDuration(c->avoidable)));
+        if (file.hasPythonFrames) {
+            add(tr("User frame"), c->userFrame.valid() ? data->text(tt.file, c->userFrame) : tr("none (library code only)"));
+            if (c->pyFrame.valid())
+                add(tr("Python frame"), data->text(tt.file, c->pyFrame));
+        }
+        if (c->step >= 0)
+            add(tr("Step"), data->text(tt.file, file.sync.steps[size_t(c->step)].name));
+        if (c->source >= 0) {
+            const SyncSource &src = file.sync.sources[size_t(c->source)];
+            add(tr("Sync source"), tr("%n call(s) like it; %1 avoidable without all of them", nullptr,
+                                      int(src.count)).arg(formatDuration(src.avoidable)));
+        }
     }
 
     if (!links.empty()) {

@@ -92,7 +92,19 @@ QVariant RangeStatsModel::data(const QModelIndex &index, int role) const
 
 QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Count: return tr("Every instance that overlaps the range");
+        case Total: return tr("Time inside the range, over outermost instances only: an instance inside "
+                              "another of the same name and category on its thread is counted once, so "
+                              "recursive frames never add up to more than the range");
+        case Self: return tr("Each instance minus its direct children, summed");
+        default: break;
+        }
+    }
+    if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char *const names[] = {"Name", "Category", "Count", "Total", "Self", "Max"};
     return tr(names[section]);

@@ -1,5 +1,7 @@
 #include "timeline/syncgapmodel.h"
 
+#include "analysis/jsonwriter.h"
+#include "timeline/csv.h"
 #include "timeline/timeformat.h"
 
 namespace syncscope::ui {
@@ -23,28 +25,22 @@ int SyncGapModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-static QString eventName(const TimelineData &data, uint32_t file, const EventRef &ref)
+const SyncCall &SyncGapModel::callOf(int row) const
 {
-    if (!ref.valid())
-        return {};
-    const TraceModel &m = *data.files()[file].model;
-    const std::string_view s = m.str(m.tracks()[ref.track].name[ref.index]);
-    return QString::fromUtf8(s.data(), int(s.size()));
+    const TimelineGap &g = m_data->gaps()[size_t(row)];
+    const SyncAnalysis &sa = m_data->files()[g.file].sync;
+    return sa.syncCalls[sa.syncGaps[g.gap].syncCall];
 }
 
 QString SyncGapModel::callName(int row) const
 {
-    const TimelineGap &g = m_data->gaps()[size_t(row)];
-    const SyncAnalysis &sa = m_data->files()[g.file].sync;
-    return eventName(*m_data, g.file, sa.syncCalls[sa.syncGaps[g.gap].syncCall].event);
+    return m_data->text(m_data->gaps()[size_t(row)].file, callOf(row).event);
 }
 
 QString SyncGapModel::opName(int row, bool root) const
 {
-    const TimelineGap &g = m_data->gaps()[size_t(row)];
-    const SyncAnalysis &sa = m_data->files()[g.file].sync;
-    const SyncCall &c = sa.syncCalls[sa.syncGaps[g.gap].syncCall];
-    return eventName(*m_data, g.file, root ? c.rootOp : c.op);
+    const SyncCall &c = callOf(row);
+    return m_data->text(m_data->gaps()[size_t(row)].file, root ? c.rootOp : c.op);
 }
 
 QVariant SyncGapModel::data(const QModelIndex &index, int role) const
@@ -55,11 +51,12 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
     const TimelineGap &g = m_data->gaps()[size_t(row)];
     const TimelineFile &file = m_data->files()[g.file];
     const SyncGap &gap = file.sync.syncGaps[g.gap];
+    const SyncCall &call = callOf(row);
     const int64_t rank = file.model->info().rank;
     if (role == GapRole)
         return row;
     if (role == Qt::TextAlignmentRole) {
-        if (index.column() <= Duration)
+        if (index.column() <= Rank)
             return int(Qt::AlignRight | Qt::AlignVCenter);
         return {};
     }
@@ -69,25 +66,44 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
         case Device: return qlonglong(gap.device);
         case Start: return qlonglong(gap.interval.start);
         case Duration: return qlonglong(gap.interval.length());
+        case Blocked: return qlonglong(gap.blocked);
+        case Avoidable: return qlonglong(gap.avoidable);
+        case Step: return qlonglong(gap.step >= 0 ? file.sync.steps[size_t(gap.step)].start : -1);
         default: break;
         }
         role = Qt::DisplayRole;
     }
+    if (role == Qt::ToolTipRole) {
+        switch (index.column()) {
+        case Blocked:
+            return tr("The host waited %1 in the blocking call that caused this gap").arg(formatDuration(gap.blocked));
+        case Avoidable:
+            return tr("Device %1 would finish %2 earlier in a replay of the trace without this "
+                      "gap's blocking call alone").arg(gap.device).arg(formatDuration(gap.avoidable));
+        case UserFrame:
+            if (!file.hasPythonFrames)
+                return tr("No Python events in this trace (record with with_stack=True): the op instead");
+            break;
+        default: break;
+        }
+    }
     if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+        const QString none = role == Qt::DisplayRole ? QStringLiteral("—") : QString();
+        auto orNone = [&](const QString &s) { return s.isEmpty() ? none : s; };
         switch (index.column()) {
         case Rank: return rank != kNoValue ? QString::number(rank) : QString::number(g.file);
         case Device: return QString::number(gap.device);
         case Start: return formatDuration(gap.interval.start - m_data->minTime());
         case Duration: return formatDuration(gap.interval.length());
+        case Blocked: return formatDuration(gap.blocked);
+        case Avoidable: return formatDuration(gap.avoidable);
         case Call: return callName(row);
-        case Op: {
-            const QString op = opName(row, false);
-            return op.isEmpty() && role == Qt::DisplayRole ? QStringLiteral("—") : op;
-        }
-        case RootOp: {
-            const QString op = opName(row, true);
-            return op.isEmpty() && role == Qt::DisplayRole ? QStringLiteral("—") : op;
-        }
+        case Op: return orNone(opName(row, false));
+        case UserFrame: return orNone(m_data->userFrameText(g.file, call));
+        case Step: return orNone(gap.step >= 0 ? m_data->text(g.file, file.sync.steps[size_t(gap.step)].name)
+                                               : QString());
+        case RootOp: return orNone(opName(row, true));
+        case PyFrame: return orNone(m_data->text(g.file, call.pyFrame));
         default: break;
         }
     }
@@ -96,10 +112,76 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
 
 QVariant SyncGapModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= ColumnCount)
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[] = {"Rank", "Device", "Start", "Gap", "Blocking call", "Op", "Root op"};
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Duration: return tr("How long the GPU sat idle");
+        case Blocked: return tr("How long the host waited in the blocking call that caused the gap");
+        case Avoidable: return tr("How much earlier the device's work would finish in a sync-free "
+                                  "replay without this gap's blocking call alone");
+        case UserFrame: return tr("The innermost Python frame that is not library code (the op "
+                                  "when the trace has no Python events)");
+        default: break;
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char *const names[] = {"Avoidable", "Blocked", "Gap", "Start", "Device", "Rank",
+                                        "Blocking call", "User frame", "Op", "Step", "Root op", "Py frame"};
     return tr(names[section]);
+}
+
+SyncGapSortModel::SyncGapSortModel(QObject *parent) : QSortFilterProxyModel(parent)
+{
+    setSortRole(SyncGapModel::SortRole);
+}
+
+bool SyncGapSortModel::lessThan(const QModelIndex &left, const QModelIndex &right) const
+{
+    if (QSortFilterProxyModel::lessThan(left, right))
+        return true;
+    if (QSortFilterProxyModel::lessThan(right, left)
+        || (left.column() != SyncGapModel::Avoidable && left.column() != SyncGapModel::Blocked))
+        return false;
+    // A tie: under the usual descending sort, the longer gap comes first.
+    const int role = sortRole();
+    return left.siblingAtColumn(SyncGapModel::Duration).data(role).toLongLong()
+           < right.siblingAtColumn(SyncGapModel::Duration).data(role).toLongLong();
+}
+
+std::string SyncGapModel::toCsv(const std::vector<int> &rows) const
+{
+    std::string out = "file,rank,device,start_us,gap_us,blocked_us,avoidable_us,sync,op,user_frame,step,"
+                      "root_op,py_frame\n";
+    if (!m_data)
+        return out;
+    for (int row : rows) {
+        if (row < 0 || row >= rowCount())
+            continue;
+        const TimelineGap &g = m_data->gaps()[size_t(row)];
+        const TimelineFile &file = m_data->files()[g.file];
+        const SyncGap &gap = file.sync.syncGaps[g.gap];
+        const SyncCall &call = callOf(row);
+        const int64_t rank = file.model->info().rank;
+        csv::Row r(out);
+        r.text(file.model->info().path);
+        r.raw(rank != kNoValue ? std::to_string(rank) : std::string());
+        r.raw(std::to_string(gap.device));
+        r.raw(formatMicros(gap.interval.start));
+        r.raw(formatMicros(gap.interval.length()));
+        r.raw(formatMicros(gap.blocked));
+        r.raw(formatMicros(gap.avoidable));
+        r.text(callName(row).toStdString());
+        r.text(opName(row, false).toStdString());
+        r.text(m_data->text(g.file, call.userFrame).toStdString());
+        r.text(gap.step >= 0 ? m_data->text(g.file, file.sync.steps[size_t(gap.step)].name).toStdString()
+                             : std::string());
+        r.text(opName(row, true).toStdString());
+        r.text(m_data->text(g.file, call.pyFrame).toStdString());
+        r.end();
+    }
+    return out;
 }
 
 } // namespace syncscope::ui

@@ -1,18 +1,26 @@
 #pragma once
-// Every sync gap of the job as a table: rank, device, start, duration, the
-// blocking call that caused it, its op and root op. A thin adapter over TimelineData.
+// Every sync gap of the job as a table: rank, device, start, length, how long the
+// host blocked, what removing its cause alone would save (avoidable), the
+// blocking call, its op, user frame, step, root op and Python frame. A thin
+// adapter over TimelineData; the page sorts it by avoidable.
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>
+#include <QSortFilterProxyModel>
 
 #include <memory>
+#include <string>
 
 namespace syncscope::ui {
 
 class SyncGapModel : public QAbstractTableModel {
     Q_OBJECT
 public:
-    enum Column { Rank, Device, Start, Duration, Call, Op, RootOp, ColumnCount };
+    // Avoidable first: the side panel is narrow and it is the column to read.
+    enum Column {
+        Avoidable, Blocked, Duration, Start, Device, Rank, Call, UserFrame, Op, Step, RootOp, PyFrame,
+        ColumnCount
+    };
     // Numbers for sorting (durations and times in ns), text columns as text.
     static constexpr int SortRole = Qt::UserRole;
     // Index into TimelineData::gaps().
@@ -31,8 +39,24 @@ public:
     QString callName(int row) const;
     QString opName(int row, bool root) const;
 
+    // The rows (in this order) as CSV with a header line; times in exact
+    // microseconds with 3 decimals (formatMicros), never through a double.
+    std::string toCsv(const std::vector<int> &rows) const;
+
 private:
+    const SyncCall &callOf(int row) const;
     std::shared_ptr<const TimelineData> m_data;
+};
+
+// Sorts a SyncGapModel by SortRole; equal avoidable or blocked times fall back
+// to the longer gap first, as the CLI lists them.
+class SyncGapSortModel : public QSortFilterProxyModel {
+    Q_OBJECT
+public:
+    explicit SyncGapSortModel(QObject *parent = nullptr);
+
+protected:
+    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override;
 };
 
 } // namespace syncscope::ui

@@ -35,10 +35,12 @@ int64_t flowKey(const TraceModel &m, const FlowEvent &f)
 } // namespace
 
 std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPtr> models,
+                                                        const AnalysisOptions &options,
                                                         const ProgressFn &progress,
                                                         const CancelToken *cancel)
 {
     auto data = std::make_shared<TimelineData>();
+    data->m_options = options;
     const size_t n = models.size();
     data->m_files.resize(n);
     for (size_t f = 0; f < n; ++f) {
@@ -49,7 +51,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
         ProgressFn sub;
         if (progress)
             sub = [&](double x, const char *msg) { progress(lo + width * 0.7 * x, msg); };
-        file.sync = analyzeSyncs(*file.model, {}, sub, cancel);
+        file.sync = analyzeSyncs(*file.model, options, sub, cancel);
         if (progress)
             progress(lo + width * 0.7, "indexing the timeline");
         data->indexFile(uint32_t(f), cancel);
@@ -79,15 +81,69 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
         s.warnings += m.warnings().count;
         for (uint32_t g = 0; g < file.sync.syncGaps.size(); ++g)
             data->m_gaps.push_back({f, g});
+        for (uint32_t st = 0; st < file.sync.steps.size(); ++st)
+            data->m_steps.push_back({f, st});
     }
     std::stable_sort(data->m_gaps.begin(), data->m_gaps.end(),
                      [&](const TimelineGap &a, const TimelineGap &b) {
                          return data->m_files[a.file].sync.syncGaps[a.gap].interval.start
                                 < data->m_files[b.file].sync.syncGaps[b.gap].interval.start;
                      });
+    for (TimelineFile &file : data->m_files)
+        file.gapRow.assign(file.sync.syncGaps.size(), 0);
+    for (uint32_t i = 0; i < data->m_gaps.size(); ++i)
+        data->m_files[data->m_gaps[i].file].gapRow[data->m_gaps[i].gap] = i;
+    std::stable_sort(data->m_steps.begin(), data->m_steps.end(),
+                     [&](const TimelineStep &a, const TimelineStep &b) {
+                         return data->step(a).start < data->step(b).start;
+                     });
     if (progress)
         progress(1.0, "ready");
     return data;
+}
+
+std::vector<TraceModelPtr> TimelineData::models() const
+{
+    std::vector<TraceModelPtr> out;
+    for (const TimelineFile &f : m_files)
+        out.push_back(f.model);
+    return out;
+}
+
+std::vector<int> TimelineData::gapsOfSource(uint32_t file, size_t source) const
+{
+    std::vector<int> out;
+    if (file >= m_files.size() || source >= m_files[file].sync.sources.size())
+        return out;
+    const TimelineFile &tf = m_files[file];
+    const SyncAnalysis &sa = tf.sync;
+    for (size_t g = 0; g < sa.syncGaps.size(); ++g) {
+        const size_t call = sa.syncGaps[g].syncCall;
+        if (call < sa.syncCalls.size() && sa.syncCalls[call].source == int32_t(source))
+            out.push_back(int(tf.gapRow[g]));
+    }
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+QString TimelineData::text(uint32_t file, const EventRef &ref) const
+{
+    if (!ref.valid() || file >= m_files.size())
+        return {};
+    const TraceModel &m = *m_files[file].model;
+    return qs(m.str(m.tracks()[ref.track].name[ref.index]));
+}
+
+QString TimelineData::text(uint32_t file, StrId id) const
+{
+    if (id == kNoStr || file >= m_files.size())
+        return {};
+    return qs(m_files[file].model->str(id));
+}
+
+QString TimelineData::userFrameText(uint32_t file, const SyncCall &call) const
+{
+    return text(file, m_files[file].hasPythonFrames ? call.userFrame : call.op);
 }
 
 void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
@@ -95,6 +151,13 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
     TimelineFile &file = m_files[f];
     const TraceModel &m = *file.model;
     const auto &mtracks = m.tracks();
+    const StrId pyCat = m.findString("python_function");
+    if (pyCat != kNoStr)
+        for (const Track &t : mtracks)
+            if (std::find(t.cat.begin(), t.cat.end(), pyCat) != t.cat.end()) {
+                file.hasPythonFrames = true;
+                break;
+            }
 
     // Category colours, looked up per drawn box: a byte per string id.
     file.catColor.assign(m.strings().size(), 0);

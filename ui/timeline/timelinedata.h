@@ -64,6 +64,11 @@ struct TimelineFile {
     std::vector<int> trackOf;              // model track -> TimelineData track, -1 if not drawn
     std::vector<char> callCausesGap;       // per syncCalls index
     TimeNs maxSyncCallDur = 0;
+    // The trace has python_function events: without them the frames are null
+    // and the tables show the op where a user frame would go.
+    bool hasPythonFrames = false;
+    // Per sync.syncGaps index: its index in TimelineData::gaps().
+    std::vector<uint32_t> gapRow;
     // Per device with gaps: gap indices (into sync.syncGaps) by start, and the
     // drawn GPU tracks of the device.
     struct DeviceGaps {
@@ -82,6 +87,13 @@ struct TimelineGap {
     uint32_t gap = 0; // index into files[file].sync.syncGaps
 };
 
+// A step of the job (a ProfilerStep#N or a step-pattern match), for the ruler band
+// and the per-step chart.
+struct TimelineStep {
+    uint32_t file = 0;
+    uint32_t step = 0; // index into files[file].sync.steps
+};
+
 struct TimelineSummary {
     TimeNs busy = 0, span = 0, syncGapTime = 0;
     uint64_t syncGaps = 0, syncCalls = 0, cudaSyncEvents = 0, events = 0, devices = 0;
@@ -95,15 +107,36 @@ public:
     static constexpr int kHeaderHeight = 20;
     static constexpr int kTrackGap = 3;
 
-    // Runs the sync analysis and builds the layout; throws Cancelled.
+    // Runs the sync analysis with these options and builds the layout; throws
+    // Cancelled, or Error when the options are bad (an invalid step pattern).
     static std::shared_ptr<const TimelineData> build(std::vector<TraceModelPtr> models,
+                                                     const AnalysisOptions &options,
                                                      const ProgressFn &progress = {},
                                                      const CancelToken *cancel = nullptr);
+    static std::shared_ptr<const TimelineData> build(std::vector<TraceModelPtr> models,
+                                                     const ProgressFn &progress = {},
+                                                     const CancelToken *cancel = nullptr)
+    {
+        return build(std::move(models), AnalysisOptions{}, progress, cancel);
+    }
+
+    const AnalysisOptions &options() const { return m_options; }
+    std::vector<TraceModelPtr> models() const;
 
     const std::vector<TimelineFile> &files() const { return m_files; }
     const std::vector<TimelineTrack> &tracks() const { return m_tracks; }
     const std::vector<TimelineRow> &rows() const { return m_rows; }
     const std::vector<TimelineGap> &gaps() const { return m_gaps; } // by start time
+    const std::vector<TimelineStep> &steps() const { return m_steps; } // by start time
+    const Step &step(const TimelineStep &s) const { return m_files[s.file].sync.steps[s.step]; }
+    // Indices into gaps() of the gaps that the calls of a sync source cause, by start.
+    std::vector<int> gapsOfSource(uint32_t file, size_t source) const;
+    // Text of an event or a string of a file ("" for an invalid ref or kNoStr).
+    QString text(uint32_t file, const EventRef &ref) const;
+    QString text(uint32_t file, StrId id) const;
+    // What the tables show as a call's user frame: the frame, or the op when the
+    // trace has no Python events.
+    QString userFrameText(uint32_t file, const SyncCall &call) const;
     const TimelineSummary &summary() const { return m_summary; }
     int totalHeight() const { return m_totalHeight; }
     TimeNs minTime() const { return m_minTime; }
@@ -145,6 +178,8 @@ private:
     std::vector<TimelineTrack> m_tracks;
     std::vector<TimelineRow> m_rows;
     std::vector<TimelineGap> m_gaps;
+    std::vector<TimelineStep> m_steps;
+    AnalysisOptions m_options;
     TimelineSummary m_summary;
     int m_totalHeight = 0;
     TimeNs m_minTime = 0, m_maxTime = 0;

@@ -2,10 +2,13 @@
 
 #include "common/error.h"
 #include "jobs/jobrunner.h"
+#include "timeline/analysisoptionsdialog.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/namematcher.h"
 #include "timeline/rangestatsmodel.h"
+#include "timeline/stepchart.h"
 #include "timeline/syncgapmodel.h"
+#include "timeline/syncsourcemodel.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
@@ -14,6 +17,7 @@
 #include <QAction>
 #include <QCheckBox>
 #include <QFileInfo>
+#include <QItemSelectionModel>
 #include <QHBoxLayout>
 #include <QHeaderView>
 #include <QLabel>
@@ -55,10 +59,12 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 {
     m_loader = new JobRunner(this);
     m_statsRunner = new JobRunner(this);
+    m_options = AnalysisOptionsDialog::loadSettings();
 
     // Header: the job's sync summary, then find.
     m_header = new QLabel(this);
     m_header->setTextFormat(Qt::RichText);
+    m_header->setWordWrap(true); // the avoidable figure first, then the rest on a second line if need be
     m_header->setText(tr("No trace open"));
     m_findEdit = new QLineEdit(this);
     m_findEdit->setPlaceholderText(tr("Find by name (Ctrl+F)"));
@@ -101,11 +107,24 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 
     m_view = new TimelineView(this);
     m_gapModel = new SyncGapModel(this);
-    m_gapProxy = new QSortFilterProxyModel(this);
+    m_gapProxy = new SyncGapSortModel(this);
     m_gapProxy->setSourceModel(m_gapModel);
-    m_gapProxy->setSortRole(SyncGapModel::SortRole);
     m_gapTable = makeTable(m_gapProxy, this);
-    m_gapTable->sortByColumn(SyncGapModel::Duration, Qt::DescendingOrder);
+    // What removing the gap's cause would save first: the gap to look at.
+    m_gapTable->sortByColumn(SyncGapModel::Avoidable, Qt::DescendingOrder);
+    m_gapTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+
+    m_sourceModel = new SyncSourceModel(this);
+    m_sourceProxy = new QSortFilterProxyModel(this);
+    m_sourceProxy->setSourceModel(m_sourceModel);
+    m_sourceProxy->setSortRole(SyncSourceModel::SortRole);
+    m_sourceTable = makeTable(m_sourceProxy, this);
+    m_sourceTable->sortByColumn(SyncSourceModel::Avoidable, Qt::DescendingOrder);
+    for (QTableView *t : {m_gapTable, m_sourceTable}) {
+        t->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(t, &QWidget::customContextMenuRequested, this, [this, t](const QPoint &pos) { tableMenu(t, pos); });
+    }
+    m_stepChart = new StepChart(this);
 
     m_rangeModel = new RangeStatsModel(this);
     m_rangeProxy = new QSortFilterProxyModel(this);
@@ -126,6 +145,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_sideTabs = new QTabWidget(this);
     m_sideTabs->addTab(m_details, tr("Details"));
     m_sideTabs->addTab(rangePage, tr("Range statistics"));
+    m_sideTabs->addTab(m_stepChart, tr("Steps"));
 
     auto *gapPanel = new QWidget(this);
     auto *gapLayout = new QVBoxLayout(gapPanel);
@@ -136,12 +156,24 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     gapLayout->addWidget(gapTitle);
     gapLayout->addWidget(m_gapTable, 1);
 
+    auto *sourcePanel = new QWidget(this);
+    auto *sourceLayout = new QVBoxLayout(sourcePanel);
+    sourceLayout->setContentsMargins(2, 2, 2, 2);
+    auto *sourceTitle = new QLabel(tr("<b>Sync sources</b> — blocking calls by (sync, op, user frame), "
+                                      "by what removing all of them would save; click one to select "
+                                      "its gaps"), sourcePanel);
+    sourceTitle->setWordWrap(true);
+    sourceLayout->addWidget(sourceTitle);
+    sourceLayout->addWidget(m_sourceTable, 1);
+
     auto *side = new QSplitter(Qt::Vertical, this);
+    side->addWidget(sourcePanel);
     side->addWidget(gapPanel);
     side->addWidget(m_sideTabs);
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
     split->addWidget(side);
+    side->setSizes({260, 320, 300});
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({900, 380});
@@ -198,6 +230,17 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
             [this](const TimelineEvent &e) { m_view->selectEvent(e, true); });
     connect(m_gapTable, &QTableView::clicked, this, &TimelinePage::onGapActivated);
     connect(m_gapTable, &QTableView::activated, this, &TimelinePage::onGapActivated);
+    connect(m_sourceTable, &QTableView::clicked, this, &TimelinePage::onSourceActivated);
+    connect(m_sourceTable, &QTableView::activated, this, &TimelinePage::onSourceActivated);
+    connect(m_stepChart, &StepChart::stepClicked, m_view, &TimelineView::activateStep);
+    connect(m_view, &TimelineView::stepActivated, this, [this](int step) {
+        const auto data = m_view->data();
+        if (!data || step < 0 || step >= int(data->steps().size()))
+            return;
+        const TimelineStep &ts = data->steps()[size_t(step)];
+        const Step &st = data->step(ts);
+        Q_EMIT statusMessage(tr("Zoomed to %1 (%2)").arg(data->text(ts.file, st.name), formatDuration(st.end - st.start)));
+    });
     connect(m_statsRunner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
         if (const auto *rows = std::any_cast<std::vector<RangeStatsModel::Row>>(&result)) {
             m_rangeModel->setRows(*rows);
@@ -248,6 +291,8 @@ void TimelinePage::createActions()
     make(tr("Find Previous"), {QKeySequence::FindPrevious}, [this] { findPrevious(); });
     make(tr("Next Sync Gap"), {QKeySequence(Qt::Key_BracketRight)}, [this] { nextGap(); });
     make(tr("Previous Sync Gap"), {QKeySequence(Qt::Key_BracketLeft)}, [this] { previousGap(); });
+    make(tr("Analysis Options…"), {QKeySequence(Qt::CTRL | Qt::Key_Comma)}, [this] { showAnalysisOptions(); },
+         tr("Library prefixes for the user frame and a step pattern; re-analyses the trace"));
     make(tr("Cancel Loading"), {}, [this] { cancelLoad(); });
 }
 
@@ -269,12 +314,44 @@ void TimelinePage::openFiles(const QStringList &paths)
                               ? tr("Loading %1").arg(QFileInfo(paths.front()).fileName())
                               : tr("Loading %n ranks", nullptr, int(paths.size()));
     Q_EMIT statusMessage(title + QStringLiteral("…"));
-    m_loader->start(title, [files](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+    m_keepView = false;
+    m_loader->start(title, [files, options = m_options](const ProgressFn &progress,
+                                                        const CancelToken *cancel) -> std::any {
         ProgressFn load = [&](double f, const char *msg) { progress(0.8 * f, msg); };
         auto models = loadTraces(files, load, cancel);
         ProgressFn index = [&](double f, const char *msg) { progress(0.8 + 0.2 * f, msg); };
-        return TimelineData::build(std::move(models), index, cancel);
+        return TimelineData::build(std::move(models), options, index, cancel);
     });
+}
+
+void TimelinePage::setAnalysisOptions(const AnalysisOptions &options)
+{
+    m_options = options;
+    AnalysisOptionsDialog::saveSettings(options);
+    reanalyse();
+}
+
+void TimelinePage::reanalyse()
+{
+    const auto data = m_view->data();
+    if (!data)
+        return;
+    m_error->hide();
+    m_pendingFiles = m_files;
+    m_keepView = true;
+    Q_EMIT statusMessage(tr("Re-analysing with the new options…"));
+    m_loader->start(tr("Re-analysing"), [models = data->models(), options = m_options](
+                                            const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+        return TimelineData::build(models, options, progress, cancel);
+    });
+}
+
+void TimelinePage::showAnalysisOptions()
+{
+    AnalysisOptionsDialog dialog(this);
+    dialog.setOptions(m_options);
+    if (dialog.exec() == QDialog::Accepted)
+        setAnalysisOptions(dialog.options());
 }
 
 void TimelinePage::cancelLoad()
@@ -296,10 +373,24 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     m_matcher.reset();
     m_statsRunner->cancel();
     m_rangeModel->clear();
+    const bool keepView = m_keepView && m_view->data();
+    m_keepView = false;
+    const TimeNs t0 = m_view->mapping().start(), t1 = m_view->mapping().end();
     m_gapModel->setTimelineData(data);
+    m_sourceModel->setTimelineData(data);
+    m_stepChart->setTimelineData(data);
     m_view->setData(data);
+    if (keepView) // a re-analysis: the same trace, keep the place
+        m_view->setVisibleRange(t0, t1);
     m_files = paths;
+    // The rank columns only say something for a job of several ranks.
+    m_gapTable->setColumnHidden(SyncGapModel::Rank, data->files().size() < 2);
+    m_sourceTable->setColumnHidden(SyncSourceModel::Rank, data->files().size() < 2);
     m_gapTable->resizeColumnsToContents();
+    m_sourceTable->resizeColumnsToContents();
+    for (QTableView *t : {m_gapTable, m_sourceTable})
+        for (int c = 0; c < t->model()->columnCount(); ++c)
+            t->setColumnWidth(c, std::min(t->columnWidth(c), 260));
     updateHeader();
     updateMatcher();
     const TimelineSummary &s = data->summary();
@@ -327,35 +418,6 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
 }
 
 QString TimelinePage::headerText() const { return m_header->text(); }
-
-void TimelinePage::updateHeader()
-{
-    const auto data = m_view->data();
-    if (!data) {
-        m_header->setText(tr("No trace open"));
-        return;
-    }
-    const TimelineSummary &s = data->summary();
-    QStringList parts;
-    if (s.devices > 0)
-        parts << tr("GPU busy <b>%1%</b>").arg(s.busyPercent(), 0, 'f', 1);
-    else
-        parts << tr("no GPU activity in this trace");
-    parts << tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime));
-    parts << tr("<b>%n</b> sync call(s)", nullptr, int(s.syncCalls));
-    if (data->files().size() > 1)
-        parts << tr("%n ranks", nullptr, int(data->files().size()));
-    parts << tr("%1 events").arg(QLocale().toString(qulonglong(s.events)));
-    m_header->setText(parts.join(QStringLiteral(" · ")));
-    QString tip;
-    for (const TimelineFile &f : data->files())
-        for (const DeviceActivity &d : f.sync.devices)
-            tip += tr("%1 device %2: busy %3 of %4 (%5%), sync gaps %6\n")
-                       .arg(f.label).arg(d.device).arg(formatDuration(d.busy), formatDuration(d.span()))
-                       .arg(d.span() > 0 ? 100.0 * double(d.busy) / double(d.span()) : 0.0, 0, 'f', 1)
-                       .arg(formatDuration(d.syncGap));
-    m_header->setToolTip(tip.trimmed());
-}
 
 void TimelinePage::onSelectionChanged()
 {
@@ -389,7 +451,9 @@ void TimelinePage::onRangeChanged()
                          });
 }
 
-void TimelinePage::showGap(int gap)
+void TimelinePage::showGap(int gap) { showGapImpl(gap, false); }
+
+void TimelinePage::showGapImpl(int gap, bool keepTableSelection)
 {
     const auto data = m_view->data();
     if (!data || gap < 0 || gap >= int(data->gaps().size()))
@@ -405,8 +469,18 @@ void TimelinePage::showGap(int gap)
     m_view->ensureRowVisible(data->rowOf(m_view->selectedEvent()));
     const QModelIndex src = m_gapModel->index(gap, 0);
     const QModelIndex proxy = m_gapProxy->mapFromSource(src);
-    if (m_gapTable->currentIndex().row() != proxy.row())
-        m_gapTable->setCurrentIndex(proxy);
+    if (keepTableSelection) {
+        m_gapTable->selectionModel()->setCurrentIndex(proxy, QItemSelectionModel::NoUpdate);
+        m_gapTable->scrollTo(proxy);
+    } else {
+        if (!m_view->markedGaps().empty())
+            m_view->setMarkedGaps({});
+        // A gap inside a (ctrl-click) multi-selection keeps it; any other selects itself.
+        const bool selected = m_gapTable->selectionModel()->isRowSelected(proxy.row(), proxy.parent());
+        m_gapTable->selectionModel()->setCurrentIndex(
+            proxy, selected ? QItemSelectionModel::NoUpdate
+                            : QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    }
     Q_EMIT statusMessage(tr("Sync gap %1 of %2: %3 on device %4, caused by %5")
                              .arg(gap + 1).arg(data->gaps().size())
                              .arg(formatDuration(sg.interval.length())).arg(sg.device)

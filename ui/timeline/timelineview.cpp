@@ -12,6 +12,7 @@
 #include <QToolTip>
 #include <QWheelEvent>
 
+#include <algorithm>
 #include <cmath>
 
 namespace syncscope::ui {
@@ -40,6 +41,7 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> data)
     m_links.clear();
     m_hasRange = false;
     m_highlightGap = -1;
+    m_markedGaps.clear();
     m_names.clear();
     m_geometryValid = false;
     verticalScrollBar()->setValue(0);
@@ -49,11 +51,58 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> data)
     Q_EMIT rangeSelectionChanged();
 }
 
+int TimelineView::stepBandHeight() const
+{
+    return m_data && !m_data->steps().empty() ? kStepBandHeight : 0;
+}
+
 QRect TimelineView::plotRect() const
 {
     const QRect vp = viewport()->rect();
-    return QRect(kLabelWidth, kRulerHeight, std::max(1, vp.width() - kLabelWidth),
-                 std::max(1, vp.height() - kRulerHeight));
+    const int top = kRulerHeight + stepBandHeight();
+    return QRect(kLabelWidth, top, std::max(1, vp.width() - kLabelWidth), std::max(1, vp.height() - top));
+}
+
+QRect TimelineView::stepBandRect() const
+{
+    const int h = stepBandHeight();
+    if (h == 0)
+        return {};
+    return QRect(kLabelWidth, kRulerHeight, std::max(1, viewport()->width() - kLabelWidth), h);
+}
+
+int TimelineView::stepAt(const QPoint &pos) const
+{
+    const QRect band = stepBandRect();
+    if (!m_data || band.isEmpty() || !band.contains(pos))
+        return -1;
+    const TimeNs t = m_map.toTime(pos.x() - band.left());
+    const TimeNs tol = std::max<TimeNs>(0, m_map.toDuration(1.0));
+    const auto &steps = m_data->steps();
+    // Steps are sorted by start; a few may overlap (ranks, nested matches).
+    auto end = std::partition_point(steps.begin(), steps.end(),
+                                    [&](const TimelineStep &s) { return m_data->step(s).start <= t + tol; });
+    int best = -1;
+    TimeNs bestLen = 0;
+    for (auto it = steps.begin(); it != end; ++it) {
+        const Step &st = m_data->step(*it);
+        if (st.end + tol < t)
+            continue;
+        const TimeNs len = st.end - st.start;
+        if (best < 0 || len < bestLen) {
+            best = int(it - steps.begin());
+            bestLen = len;
+        }
+    }
+    return best;
+}
+
+void TimelineView::zoomToStep(int step)
+{
+    if (!m_data || step < 0 || step >= int(m_data->steps().size()))
+        return;
+    const Step &st = m_data->step(m_data->steps()[size_t(step)]);
+    setVisibleRange(st.start, st.end);
 }
 
 int TimelineView::scrollY() const { return verticalScrollBar()->value(); }
@@ -182,6 +231,23 @@ void TimelineView::setHighlightedGap(int gap)
     viewport()->update();
 }
 
+void TimelineView::activateStep(int step)
+{
+    if (!m_data || step < 0 || step >= int(m_data->steps().size()))
+        return;
+    zoomToStep(step);
+    Q_EMIT stepActivated(step);
+}
+
+void TimelineView::setMarkedGaps(std::vector<int> gaps)
+{
+    const int n = m_data ? int(m_data->gaps().size()) : 0;
+    gaps.erase(std::remove_if(gaps.begin(), gaps.end(), [n](int g) { return g < 0 || g >= n; }), gaps.end());
+    std::sort(gaps.begin(), gaps.end());
+    m_markedGaps = std::move(gaps);
+    viewport()->update();
+}
+
 void TimelineView::ensureRowVisible(int row)
 {
     if (!m_data || row < 0 || row >= int(m_data->rows().size()))
@@ -295,6 +361,14 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     m_pressPos = event->position().toPoint();
     m_pressMap = m_map;
     m_pressScroll = scrollY();
+    if (stepBandRect().contains(m_pressPos)) {
+        m_drag = Drag::None;
+        const int step = stepAt(m_pressPos);
+        if (step >= 0)
+            activateStep(step);
+        event->accept();
+        return;
+    }
     const bool onRuler = m_pressPos.y() < kRulerHeight && m_pressPos.x() >= kLabelWidth;
     m_drag = (event->modifiers() & Qt::ShiftModifier) || onRuler ? Drag::Range : Drag::Pending;
     event->accept();
@@ -399,6 +473,28 @@ bool TimelineView::viewportEvent(QEvent *event)
     }
     case QEvent::ToolTip: {
         auto *he = static_cast<QHelpEvent *>(event);
+        if (stepBandRect().contains(he->pos())) {
+            const int step = stepAt(he->pos());
+            if (step < 0) {
+                QToolTip::hideText();
+                return true;
+            }
+            const TimelineStep &ts = m_data->steps()[size_t(step)];
+            const TimelineFile &file = m_data->files()[ts.file];
+            const Step &st = m_data->step(ts);
+            QString tip = tr("%1: %2 (click to zoom)").arg(m_data->text(ts.file, st.name),
+                                                           formatDuration(st.end - st.start));
+            if (m_data->files().size() > 1)
+                tip = file.label + QStringLiteral(" · ") + tip;
+            for (const StepDeviceStats &s : file.sync.stepStats)
+                if (s.step == ts.step)
+                    tip += tr("\nGPU %1: busy %2, %n sync gap(s) %3, avoidable %4", nullptr, int(s.syncGaps))
+                               .arg(s.device)
+                               .arg(formatDuration(s.gpuBusy), formatDuration(s.syncGapTime),
+                                    formatDuration(s.avoidable));
+            QToolTip::showText(he->globalPos(), tip, viewport());
+            return true;
+        }
         const TimelineEvent e = eventAt(he->pos());
         if (e.valid()) {
             const QString name = QString::fromUtf8(m_data->name(e).data(), int(m_data->name(e).size()));

@@ -6,6 +6,7 @@
 //   Shift+wheel           pan                         Alt+wheel    scroll tracks
 //   click                 select an event             double-click zoom to it
 //   Shift+drag, or drag on the ruler                  range selection
+//   click on the step band (under the ruler)          zoom to that step
 //   F                     zoom to selection           Esc          clear selection
 #include "timeline/timelinedata.h"
 #include "timeline/timelinegeometry.h"
@@ -24,6 +25,8 @@ class TimelineView : public QAbstractScrollArea {
 public:
     static constexpr int kLabelWidth = 190;
     static constexpr int kRulerHeight = 24;
+    // The band under the ruler that shows the steps, when the trace has any.
+    static constexpr int kStepBandHeight = 18;
     static constexpr double kZoomStep = 1.25;
 
     explicit TimelineView(QWidget *parent = nullptr);
@@ -34,6 +37,8 @@ public:
 
     const TimeMapping &mapping() const { return m_map; }
     QRect plotRect() const;
+    // Viewport rect of the step band (empty when the trace has no steps).
+    QRect stepBandRect() const;
     void setVisibleRange(TimeNs t0, TimeNs t1);
     // Shows [t0, t1] with a margin of 10% on each side.
     void showInterval(TimeNs t0, TimeNs t1);
@@ -61,6 +66,18 @@ public:
     // A sync gap (index into data()->gaps()) to outline; -1 for none.
     void setHighlightedGap(int gap);
     int highlightedGap() const { return m_highlightGap; }
+    // Sync gaps (indices into data()->gaps()) to mark together, e.g. those of one
+    // sync source; empty for none.
+    void setMarkedGaps(std::vector<int> gaps);
+    const std::vector<int> &markedGaps() const { return m_markedGaps; }
+
+    // The step (index into data()->steps()) under a viewport point of the step
+    // band, else -1; when several overlap there, the shortest.
+    int stepAt(const QPoint &viewportPos) const;
+    // Shows exactly the step's host window.
+    void zoomToStep(int step);
+    // What a click on the step band does: zoomToStep, then stepActivated.
+    void activateStep(int step);
 
     TimelineEvent eventAt(const QPoint &viewportPos) const;
     // Viewport rect of an event's box (for tests and overlays).
@@ -77,6 +94,8 @@ Q_SIGNALS:
     void rangeSelectionChanged();
     void visibleRangeChanged();
     void eventActivated(const TimelineEvent &e);
+    // A click on the step band zoomed to this step (index into data()->steps()).
+    void stepActivated(int step);
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -101,6 +120,8 @@ private:
 
     // painting (timelineviewpaint.cpp)
     void paintRuler(QPainter &p) const;
+    void paintStepBand(QPainter &p) const;
+    int stepBandHeight() const;
     void paintLabels(QPainter &p) const;
     void paintPlot(QPainter &p);
     void paintOverlays(QPainter &p) const;
@@ -113,6 +134,7 @@ private:
     bool m_hasRange = false;
     TimeNs m_range0 = 0, m_range1 = 0;
     int m_highlightGap = -1;
+    std::vector<int> m_markedGaps;
 
     Drag m_drag = Drag::None;
     QPoint m_pressPos;

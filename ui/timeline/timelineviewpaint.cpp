@@ -39,6 +39,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     paintPlot(p);
     paintOverlays(p);
     paintRuler(p);
+    paintStepBand(p);
     paintLabels(p);
 }
 
@@ -131,6 +132,28 @@ void TimelineView::paintOverlays(QPainter &p) const
     p.save();
     p.setClipRect(plot);
     p.setRenderHint(QPainter::Antialiasing, true);
+    if (!m_markedGaps.empty()) {
+        // The gaps of one sync source: solid outlines, only those in view.
+        p.setPen(QPen(QColor(120, 0, 160), 2));
+        p.setBrush(QColor(120, 0, 160, 30));
+        for (int mg : m_markedGaps) {
+            const TimelineGap &g = m_data->gaps()[size_t(mg)];
+            const TimelineFile &file = m_data->files()[g.file];
+            const SyncGap &gap = file.sync.syncGaps[g.gap];
+            if (gap.interval.end < m_map.start() || gap.interval.start > m_map.end())
+                continue;
+            const int l = plot.left() + int(std::floor(m_map.toPixelClamped(gap.interval.start)));
+            const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(gap.interval.end)));
+            for (const auto &dg : file.deviceGaps)
+                if (dg.device == gap.device)
+                    for (int ti : dg.tracks) {
+                        const TimelineTrack &tt = m_data->tracks()[size_t(ti)];
+                        const TimelineRow &first = m_data->rows()[size_t(tt.firstRow)];
+                        const int y = plot.top() + first.y - scrollY();
+                        p.drawRect(QRect(l, y, std::max(2, r - l), tt.rowCount * TimelineData::kRowHeight));
+                    }
+        }
+    }
     if (m_highlightGap >= 0) {
         const TimelineGap &g = m_data->gaps()[size_t(m_highlightGap)];
         const TimelineFile &file = m_data->files()[g.file];
@@ -207,6 +230,55 @@ void TimelineView::paintRuler(QPainter &p) const
     p.setPen(QColor(0x30, 0x30, 0x30));
     p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight - 1), Qt::AlignVCenter | Qt::AlignLeft,
                tr("view %1").arg(formatDuration(m_map.span())));
+}
+
+void TimelineView::paintStepBand(QPainter &p) const
+{
+    const QRect band = stepBandRect();
+    if (band.isEmpty())
+        return;
+    p.save();
+    p.fillRect(QRect(0, band.top(), viewport()->width(), band.height()), QColor(0xf7, 0xf5, 0xee));
+    p.setClipRect(band);
+    const auto &steps = m_data->steps();
+    // Steps are ordered by start; they are few (one per iteration), so a scan
+    // is cheap and needs no sorted ends. Alternate two shades so back-to-back
+    // steps read apart; steps inside an already drawn pixel column fold into it.
+    auto it = steps.begin();
+    const QColor shades[2] = {QColor(0xc9, 0xb7, 0x8a), QColor(0xe0, 0xd2, 0xa8)};
+    int lastRight = INT32_MIN;
+    for (; it != steps.end(); ++it) {
+        const Step &st = m_data->step(*it);
+        if (st.start > m_map.end())
+            break;
+        if (st.end < m_map.start())
+            continue;
+        const int l = band.left() + int(std::floor(m_map.toPixelClamped(st.start)));
+        const int r = band.left() + int(std::floor(m_map.toPixelClamped(st.end)));
+        if (r <= lastRight)
+            continue;
+        const QRect rect(std::max(l, lastRight), band.top() + 1, std::max(1, r - std::max(l, lastRight)),
+                         band.height() - 2);
+        const size_t idx = size_t(it - steps.begin());
+        p.fillRect(rect, shades[idx % 2]);
+        p.setPen(QColor(0x8a, 0x76, 0x44));
+        p.drawLine(rect.topLeft(), rect.bottomLeft());
+        if (rect.width() > 40) {
+            p.setPen(QColor(0x30, 0x28, 0x10));
+            const QString name = m_data->text(it->file, st.name);
+            p.drawText(rect.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       p.fontMetrics().elidedText(name, Qt::ElideRight, rect.width() - 5));
+        }
+        lastRight = rect.right() + 1;
+    }
+    p.setClipping(false);
+    p.fillRect(QRect(0, band.top(), kLabelWidth, band.height()), QColor(0xe6, 0xe6, 0xe6));
+    p.setPen(QColor(0x30, 0x30, 0x30));
+    p.drawText(QRect(6, band.top(), kLabelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft,
+               tr("steps (click to zoom)"));
+    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.drawLine(0, band.bottom(), viewport()->width(), band.bottom());
+    p.restore();
 }
 
 void TimelineView::paintLabels(QPainter &p) const

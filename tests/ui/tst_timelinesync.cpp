@@ -1,0 +1,572 @@
+// The Timeline's sync verdict: the header's avoidable figure, the gap table
+// sorted by avoidable, the sync-sources table and its click, the step band and
+// the per-step chart, the library-prefix option, the red marks of pageable
+// copies and the CSV exports. On a hand-made Kineto-style trace whose figures are
+// worked out by hand below, compared with the core's SyncAnalysis of the same
+// file, and on the synthetic trace.
+#include "synthetictrace.h"
+#include "analysis/jsonwriter.h"
+#include "timeline/analysisoptionsdialog.h"
+#include "timeline/eventdetailspanel.h"
+#include "timeline/stepchart.h"
+#include "timeline/syncgapmodel.h"
+#include "timeline/syncsourcemodel.h"
+#include "timeline/timeformat.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelinepage.h"
+#include "timeline/timelineview.h"
+#include "trace/traceloader.h"
+#include "trace/tracewriter.h"
+
+#include <QAbstractItemModelTester>
+#include <QHeaderView>
+#include <QLineEdit>
+#include <QPlainTextEdit>
+#include <QLineSeries>
+#include <QSettings>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QStandardPaths>
+#include <QTableView>
+#include <QTemporaryDir>
+#include <QtTest>
+
+using namespace syncscope;
+using namespace syncscope::ui;
+
+namespace {
+
+// Times in µs after B = 1712195495519000.000 (16 integer digits, as Kineto writes).
+// Host thread 100/1:
+//   python_function "train.py(10): main" [0, 1000], "mylib/util.py(5): fetch" [8.5, 200],
+//   "train.py(20): log" [900.047, 901.047] (encloses no call: only its start is read)
+//   ProfilerStep#0 [0, 500], ProfilerStep#1 [500, 1000] (user_annotation)
+//   aten::mm [1, 8]      cudaLaunchKernel [2, 7] corr 1      -> K1 [7, 17]
+//   aten::item [9, 25]   cudaStreamSynchronize [10, 20.25]   (blocked 10.25)
+//   aten::mm [310, 318]  cudaLaunchKernel [311, 316] corr 2  -> K2 [316, 416]
+//   aten::to [520, 560]  cudaMemcpyAsync [521, 555] corr 3   -> Memcpy DtoH (Device -> Pageable) [530, 550]
+//   aten::mm [699, 707]  cudaLaunchKernel [700, 705] corr 4  -> K4 [705, 805]
+// GPU 0 stream 7 idles [17, 316] (the sync returns at 20.25: cause, blocked
+// 10.25) and [550, 705] (the pageable copy returns at 555: cause, blocked 34).
+// [416, 530] has no blocking call returning in it.
+//
+// The replay (head start S of the thread; an activity starts at
+// min(old start, max(old start - S, previous new end on its stream))):
+//  - without every blocking call: K1 7..17; sync: S = 10.25; K2 305.75..405.75;
+//    copy 519.75..539.75, then S = 44.25; K4 660.75..760.75: 805 - 760.75 = 44.25.
+//  - without the sync alone: K2 305.75..405.75, copy 519.75..539.75; the copy
+//    re-synchronizes: old 550, new 539.75, wait 29, ret 5, new_end =
+//    max(521 - 10.25 + 5, 544.75) = 544.75, S = 555 - 544.75 = 10.25; K4 694.75..794.75:
+//    10.25.
+//  - without the copy alone: the sync re-synchronizes to S = 0; K2 316..416, copy
+//    530..550, S = 34; K4 671..771: 34.
+// So: device 44.250 µs; gap [17, 316] avoidable 10.250, gap [550, 705] 34.000;
+// source (cudaMemcpyAsync, aten::to, train.py(10): main) 34.000 and
+// (cudaStreamSynchronize, aten::item, mylib/util.py(5): fetch) 10.250;
+// step 0 avoidable 10.250, step 1 34.000.
+const char kTrace[] = R"json({"schemaVersion": 1, "traceEvents": [
+{"ph":"X","cat":"python_function","name":"train.py(10): main","pid":100,"tid":1,"ts":1712195495519000.000,"dur":1000},
+{"ph":"X","cat":"python_function","name":"mylib/util.py(5): fetch","pid":100,"tid":1,"ts":1712195495519008.500,"dur":191.5},
+{"ph":"X","cat":"python_function","name":"train.py(20): log","pid":100,"tid":1,"ts":1712195495519900.047,"dur":1},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#0","pid":100,"tid":1,"ts":1712195495519000.000,"dur":500},
+{"ph":"X","cat":"user_annotation","name":"ProfilerStep#1","pid":100,"tid":1,"ts":1712195495519500.000,"dur":500},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":1,"ts":1712195495519001.000,"dur":7},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":1,"ts":1712195495519002.000,"dur":5,"args":{"correlation":1}},
+{"ph":"X","cat":"cpu_op","name":"aten::item","pid":100,"tid":1,"ts":1712195495519009.000,"dur":16},
+{"ph":"X","cat":"cuda_runtime","name":"cudaStreamSynchronize","pid":100,"tid":1,"ts":1712195495519010.000,"dur":10.250},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":1,"ts":1712195495519310.000,"dur":8},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":1,"ts":1712195495519311.000,"dur":5,"args":{"correlation":2}},
+{"ph":"X","cat":"cpu_op","name":"aten::to","pid":100,"tid":1,"ts":1712195495519520.000,"dur":40},
+{"ph":"X","cat":"cuda_runtime","name":"cudaMemcpyAsync","pid":100,"tid":1,"ts":1712195495519521.000,"dur":34,"args":{"correlation":3}},
+{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":100,"tid":1,"ts":1712195495519699.000,"dur":8},
+{"ph":"X","cat":"cuda_runtime","name":"cudaLaunchKernel","pid":100,"tid":1,"ts":1712195495519700.000,"dur":5,"args":{"correlation":4}},
+{"ph":"X","cat":"kernel","name":"K1","pid":0,"tid":7,"ts":1712195495519007.000,"dur":10,"args":{"device":0,"stream":7,"correlation":1}},
+{"ph":"X","cat":"kernel","name":"K2","pid":0,"tid":7,"ts":1712195495519316.000,"dur":100,"args":{"device":0,"stream":7,"correlation":2}},
+{"ph":"X","cat":"gpu_memcpy","name":"Memcpy DtoH (Device -> Pageable)","pid":0,"tid":7,"ts":1712195495519530.000,"dur":20,"args":{"device":0,"stream":7,"correlation":3}},
+{"ph":"X","cat":"kernel","name":"K4","pid":0,"tid":7,"ts":1712195495519705.000,"dur":100,"args":{"device":0,"stream":7,"correlation":4}}
+]})json";
+
+constexpr TimeNs kBase = 1'712'195'495'519'000'000;
+
+bool load(TimelinePage &page, const QStringList &paths, QString *error = nullptr)
+{
+    QSignalSpy done(&page, &TimelinePage::loadFinished);
+    QSignalSpy failed(&page, &TimelinePage::loadFailed);
+    page.openFiles(paths);
+    for (int i = 0; i < 600 && done.isEmpty() && failed.isEmpty(); ++i)
+        QTest::qWait(50);
+    if (error && !failed.isEmpty())
+        *error = failed.front().front().toString();
+    return !done.isEmpty();
+}
+
+void clickRow(QTableView *table, int proxyRow)
+{
+    const QModelIndex i = table->model()->index(proxyRow, 0);
+    table->scrollTo(i);
+    QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(i).center());
+}
+
+QStringList readLines(const QString &path)
+{
+    QFile f(path);
+    if (!f.open(QIODevice::ReadOnly))
+        return {};
+    return QString::fromUtf8(f.readAll()).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+}
+
+} // namespace
+
+class TstTimelineSync : public QObject {
+    Q_OBJECT
+private:
+    QTemporaryDir m_tmp;
+    QString m_hand, m_synthetic;
+
+    // The source model row whose sync name is `sync`, else -1.
+    static int sourceRow(const TimelinePage &page, const QString &sync)
+    {
+        const SyncSourceModel *m = page.syncSourceModel();
+        for (int r = 0; r < m->rowCount(); ++r)
+            if (m->data(m->index(r, SyncSourceModel::Sync)).toString() == sync)
+                return r;
+        return -1;
+    }
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QStandardPaths::setTestModeEnabled(true); // QSettings away from the user's
+        QCoreApplication::setOrganizationName(QStringLiteral("syncscope-test"));
+        QCoreApplication::setApplicationName(QStringLiteral("tst_timelinesync"));
+        QSettings().clear();
+        QVERIFY(m_tmp.isValid());
+        m_hand = m_tmp.filePath(QStringLiteral("hand.json"));
+        QFile f(m_hand);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(kTrace);
+        f.close();
+        test::SyntheticTrace t;
+        t.steps = 6;
+        t.kernelsPerStep = 8;
+        m_synthetic = m_tmp.filePath(QStringLiteral("synthetic.json"));
+        writeTrace(*t.build(), m_synthetic.toStdString());
+    }
+
+    // The core on the hand-made trace agrees with the figures worked out by hand;
+    // the other tests compare the Timeline with this analysis.
+    void coreMatchesHandWork()
+    {
+        const TraceModelPtr model = loadTrace(m_hand.toStdString());
+        const SyncAnalysis sa = analyzeSyncs(*model);
+        QCOMPARE(sa.devices.size(), size_t(1));
+        QCOMPARE(sa.devices[0].avoidable, TimeNs(44'250));
+        QCOMPARE(sa.syncGaps.size(), size_t(2));
+        QCOMPARE(sa.syncGaps[0].interval.start, kBase + 17'000);
+        QCOMPARE(sa.syncGaps[0].avoidable, TimeNs(10'250));
+        QCOMPARE(sa.syncGaps[1].avoidable, TimeNs(34'000));
+        QCOMPARE(sa.syncGaps[1].blocked, TimeNs(34'000));
+        QCOMPARE(sa.steps.size(), size_t(2));
+        QCOMPARE(sa.sources.size(), size_t(2));
+        QCOMPARE(sa.sources[0].avoidable, TimeNs(34'000));
+    }
+
+    void headerLeadsWithAvoidable()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        const SyncAnalysis sa = analyzeSyncs(*loadTrace(m_hand.toStdString()));
+        const QString header = page.headerText();
+        // the core's figure, printed from its integer ns
+        QVERIFY2(header.startsWith(QStringLiteral("GPU 0 would finish up to <b>%1</b> earlier without host waits")
+                                       .arg(formatDuration(sa.devices[0].avoidable))),
+                 qPrintable(header));
+        // and by hand: 44.250 µs rounds half away to 44.3 (a double prints 44.2);
+        // 44.25 of a 798 µs span is 5.5%
+        QVERIFY2(header.contains(QStringLiteral("<b>44.3 µs</b> earlier without host waits (5.5% of its span)")),
+                 qPrintable(header));
+        QVERIFY2(header.contains(QStringLiteral("sync-gap time <b>%1</b> in 2 gap(s)")
+                                     .arg(formatDuration(sa.devices[0].syncGap))),
+                 qPrintable(header));
+        QVERIFY2(header.contains(QStringLiteral("sync-gap time <b>454.0 µs</b>")), qPrintable(header));
+        // the largest single source on GPU 0: the pageable copy, 34 µs
+        QVERIFY2(header.contains(QStringLiteral("largest single source <b>34.0 µs</b>: cudaMemcpyAsync in "
+                                                "aten::to at train.py(10): main")),
+                 qPrintable(header));
+        QCOMPARE(formatDuration(sa.sources[0].avoidableByDevice[0]), QStringLiteral("34.0 µs"));
+    }
+
+    void gapTableSortedByAvoidable()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QAbstractItemModelTester tester(page.syncGapModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(load(page, {m_hand}));
+        const QAbstractItemModel *shown = page.gapTable()->model();
+        QCOMPARE(shown->rowCount(), 2);
+        // The later, shorter gap first: its cause saves 34 µs, the other's 10.25.
+        // Neither start nor length order puts it first.
+        QCOMPARE(page.gapTable()->horizontalHeader()->sortIndicatorSection(), int(SyncGapModel::Avoidable));
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Avoidable)).toString(), QStringLiteral("34.0 µs"));
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Blocked)).toString(), QStringLiteral("34.0 µs"));
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Duration)).toString(), QStringLiteral("155.0 µs"));
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Call)).toString(), QStringLiteral("cudaMemcpyAsync"));
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Step)).toString(), QStringLiteral("ProfilerStep#1"));
+        QCOMPARE(shown->data(shown->index(1, SyncGapModel::Avoidable)).toString(), QStringLiteral("10.3 µs"));
+        QCOMPARE(shown->data(shown->index(1, SyncGapModel::Duration)).toString(), QStringLiteral("299.0 µs"));
+        QCOMPARE(shown->data(shown->index(1, SyncGapModel::UserFrame)).toString(),
+                 QStringLiteral("mylib/util.py(5): fetch"));
+        QCOMPARE(shown->data(shown->index(1, SyncGapModel::PyFrame)).toString(),
+                 QStringLiteral("mylib/util.py(5): fetch"));
+        // the same against the core, row by row through the sort role
+        const auto data = page.data();
+        for (int r = 0; r < shown->rowCount(); ++r) {
+            const int gap = shown->data(shown->index(r, 0), SyncGapModel::GapRole).toInt();
+            const TimelineGap &g = data->gaps()[size_t(gap)];
+            const SyncGap &sg = data->files()[g.file].sync.syncGaps[g.gap];
+            QCOMPARE(shown->data(shown->index(r, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong(),
+                     qlonglong(sg.avoidable));
+            QCOMPARE(shown->data(shown->index(r, SyncGapModel::Blocked), SyncGapModel::SortRole).toLongLong(),
+                     qlonglong(sg.blocked));
+        }
+        // and on the synthetic trace: non-increasing avoidable down the table
+        QVERIFY(load(page, {m_synthetic}));
+        QCOMPARE(shown->rowCount(), 5);
+        for (int r = 1; r < shown->rowCount(); ++r)
+            QVERIFY(shown->data(shown->index(r - 1, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong()
+                    >= shown->data(shown->index(r, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong());
+        // no Python events: the user frame column shows the op
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::UserFrame)).toString(), QStringLiteral("aten::item"));
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::PyFrame)).toString(), QStringLiteral("—"));
+        // equal avoidable times list the longer gap first (a real trace has many ties)
+        const QString real = QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/hta_16rank_job_rank0.json.gz");
+        if (QFile::exists(real)) {
+            QVERIFY(load(page, {real}));
+            int ties = 0;
+            for (int r = 1; r < shown->rowCount(); ++r) {
+                const qlonglong a0 = shown->data(shown->index(r - 1, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong();
+                const qlonglong a1 = shown->data(shown->index(r, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong();
+                QVERIFY(a0 >= a1);
+                if (a0 == a1) {
+                    ++ties;
+                    QVERIFY(shown->data(shown->index(r - 1, SyncGapModel::Duration), SyncGapModel::SortRole).toLongLong()
+                            >= shown->data(shown->index(r, SyncGapModel::Duration), SyncGapModel::SortRole).toLongLong());
+                }
+            }
+            QVERIFY(ties > 0);
+        }
+    }
+
+    void sourceClickSelectsItsGaps()
+    {
+        TimelinePage page;
+        page.resize(1400, 900);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QAbstractItemModelTester tester(page.syncSourceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QVERIFY(load(page, {m_hand}));
+        const auto data = page.data();
+        QTableView *table = page.sourceTable();
+        const QAbstractItemModel *shown = table->model();
+        QCOMPARE(shown->rowCount(), 2);
+        // sorted by avoidable: the copy's source first
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Sync)).toString(), QStringLiteral("cudaMemcpyAsync"));
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Avoidable)).toString(), QStringLiteral("34.0 µs"));
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::UserFrame)).toString(), QStringLiteral("train.py(10): main"));
+        QCOMPARE(shown->data(shown->index(1, SyncSourceModel::GapTime)).toString(), QStringLiteral("299.0 µs"));
+
+        // clicking the sync's source (second row) selects its one gap, the first in time
+        clickRow(table, 1);
+        const SyncAnalysis &sa = data->files()[0].sync;
+        std::vector<int> expected;
+        for (size_t g = 0; g < sa.syncGaps.size(); ++g)
+            if (data->text(0, sa.syncCalls[sa.syncGaps[g].syncCall].event) == QStringLiteral("cudaStreamSynchronize"))
+                expected.push_back(int(data->files()[0].gapRow[g]));
+        QCOMPARE(expected.size(), size_t(1));
+        QCOMPARE(page.selectedGaps(), expected);
+        QCOMPARE(page.view()->markedGaps(), expected);
+        QCOMPARE(page.view()->highlightedGap(), expected.front());
+        const Interval iv = sa.syncGaps[data->gaps()[size_t(expected.front())].gap].interval;
+        QVERIFY(page.view()->mapping().start() <= iv.start && page.view()->mapping().end() >= iv.end);
+
+        // on the synthetic trace one source causes every gap: all five selected
+        QVERIFY(load(page, {m_synthetic}));
+        QCOMPARE(shown->rowCount(), 1);
+        // no Python events: the user frame falls back to the op
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::UserFrame)).toString(), QStringLiteral("aten::item"));
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Gaps)).toString(), QStringLiteral("5"));
+        clickRow(table, 0);
+        QCOMPARE(page.selectedGaps(), (std::vector<int>{0, 1, 2, 3, 4}));
+        QCOMPARE(page.view()->highlightedGap(), 0); // the first in time
+        QCOMPARE(page.view()->markedGaps().size(), size_t(5));
+        page.view()->viewport()->grab(); // paints the marks
+        // a gap click afterwards selects that gap alone
+        clickRow(page.gapTable(), 2);
+        QCOMPARE(page.selectedGaps().size(), size_t(1));
+        QVERIFY(page.view()->markedGaps().empty());
+    }
+
+    void stepBandClickZooms()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QVERIFY(load(page, {m_synthetic}));
+        TimelineView *view = page.view();
+        const auto data = page.data();
+        QCOMPARE(data->steps().size(), size_t(6));
+        const QRect band = view->stepBandRect();
+        QVERIFY(!band.isEmpty());
+        QCOMPARE(view->plotRect().top(), band.bottom() + 1);
+        view->fitAll();
+        view->viewport()->grab();
+        // the middle of ProfilerStep#3 on the band
+        const Step &st = data->step(data->steps()[3]);
+        QCOMPARE(data->text(0, st.name), QStringLiteral("ProfilerStep#3"));
+        const int x = band.left() + int(view->mapping().toPixel(st.start + (st.end - st.start) / 2));
+        QSignalSpy activated(view, &TimelineView::stepActivated);
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(x, band.center().y()));
+        QCOMPARE(activated.count(), 1);
+        QCOMPARE(activated.front().front().toInt(), 3);
+        // zoomed to exactly the step's window (to a pixel's rounding)
+        const TimeNs tol = std::max<TimeNs>(1, view->mapping().toDuration(1.0));
+        QVERIFY(std::abs(view->mapping().start() - st.start) <= tol);
+        QVERIFY(std::abs(view->mapping().end() - st.end) <= tol);
+        // a click on the ruler does not zoom to a step
+        QTest::mouseClick(view->viewport(), Qt::LeftButton, {}, QPoint(x, TimelineView::kRulerHeight / 2));
+        QCOMPARE(activated.count(), 1);
+    }
+
+    void stepChartShowsTheCoresSteps()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        const SyncAnalysis sa = analyzeSyncs(*loadTrace(m_hand.toStdString()));
+        StepChart *chart = page.stepChart();
+        QCOMPARE(chart->deviceCount(), 1);
+        QVERIFY(chart->series(2));
+        const QList<QPointF> busy = chart->series(0)->points(), gap = chart->series(1)->points(),
+                             avoid = chart->series(2)->points();
+        QCOMPARE(avoid.size(), 2);
+        for (const StepDeviceStats &s : sa.stepStats) {
+            QCOMPARE(busy[int(s.step)].y(), double(s.gpuBusy) / 1e6);
+            QCOMPARE(gap[int(s.step)].y(), double(s.syncGapTime) / 1e6);
+            QCOMPARE(avoid[int(s.step)].y(), double(s.avoidable) / 1e6);
+        }
+        QCOMPARE(avoid[0].y(), 0.01025); // by hand: step 0 without its sync
+        QCOMPARE(avoid[1].y(), 0.034);   // step 1 without its copy
+        // a point click zooms to its step
+        QSignalSpy activated(page.view(), &TimelineView::stepActivated);
+        Q_EMIT chart->series(2)->clicked(avoid[1]);
+        QCOMPARE(activated.count(), 1);
+        const Step &st = sa.steps[1];
+        const TimeNs tol = std::max<TimeNs>(1, page.view()->mapping().toDuration(1.0));
+        QVERIFY(std::abs(page.view()->mapping().start() - st.start) <= tol);
+        // no steps: one sentence instead of a chart
+        const QString plain = m_tmp.filePath(QStringLiteral("nosteps.json"));
+        QString text = QString::fromUtf8(kTrace);
+        text.replace(QStringLiteral("ProfilerStep#"), QStringLiteral("Iteration "));
+        QFile f(plain);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(text.toUtf8());
+        f.close();
+        QVERIFY(load(page, {plain}));
+        QVERIFY(!chart->series(0));
+        QVERIFY(chart->message().contains(QStringLiteral("No steps")));
+        QVERIFY(page.view()->stepBandRect().isEmpty());
+        // a step pattern makes them steps again
+        AnalysisOptions o;
+        o.stepRegex = "^Iteration [0-9]+$";
+        QSignalSpy done(&page, &TimelinePage::loadFinished);
+        page.setAnalysisOptions(o);
+        QVERIFY(done.wait(10000));
+        QCOMPARE(page.data()->steps().size(), size_t(2));
+        QVERIFY(chart->series(2));
+        QCOMPARE(chart->series(2)->points().size(), 2);
+        QVERIFY(!page.view()->stepBandRect().isEmpty());
+        page.setAnalysisOptions({});
+        QVERIFY(done.wait(10000));
+    }
+
+    void libraryPrefixChangesUserFrame()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        QCOMPARE(page.analysisOptions().libPrefixes.size(), size_t(0));
+        const int row = sourceRow(page, QStringLiteral("cudaStreamSynchronize"));
+        QVERIFY(row >= 0);
+        const SyncSourceModel *sources = page.syncSourceModel();
+        QCOMPARE(sources->data(sources->index(row, SyncSourceModel::UserFrame)).toString(),
+                 QStringLiteral("mylib/util.py(5): fetch"));
+        page.view()->setVisibleRange(kBase + 100'000, kBase + 400'000);
+        const TimeMapping before = page.view()->mapping();
+
+        AnalysisOptions o;
+        o.libPrefixes = {"mylib/"};
+        QSignalSpy done(&page, &TimelinePage::loadFinished);
+        page.setAnalysisOptions(o);
+        QVERIFY(done.wait(10000));
+        // the sync's user frame is now the caller of the library
+        const int row2 = sourceRow(page, QStringLiteral("cudaStreamSynchronize"));
+        QCOMPARE(sources->data(sources->index(row2, SyncSourceModel::UserFrame)).toString(),
+                 QStringLiteral("train.py(10): main"));
+        const SyncGapModel *gaps = page.syncGapModel();
+        bool found = false;
+        for (int r = 0; r < gaps->rowCount(); ++r)
+            if (gaps->callName(r) == QStringLiteral("cudaStreamSynchronize")) {
+                QCOMPARE(gaps->data(gaps->index(r, SyncGapModel::UserFrame)).toString(),
+                         QStringLiteral("train.py(10): main"));
+                QCOMPARE(gaps->data(gaps->index(r, SyncGapModel::PyFrame)).toString(),
+                         QStringLiteral("mylib/util.py(5): fetch"));
+                found = true;
+            }
+        QVERIFY(found);
+        // the same as the core with the same option
+        const SyncAnalysis sa = analyzeSyncs(*loadTrace(m_hand.toStdString()), o);
+        for (const SyncCall &c : sa.syncCalls)
+            QVERIFY(!c.userFrame.valid()
+                    || page.data()->text(0, c.userFrame) == QStringLiteral("train.py(10): main"));
+        // a re-analysis keeps the place in the trace
+        QCOMPARE(page.view()->mapping().start(), before.start());
+        QCOMPARE(page.view()->mapping().end(), before.end());
+        // the setting persists for the next page
+        TimelinePage next;
+        QCOMPARE(next.analysisOptions().libPrefixes, std::vector<std::string>{"mylib/"});
+        page.setAnalysisOptions({});
+        QVERIFY(done.wait(10000));
+        QCOMPARE(TimelinePage().analysisOptions().libPrefixes.size(), size_t(0));
+    }
+
+    void optionsDialog()
+    {
+        AnalysisOptionsDialog dialog;
+        AnalysisOptions o;
+        o.libPrefixes = {"a/", "b/c/"};
+        o.stepRegex = "^step";
+        dialog.setOptions(o);
+        QCOMPARE(dialog.options().libPrefixes, o.libPrefixes);
+        QCOMPARE(dialog.options().stepRegex, o.stepRegex);
+        dialog.prefixEdit()->setPlainText(QStringLiteral("  x/ \n\n y/\n"));
+        QCOMPARE(dialog.options().libPrefixes, (std::vector<std::string>{"x/", "y/"}));
+        dialog.stepEdit()->setText(QStringLiteral("(unclosed"));
+        QVERIFY(dialog.stepPatternError().contains(QStringLiteral("not a valid regular expression")));
+        dialog.stepEdit()->setText(QStringLiteral("ok"));
+        QVERIFY(dialog.stepPatternError().isEmpty());
+    }
+
+    // The red marks come from the blocking calls the core found, the pageable
+    // copy among them, not from a list of names.
+    void pageableCopyIsMarkedRed()
+    {
+        const auto data = TimelineData::build({loadTrace(m_hand.toStdString())});
+        const TimelineFile &f = data->files()[0];
+        int copyCall = -1;
+        for (size_t c = 0; c < f.sync.syncCalls.size(); ++c)
+            if (f.sync.syncCalls[c].pageableCopy)
+                copyCall = int(c);
+        QVERIFY(copyCall >= 0);
+        const TimelineEvent e = data->eventOf(0, f.sync.syncCalls[size_t(copyCall)].event);
+        QVERIFY(e.valid());
+        const TimelineTrack &host = data->tracks()[size_t(e.track)];
+        QVERIFY(std::find(host.gapCalls.begin(), host.gapCalls.end(), uint32_t(copyCall)) != host.gapCalls.end());
+        TimelineView view;
+        view.resize(1200, 500);
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        view.setData(data);
+        view.viewport()->grab();
+        QCOMPARE(view.geometry().gapCalls.size(), size_t(2)); // the sync and the copy
+        const QRect copyRect = view.eventRect(e);
+        bool marked = false;
+        for (const QRect &r : view.geometry().gapCalls)
+            marked |= r.intersects(copyRect);
+        QVERIFY(marked);
+    }
+
+    void detailsOfABlockingCall()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        const auto data = page.data();
+        const SyncAnalysis &sa = data->files()[0].sync;
+        for (const SyncCall &c : sa.syncCalls) {
+            page.view()->selectEvent(data->eventOf(0, c.event), true);
+            EventDetailsPanel *d = page.detailsPanel();
+            QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(formatDuration(c.avoidable) + QLatin1Char(' ')));
+            if (c.pageableCopy) {
+                QVERIFY(!d->field(QStringLiteral("Hidden sync")).isEmpty());
+                QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(QStringLiteral("34.0 µs ")));
+                QCOMPARE(d->field(QStringLiteral("User frame")), QStringLiteral("train.py(10): main"));
+                QCOMPARE(d->field(QStringLiteral("Step")), QStringLiteral("ProfilerStep#1"));
+            } else {
+                QVERIFY(d->field(QStringLiteral("Hidden sync")).isEmpty());
+                QCOMPARE(d->field(QStringLiteral("Python frame")), QStringLiteral("mylib/util.py(5): fetch"));
+                QCOMPARE(d->field(QStringLiteral("Step")), QStringLiteral("ProfilerStep#0"));
+            }
+        }
+    }
+
+    // The details' absolute start keeps all 16 integer digits and the ns (a
+    // double holds multiples of 0.25 µs there and would print .000).
+    void detailsStartIsExact()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        page.findEdit()->setText(QStringLiteral("train.py(20): log"));
+        page.findNext();
+        QVERIFY(page.view()->selectedEvent().valid());
+        QCOMPARE(page.detailsPanel()->field(QStringLiteral("Start")),
+                 QStringLiteral("900.0 µs after trace start (ts 1712195495519900.047 µs)"));
+    }
+
+    void csvExportsAreExact()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        QVERIFY(load(page, {m_hand}));
+        const QString gapsPath = m_tmp.filePath(QStringLiteral("gaps.csv"));
+        QString error;
+        QVERIFY2(page.exportGapsCsv(gapsPath, &error), qPrintable(error));
+        QStringList lines = readLines(gapsPath);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QStringLiteral("file,rank,device,start_us,gap_us,blocked_us,avoidable_us,sync,op,"
+                                          "user_frame,step,root_op,py_frame"));
+        // in the table's order (avoidable first), 16 integer digits of µs kept
+        QCOMPARE(lines[1], m_hand + QStringLiteral(",,0,1712195495519550.000,155.000,34.000,34.000,"
+                                                   "cudaMemcpyAsync,aten::to,train.py(10): main,ProfilerStep#1,"
+                                                   "ProfilerStep#1,train.py(10): main"));
+        QVERIFY2(lines[2].startsWith(m_hand + QStringLiteral(",,0,1712195495519017.000,299.000,10.250,10.250,"
+                                                             "cudaStreamSynchronize,aten::item,mylib/util.py(5): fetch,")),
+                 qPrintable(lines[2]));
+        const SyncAnalysis sa = analyzeSyncs(*loadTrace(m_hand.toStdString()));
+        QVERIFY(lines[2].contains(QString::fromStdString("," + formatMicros(sa.syncGaps[0].avoidable) + ",")));
+
+        const QString sourcesPath = m_tmp.filePath(QStringLiteral("sources.csv"));
+        QVERIFY2(page.exportSourcesCsv(sourcesPath, &error), qPrintable(error));
+        lines = readLines(sourcesPath);
+        QCOMPARE(lines.size(), 3);
+        QCOMPARE(lines[0], QStringLiteral("file,rank,sync,op,user_frame,count,gaps,gap_us,avoidable_us"));
+        QCOMPARE(lines[1], m_hand + QStringLiteral(",,cudaMemcpyAsync,aten::to,train.py(10): main,1,1,155.000,34.000"));
+        QCOMPARE(lines[2], m_hand + QStringLiteral(",,cudaStreamSynchronize,aten::item,mylib/util.py(5): fetch,1,1,"
+                                                   "299.000,10.250"));
+        // an unwritable place: one sentence, no file
+        QVERIFY(!page.exportGapsCsv(m_tmp.filePath(QStringLiteral("no/such/dir/gaps.csv")), &error));
+        QVERIFY2(!error.isEmpty(), "no reason given");
+        QVERIFY(!QFile::exists(m_tmp.filePath(QStringLiteral("no/such/dir/gaps.csv"))));
+    }
+};
+
+QTEST_MAIN(TstTimelineSync)
+#include "tst_timelinesync.moc"

@@ -1,0 +1,221 @@
+#include "timeline/stepchart.h"
+
+#include "timeline/timeformat.h"
+#include "timeline/timelinedata.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QCursor>
+#include <QLabel>
+#include <QLegend>
+#include <QLineSeries>
+#include <QToolTip>
+#include <QVBoxLayout>
+#include <QValueAxis>
+
+#include <algorithm>
+#include <cmath>
+
+namespace syncscope::ui {
+
+StepChart::StepChart(QWidget *parent) : QWidget(parent)
+{
+    m_picker = new QComboBox(this);
+    m_picker->setToolTip(tr("The device whose steps are charted"));
+    m_view = new QChartView(this);
+    m_view->setRenderHint(QPainter::Antialiasing);
+    m_view->setMinimumHeight(160);
+    m_message = new QLabel(this);
+    m_message->setWordWrap(true);
+    m_message->setAlignment(Qt::AlignCenter);
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(2, 2, 2, 2);
+    layout->addWidget(m_picker);
+    layout->addWidget(m_view, 1);
+    layout->addWidget(m_message, 1);
+    connect(m_picker, qOverload<int>(&QComboBox::currentIndexChanged), this, &StepChart::setCurrentDevice);
+    setTimelineData(nullptr);
+}
+
+void StepChart::setTimelineData(std::shared_ptr<const TimelineData> data)
+{
+    m_data = std::move(data);
+    m_devices.clear();
+    if (m_data)
+        for (uint32_t f = 0; f < m_data->files().size(); ++f) {
+            const SyncAnalysis &sa = m_data->files()[f].sync;
+            for (const DeviceActivity &d : sa.devices)
+                if (std::any_of(sa.stepStats.begin(), sa.stepStats.end(),
+                                [&](const StepDeviceStats &s) { return s.device == d.device; }))
+                    m_devices.push_back({f, d.device});
+        }
+    {
+        const QSignalBlocker block(m_picker);
+        m_picker->clear();
+        for (const Device &d : m_devices)
+            m_picker->addItem(m_data->files().size() > 1
+                                  ? tr("%1 · GPU %2").arg(m_data->files()[d.file].label).arg(d.device)
+                                  : tr("GPU %1").arg(d.device));
+        m_picker->setVisible(m_devices.size() > 1);
+    }
+    // Start on the device with the most avoidable time, as the header does.
+    int best = m_devices.empty() ? -1 : 0;
+    for (int i = 0; i < int(m_devices.size()); ++i) {
+        const SyncAnalysis &sa = m_data->files()[m_devices[size_t(i)].file].sync;
+        const SyncAnalysis &sb = m_data->files()[m_devices[size_t(best)].file].sync;
+        if (sa.devices[sa.deviceIndex(m_devices[size_t(i)].device)].avoidable
+            > sb.devices[sb.deviceIndex(m_devices[size_t(best)].device)].avoidable)
+            best = i;
+    }
+    m_current = -1;
+    setCurrentDevice(best);
+}
+
+void StepChart::setCurrentDevice(int index)
+{
+    if (index >= int(m_devices.size()))
+        return;
+    m_current = index;
+    if (index >= 0 && m_picker->currentIndex() != index) {
+        const QSignalBlocker block(m_picker);
+        m_picker->setCurrentIndex(index);
+    }
+    rebuild();
+}
+
+QLineSeries *StepChart::series(int which) const
+{
+    return which >= 0 && which < 3 ? m_series[which] : nullptr;
+}
+
+int StepChart::timelineStepOf(int point) const
+{
+    return point >= 0 && point < int(m_points.size()) ? m_points[size_t(point)] : -1;
+}
+
+QString StepChart::message() const { return m_message->isHidden() ? QString() : m_message->text(); }
+
+void StepChart::rebuild()
+{
+    m_points.clear();
+    for (auto &s : m_series)
+        s = nullptr;
+    QChart *old = m_view->chart();
+    if (!m_data || m_current < 0) {
+        m_view->setChart(new QChart);
+        delete old;
+        m_view->hide();
+        m_message->setText(!m_data ? tr("No trace open.")
+                                   : m_data->steps().empty()
+                                         ? tr("No steps in this trace: it has no ProfilerStep#N events "
+                                              "(torch.profiler schedule) and no event matches the step "
+                                              "pattern of the analysis options.")
+                                         : tr("The steps hold no GPU activity."));
+        m_message->show();
+        return;
+    }
+    const Device dev = m_devices[size_t(m_current)];
+    const SyncAnalysis &sa = m_data->files()[dev.file].sync;
+    // Position of each of the file's steps in TimelineData::steps().
+    std::vector<int> timelineIndex(sa.steps.size(), -1);
+    for (size_t i = 0; i < m_data->steps().size(); ++i)
+        if (m_data->steps()[i].file == dev.file)
+            timelineIndex[m_data->steps()[i].step] = int(i);
+
+    auto *chart = new QChart;
+    chart->setTitle(tr("Per step on GPU %1: busy, sync-gap and avoidable time").arg(dev.device));
+    chart->legend()->setAlignment(Qt::AlignBottom);
+    chart->setMargins(QMargins(2, 2, 2, 2));
+    const char *const names[3] = {"GPU busy", "sync gaps", "avoidable"};
+    const QColor colors[3] = {QColor(0x59, 0xa1, 0x4f), QColor(0xe1, 0x57, 0x59), QColor(0x78, 0x00, 0xa0)};
+    TimeNs maxBusy = 0, maxSync = 0;
+    for (int k = 0; k < 3; ++k) {
+        m_series[k] = new QLineSeries(chart);
+        m_series[k]->setName(tr(names[k]));
+        m_series[k]->setColor(colors[k]);
+        m_series[k]->setPointsVisible(true);
+    }
+    for (const StepDeviceStats &s : sa.stepStats) {
+        if (s.device != dev.device)
+            continue;
+        const double x = double(s.step);
+        const TimeNs ys[3] = {s.gpuBusy, s.syncGapTime, s.avoidable};
+        for (int k = 0; k < 3; ++k)
+            m_series[k]->append(x, double(ys[k]) / 1e6); // plotted in ms; labels come from the integers
+        maxBusy = std::max(maxBusy, s.gpuBusy);
+        maxSync = std::max({maxSync, s.syncGapTime, s.avoidable});
+        m_points.push_back(timelineIndex[s.step]);
+    }
+    const int n = int(sa.steps.size());
+    auto *axisX = new QValueAxis(chart);
+    axisX->setTitleText(tr("step (0 = the first in the trace)"));
+    axisX->setLabelFormat(QStringLiteral("%d"));
+    axisX->setRange(-0.5, std::max(0.5, double(n) - 0.5));
+    axisX->setTickType(QValueAxis::TicksDynamic);
+    axisX->setTickAnchor(0);
+    axisX->setTickInterval(std::max(1, (n + 9) / 10));
+    // Busy time on the left; the far smaller sync-gap and avoidable times get
+    // their own scale on the right, so an outlier step among them shows.
+    auto *axisBusy = new QValueAxis(chart);
+    axisBusy->setTitleText(tr("GPU busy (ms)"));
+    axisBusy->setTitleBrush(colors[0]);
+    axisBusy->setRange(0, std::max(0.001, double(maxBusy) / 1e6 * 1.08));
+    axisBusy->applyNiceNumbers();
+    auto *axisSync = new QValueAxis(chart);
+    axisSync->setTitleText(tr("gaps, avoidable (ms)"));
+    axisSync->setTitleBrush(colors[1]);
+    axisSync->setRange(0, std::max(0.001, double(maxSync) / 1e6 * 1.08));
+    axisSync->applyNiceNumbers();
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisBusy, Qt::AlignLeft);
+    chart->addAxis(axisSync, Qt::AlignRight);
+    for (int k = 0; k < 3; ++k) {
+        QLineSeries *series = m_series[k];
+        chart->addSeries(series);
+        series->attachAxis(axisX);
+        series->attachAxis(k == 0 ? axisBusy : axisSync);
+        auto pointOf = [this, series](const QPointF &p) {
+            // The nearest point of this series by x (x is the step position).
+            const auto pts = series->points();
+            int best = -1;
+            for (int i = 0; i < pts.size(); ++i)
+                if (best < 0 || std::abs(pts[i].x() - p.x()) < std::abs(pts[best].x() - p.x()))
+                    best = i;
+            return best;
+        };
+        connect(series, &QLineSeries::clicked, this, [this, pointOf](const QPointF &p) {
+            const int step = timelineStepOf(pointOf(p));
+            if (step >= 0)
+                Q_EMIT stepClicked(step);
+        });
+        connect(series, &QLineSeries::hovered, this, [this, pointOf, dev](const QPointF &p, bool state) {
+            if (!state) {
+                QToolTip::hideText();
+                return;
+            }
+            const int point = pointOf(p);
+            const int step = timelineStepOf(point);
+            if (step < 0)
+                return;
+            const SyncAnalysis &a = m_data->files()[dev.file].sync;
+            const TimelineStep &ts = m_data->steps()[size_t(step)];
+            for (const StepDeviceStats &s : a.stepStats)
+                if (s.step == ts.step && s.device == dev.device)
+                    QToolTip::showText(QCursor::pos(),
+                                       tr("%1 (%2)\nGPU busy %3\n%n sync gap(s): %4\navoidable %5\n"
+                                          "click to zoom to the step", nullptr, int(s.syncGaps))
+                                           .arg(m_data->text(ts.file, m_data->step(ts).name),
+                                                formatDuration(m_data->step(ts).end - m_data->step(ts).start),
+                                                formatDuration(s.gpuBusy), formatDuration(s.syncGapTime),
+                                                formatDuration(s.avoidable)),
+                                       m_view);
+        });
+    }
+    m_view->setChart(chart);
+    delete old;
+    m_message->hide();
+    m_view->show();
+}
+
+} // namespace syncscope::ui

@@ -1,0 +1,62 @@
+#pragma once
+// The per-step chart of the Timeline: for one device, each step's GPU busy time,
+// sync-gap time and avoidable time (replay without the step's blocking calls),
+// so an outlier step stands out. Hovering a point shows the exact figures;
+// clicking one asks to zoom to that step.
+#include <QWidget>
+
+#include <memory>
+#include <vector>
+
+QT_BEGIN_NAMESPACE
+class QChart;
+class QChartView;
+class QComboBox;
+class QLabel;
+class QLineSeries;
+QT_END_NAMESPACE
+
+namespace syncscope::ui {
+
+class TimelineData;
+
+class StepChart : public QWidget {
+    Q_OBJECT
+public:
+    explicit StepChart(QWidget *parent = nullptr);
+
+    void setTimelineData(std::shared_ptr<const TimelineData> data);
+
+    // The (file, device) pairs that have step statistics, as offered in the picker.
+    int deviceCount() const { return int(m_devices.size()); }
+    void setCurrentDevice(int index);
+    int currentDevice() const { return m_current; }
+    // Series of the current device: busy, sync gap, avoidable (y in ms; x the
+    // step's position among the file's steps). Null when there is no chart.
+    QLineSeries *series(int which) const;
+    // Index into TimelineData::steps() of a point of the current chart, or -1.
+    int timelineStepOf(int point) const;
+    QString message() const;
+
+Q_SIGNALS:
+    // Index into TimelineData::steps().
+    void stepClicked(int step);
+
+private:
+    void rebuild();
+
+    struct Device {
+        uint32_t file = 0;
+        int64_t device = 0;
+    };
+    std::shared_ptr<const TimelineData> m_data;
+    std::vector<Device> m_devices;
+    int m_current = -1;
+    std::vector<int> m_points; // per point of the current chart: index into steps()
+    QComboBox *m_picker = nullptr;
+    QChartView *m_view = nullptr;
+    QLabel *m_message = nullptr;
+    QLineSeries *m_series[3] = {nullptr, nullptr, nullptr};
+};
+
+} // namespace syncscope::ui

@@ -1,0 +1,144 @@
+#include "timeline/syncsourcemodel.h"
+
+#include "analysis/jsonwriter.h"
+#include "timeline/csv.h"
+#include "timeline/timeformat.h"
+
+namespace syncscope::ui {
+
+SyncSourceModel::SyncSourceModel(QObject *parent) : QAbstractTableModel(parent) {}
+
+void SyncSourceModel::setTimelineData(std::shared_ptr<const TimelineData> data)
+{
+    beginResetModel();
+    m_data = std::move(data);
+    m_entries.clear();
+    if (m_data)
+        for (uint32_t f = 0; f < m_data->files().size(); ++f)
+            for (uint32_t s = 0; s < m_data->files()[f].sync.sources.size(); ++s)
+                m_entries.push_back({f, s});
+    endResetModel();
+}
+
+const SyncSource &SyncSourceModel::source(int row) const
+{
+    const Entry &e = m_entries[size_t(row)];
+    return m_data->files()[e.file].sync.sources[e.source];
+}
+
+int SyncSourceModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_entries.size());
+}
+
+int SyncSourceModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
+{
+    if (!m_data || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Entry &e = m_entries[size_t(index.row())];
+    const TimelineFile &file = m_data->files()[e.file];
+    const SyncSource &s = file.sync.sources[e.source];
+    const int64_t rank = file.model->info().rank;
+    if (role == Qt::TextAlignmentRole) {
+        if (index.column() == Avoidable || index.column() >= Count)
+            return int(Qt::AlignRight | Qt::AlignVCenter);
+        return {};
+    }
+    if (role == SortRole) {
+        switch (index.column()) {
+        case Count: return qulonglong(s.count);
+        case Gaps: return qulonglong(s.gaps);
+        case GapTime: return qlonglong(s.gapTime);
+        case Avoidable: return qlonglong(s.avoidable);
+        case Rank: return rank != kNoValue ? qlonglong(rank) : qlonglong(e.file);
+        default: break;
+        }
+        role = Qt::DisplayRole;
+    }
+    if (role == Qt::ToolTipRole) {
+        switch (index.column()) {
+        case UserFrame:
+            if (!file.hasPythonFrames)
+                return tr("No Python events in this trace (record with with_stack=True): the op instead");
+            break;
+        case Avoidable:
+            return tr("The devices would finish %1 earlier (summed over devices) in a replay of the "
+                      "trace without all %n call(s) of this source", nullptr, int(s.count))
+                .arg(formatDuration(s.avoidable));
+        default: break;
+        }
+    }
+    if (role == Qt::DisplayRole || role == Qt::ToolTipRole) {
+        const QString none = role == Qt::DisplayRole ? QStringLiteral("—") : QString();
+        auto orNone = [&](const QString &t) { return t.isEmpty() ? none : t; };
+        switch (index.column()) {
+        case Sync: return m_data->text(e.file, s.sync);
+        case Op: return orNone(m_data->text(e.file, s.op));
+        case UserFrame: return orNone(m_data->text(e.file, file.hasPythonFrames ? s.userFrame : s.op));
+        case Count: return QString::number(s.count);
+        case Gaps: return QString::number(s.gaps);
+        case GapTime: return formatDuration(s.gapTime);
+        case Avoidable: return formatDuration(s.avoidable);
+        case Rank: return rank != kNoValue ? QString::number(rank) : QString::number(e.file);
+        default: break;
+        }
+    }
+    return {};
+}
+
+QVariant SyncSourceModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    if (role == Qt::ToolTipRole) {
+        switch (section) {
+        case Count: return tr("Blocking calls of this source, whether they cause a gap or not");
+        case Gaps: return tr("Sync gaps these calls cause");
+        case GapTime: return tr("Total length of the sync gaps these calls cause");
+        case Avoidable: return tr("How much earlier the devices would finish (summed over devices) "
+                                  "in a sync-free replay without all calls of this source");
+        case UserFrame: return tr("The innermost Python frame that is not library code (the op "
+                                  "when the trace has no Python events)");
+        default: break;
+        }
+    }
+    if (role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    static const char *const names[] = {"Avoidable", "User frame", "Sync", "Op", "Calls", "Gaps",
+                                        "Gap time", "Rank"};
+    return tr(names[section]);
+}
+
+std::string SyncSourceModel::toCsv(const std::vector<int> &rows) const
+{
+    std::string out = "file,rank,sync,op,user_frame,count,gaps,gap_us,avoidable_us\n";
+    if (!m_data)
+        return out;
+    for (int row : rows) {
+        if (row < 0 || row >= rowCount())
+            continue;
+        const Entry &e = m_entries[size_t(row)];
+        const TimelineFile &file = m_data->files()[e.file];
+        const SyncSource &s = file.sync.sources[e.source];
+        const int64_t rank = file.model->info().rank;
+        csv::Row r(out);
+        r.text(file.model->info().path);
+        r.raw(rank != kNoValue ? std::to_string(rank) : std::string());
+        r.text(m_data->text(e.file, s.sync).toStdString());
+        r.text(m_data->text(e.file, s.op).toStdString());
+        r.text(m_data->text(e.file, s.userFrame).toStdString());
+        r.raw(std::to_string(s.count));
+        r.raw(std::to_string(s.gaps));
+        r.raw(formatMicros(s.gapTime));
+        r.raw(formatMicros(s.avoidable));
+        r.end();
+    }
+    return out;
+}
+
+} // namespace syncscope::ui

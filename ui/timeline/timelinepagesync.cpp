@@ -1,0 +1,206 @@
+// The Timeline page's sync verdict: the header that leads with the avoidable
+// time, a sync source's gaps selected together, and the tables' CSV export.
+#include "timeline/timelinepage.h"
+
+#include "timeline/syncgapmodel.h"
+#include "timeline/syncsourcemodel.h"
+#include "timeline/timeformat.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelineview.h"
+#include "trace/atomicfile.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QFontMetrics>
+#include <QItemSelection>
+#include <QLabel>
+#include <QLocale>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+#include <algorithm>
+
+namespace syncscope::ui {
+
+void TimelinePage::updateHeader()
+{
+    const auto data = m_view->data();
+    if (!data) {
+        m_header->setText(tr("No trace open"));
+        return;
+    }
+    const TimelineSummary &s = data->summary();
+    const bool ranks = data->files().size() > 1;
+    // Lead with the device that host waits cost the most: what removing every
+    // blocking call would save (an upper bound), and the single source that
+    // saves the most on it.
+    const TimelineFile *bestFile = nullptr;
+    const DeviceActivity *best = nullptr;
+    for (const TimelineFile &f : data->files())
+        for (const DeviceActivity &d : f.sync.devices)
+            if (!best || d.avoidable > best->avoidable) {
+                best = &d;
+                bestFile = &f;
+            }
+    QStringList parts;
+    if (best) {
+        const QString gpu = ranks ? tr("%1 GPU %2").arg(bestFile->label).arg(best->device)
+                                  : tr("GPU %1").arg(best->device);
+        parts << tr("%1 would finish up to <b>%2</b> earlier without host waits (%3 of its span)")
+                     .arg(gpu.toHtmlEscaped(), formatDuration(best->avoidable),
+                          formatPercent(best->avoidable, best->span()));
+    } else {
+        parts << tr("no GPU activity in this trace");
+    }
+    parts << tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime));
+    if (best) {
+        const SyncAnalysis &sa = bestFile->sync;
+        const size_t di = sa.deviceIndex(best->device);
+        const SyncSource *top = nullptr;
+        for (const SyncSource &src : sa.sources)
+            if (di < src.avoidableByDevice.size()
+                && (!top || src.avoidableByDevice[di] > top->avoidableByDevice[di]))
+                top = &src;
+        if (top && top->avoidableByDevice[di] > 0) {
+            const uint32_t fi = uint32_t(bestFile - data->files().data());
+            QString where = data->text(fi, top->sync);
+            if (top->op != kNoStr)
+                where += tr(" in %1").arg(data->text(fi, top->op));
+            if (top->userFrame != kNoStr)
+                where += tr(" at %1").arg(data->text(fi, top->userFrame));
+            const QFontMetrics fm(m_header->font());
+            parts << tr("largest single source <b>%1</b>: %2")
+                         .arg(formatDuration(top->avoidableByDevice[di]),
+                              fm.elidedText(where, Qt::ElideMiddle, 420).toHtmlEscaped());
+        }
+    }
+    if (s.devices > 0)
+        parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span));
+    parts << tr("%n sync call(s)", nullptr, int(s.syncCalls));
+    if (ranks)
+        parts << tr("%n ranks", nullptr, int(data->files().size()));
+    parts << tr("%1 events").arg(QLocale().toString(qulonglong(s.events)));
+    m_header->setText(parts.join(QStringLiteral(" · ")));
+    QString tip;
+    for (const TimelineFile &f : data->files())
+        for (const DeviceActivity &d : f.sync.devices)
+            tip += tr("%1 GPU %2: would finish up to %3 earlier without host waits; busy %4 of %5 (%6), "
+                      "sync gaps %7\n")
+                       .arg(f.label).arg(d.device)
+                       .arg(formatDuration(d.avoidable), formatDuration(d.busy), formatDuration(d.span()),
+                            formatPercent(d.busy, d.span()), formatDuration(d.syncGap));
+    tip += tr("Avoidable: how much earlier the device's last activity would end in a replay of the trace "
+              "in which the host never waits (every blocking call removed): an upper bound.");
+    m_header->setToolTip(tip.trimmed());
+}
+
+void TimelinePage::onSourceActivated(const QModelIndex &index)
+{
+    if (!index.isValid())
+        return;
+    showSource(m_sourceProxy->mapToSource(index).row());
+}
+
+void TimelinePage::showSource(int row)
+{
+    const auto data = m_view->data();
+    if (!data || row < 0 || row >= m_sourceModel->rowCount())
+        return;
+    const SyncSourceModel::Entry &e = m_sourceModel->entries()[size_t(row)];
+    const SyncSource &src = m_sourceModel->source(row);
+    const std::vector<int> gaps = data->gapsOfSource(e.file, e.source);
+    const QString name = data->text(e.file, src.sync);
+    m_view->setMarkedGaps(gaps);
+    QItemSelection sel;
+    for (int g : gaps) {
+        const QModelIndex p = m_gapProxy->mapFromSource(m_gapModel->index(g, 0));
+        sel.select(p, p);
+    }
+    m_gapTable->selectionModel()->select(sel, QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+    if (gaps.empty()) {
+        // No gap to show: show its first call, marked orange on its thread.
+        const SyncAnalysis &sa = data->files()[e.file].sync;
+        if (!src.calls.empty())
+            m_view->selectEvent(data->eventOf(e.file, sa.syncCalls[src.calls.front()].event), true);
+        Q_EMIT statusMessage(tr("%1: %n call(s), none of them caused a sync gap", nullptr, int(src.count)).arg(name));
+        return;
+    }
+    showGapImpl(gaps.front(), true);
+    Q_EMIT statusMessage(tr("%1: %n sync gap(s) selected, %2 in total; removing all %3 call(s) would save %4",
+                            nullptr, int(gaps.size()))
+                             .arg(name, formatDuration(src.gapTime)).arg(src.count).arg(formatDuration(src.avoidable)));
+}
+
+std::vector<int> TimelinePage::selectedGaps() const
+{
+    std::vector<int> out;
+    for (const QModelIndex &i : m_gapTable->selectionModel()->selectedRows())
+        out.push_back(m_gapProxy->mapToSource(i).row());
+    std::sort(out.begin(), out.end());
+    return out;
+}
+
+namespace {
+
+std::vector<int> shownOrder(const QSortFilterProxyModel *proxy)
+{
+    std::vector<int> rows;
+    for (int r = 0; r < proxy->rowCount(); ++r)
+        rows.push_back(proxy->mapToSource(proxy->index(r, 0)).row());
+    return rows;
+}
+
+bool writeCsv(const QString &path, const std::string &text, QString *error)
+{
+    try {
+        writeFileAtomically(QFile::encodeName(path).toStdString(), text);
+        return true;
+    } catch (const std::exception &e) {
+        if (error)
+            *error = QString::fromUtf8(e.what());
+        return false;
+    }
+}
+
+} // namespace
+
+bool TimelinePage::exportGapsCsv(const QString &path, QString *error) const
+{
+    return writeCsv(path, m_gapModel->toCsv(shownOrder(m_gapProxy)), error);
+}
+
+bool TimelinePage::exportSourcesCsv(const QString &path, QString *error) const
+{
+    return writeCsv(path, m_sourceModel->toCsv(shownOrder(m_sourceProxy)), error);
+}
+
+void TimelinePage::tableMenu(QTableView *table, const QPoint &pos)
+{
+    const bool gaps = table == m_gapTable;
+    QMenu menu(this);
+    QAction *exportAction = menu.addAction(tr("Export CSV…"));
+    exportAction->setEnabled(table->model()->rowCount() > 0);
+    if (menu.exec(table->viewport()->mapToGlobal(pos)) != exportAction)
+        return;
+    const QString base = m_files.isEmpty() ? QStringLiteral("trace") : QFileInfo(m_files.front()).completeBaseName();
+    const QString suggested = QFileInfo(m_files.isEmpty() ? QDir::homePath() : m_files.front()).absolutePath()
+                              + QLatin1Char('/') + base + (gaps ? QStringLiteral("-sync-gaps.csv")
+                                                                 : QStringLiteral("-sync-sources.csv"));
+    QString path = QFileDialog::getSaveFileName(this, gaps ? tr("Export Sync Gaps") : tr("Export Sync Sources"),
+                                                suggested, tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    if (!path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
+        path += QStringLiteral(".csv");
+    QString error;
+    if (!(gaps ? exportGapsCsv(path, &error) : exportSourcesCsv(path, &error))) {
+        QMessageBox::warning(this, tr("Export CSV"), error);
+        return;
+    }
+    Q_EMIT statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
+}
+
+} // namespace syncscope::ui
