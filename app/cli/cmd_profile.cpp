@@ -1,5 +1,6 @@
 #include "cliutil.h"
 #include "commands.h"
+#include "outputs.h"
 
 #include "lab/capture.h"
 
@@ -24,11 +25,14 @@ void registerProfile(CLI::App &app, int &exitCode)
     cmd->add_option("--n", o->n, "Items per row, N")->required();
     o->addTo(cmd);
     cmd->add_option("--warmup", o->warmup, "Untraced steps first (default 2)");
-    cmd->add_option("--iters", o->steps, "Same as --steps");
-    cmd->add_option("--steps", o->steps, "Traced steps (default 5)");
+    auto *iters = cmd->add_option("--iters", o->steps, "Same as --steps");
+    auto *steps = cmd->add_option("--steps", o->steps, "Traced steps (default 5)");
     cmd->add_option("--out", o->out, "Output trace, .json or .json.gz")->required();
-    cmd->callback([o, &exitCode] {
+    cmd->callback([o, iters, steps, &exitCode] {
         guarded(exitCode, [&] {
+            if (iters->count() && steps->count())
+                throw Error("--iters and --steps are one setting, the traced steps: give only one of them");
+            checkOutputs({}, {{"--out", o->out}});
             lab::CaptureRequest r;
             r.variant = o->variant;
             r.point = o->point(parseCount(o->n, "--n"));
