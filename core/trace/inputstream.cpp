@@ -147,6 +147,9 @@ size_t InputStream::inflateSome(char *dst, size_t n)
                 z.zs.avail_in = static_cast<uInt>(got);
             }
             if (z.zs.avail_in >= 1 && z.zs.next_in[0] != 0x1f) {
+                const uint64_t after = z.zs.avail_in + (m_sourceSize > m_sourcePos ? m_sourceSize - m_sourcePos : 0);
+                m_gzipProblem = "the file has " + std::to_string(after) +
+                                " byte(s) of data after the end of the gzip stream";
                 m_done = true;
                 break;
             }

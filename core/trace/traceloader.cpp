@@ -252,8 +252,13 @@ void Loader::step()
             m_sawTraceEvents = true;
             m_state = State::ArrFirst;
         } else {
+            const bool second = key == "traceEvents";
+            const uint64_t at = m_base + static_cast<uint64_t>(s.p - m_buf.data());
             // key may live in m_sKey, which topLevelValue does not touch.
             topLevelValue(key, s);
+            if (second) // warned once the whole value was skipped
+                m_builder->warn("a second \"traceEvents\" key at byte " + std::to_string(at) +
+                                " was ignored; only the first array was read");
             m_state = State::ObjSep;
         }
         break;
