@@ -2,8 +2,8 @@
 
 #include "common/error.h"
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <vector>
 #include <sys/stat.h>
@@ -116,6 +116,7 @@ size_t InputStream::inflateSome(char *dst, size_t n)
             throw Error("cannot start the gzip decompressor.");
         z.initialized = true;
     }
+    n = std::min<size_t>(n, size_t(1) << 30); // zlib counts in 32-bit uInt
     z.zs.next_out = reinterpret_cast<Bytef *>(dst);
     z.zs.avail_out = static_cast<uInt>(n);
     while (z.zs.avail_out > 0) {

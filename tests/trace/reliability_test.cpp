@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cstdio>
+#include <cstring>
 #include <string>
 #include <thread>
 #include <vector>
@@ -116,4 +117,15 @@ TEST(LoaderReliability, CancellingAMultiRankLoadIsCancelled)
     std::fclose(f);
     EXPECT_THROW(syncscope::loadTraces({path, path}, {}, &cancel), syncscope::Cancelled);
     std::remove(path.c_str());
+}
+
+TEST(ArgStoreLimits, ArgsOver4GiBAreAnErrorNotATruncation)
+{
+    // Sizes are 32-bit: 5 GiB used to be cut to 1 GiB silently.
+    syncscope::ArgStore store;
+    syncscope::ArgsRef ref;
+    EXPECT_THROW(store.allocate(size_t(5) << 30, ref), syncscope::Error);
+    char *p = store.allocate(3, ref);
+    std::memcpy(p, "{ }", 3);
+    EXPECT_EQ(store.get(ref), "{ }");
 }
