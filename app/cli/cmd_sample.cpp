@@ -6,7 +6,9 @@
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iostream>
+#include <string_view>
 
 namespace syncscope::cli {
 
@@ -25,6 +27,18 @@ class JsonStream {
 public:
     explicit JsonStream(OutputFile &out) : m_out(out) {}
     template <typename T> void scalar(const T &v) { put(nlohmann::json(v).dump()); }
+    // A float as json::dump() writes it (the shortest text that reads back as
+    // the same double), without building a json value per number.
+    void number(float v)
+    {
+        if (!std::isfinite(v)) {
+            put("null");
+            return;
+        }
+        char buf[64];
+        char *end = nlohmann::detail::to_chars(buf, buf + sizeof buf, static_cast<double>(v));
+        put(std::string_view(buf, static_cast<size_t>(end - buf)));
+    }
     void put(std::string_view s)
     {
         m_buf.append(s);
@@ -76,7 +90,7 @@ public:
                 for (int64_t x = 0; x < d; ++x) {
                     if (x)
                         put(",");
-                    scalar(p[x]);
+                    number(p[x]);
                 }
                 put("]");
             }
