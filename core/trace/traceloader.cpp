@@ -20,6 +20,20 @@ using json::SyntaxError;
 constexpr size_t kChunk = 4u << 20;
 constexpr uint64_t kCheckEvery = 4096;
 
+// Sub-scanners read a value the main scanner has already skipped whole, so they
+// never reach the end of their range. If one did, its NeedMore would make the
+// loader refill and run the step again, adding the event's values twice: the
+// invariant is checked in every build, not only with assertions on.
+template <typename Fn> void withinCompleteValue(const char *what, Fn &&fn)
+{
+    try {
+        fn();
+    } catch (const NeedMore &) {
+        throw Error(std::string("internal error: reading the args of a ") + what +
+                    " event ran past their end; please report this trace.");
+    }
+}
+
 // One event as written, before it is committed to the builder. Views point into
 // the read buffer or into the loader's scratch strings; both live for one step.
 struct RawEvent {
@@ -646,10 +660,10 @@ void Loader::commit(const RawEvent &ev, uint64_t offset)
         return;
     }
     case 'C':
-        counters(ev, b.id(ev.pid), offset);
+        withinCompleteValue("counter", [&] { counters(ev, b.id(ev.pid), offset); });
         return;
     case 'M':
-        metadata(ev, b.id(ev.pid));
+        withinCompleteValue("metadata", [&] { metadata(ev, b.id(ev.pid)); });
         return;
     case 's':
     case 't':
