@@ -3,6 +3,9 @@
 #include "outputs.h"
 
 #include "lab/capture.h"
+#include "trace/atomicfile.h"
+
+#include <unistd.h>
 
 #include <iostream>
 
@@ -42,6 +45,9 @@ void registerProfile(CLI::App &app, int &exitCode)
             r.seed = o->seed;
             r.threads = o->threads;
             r.outPath = o->out;
+            // The capture's raw profiler output, removed if a failure or a signal
+            // leaves it behind (on success it was already renamed or removed).
+            const ScopedTempFile raw(o->out + ".capture-" + std::to_string(::getpid()) + ".json");
             StderrProgress progress;
             const auto res = lab::captureTrace(
                 r, [&](double f, const char *what) { progress(f, what); }, nullptr);
