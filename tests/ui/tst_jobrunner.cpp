@@ -10,6 +10,7 @@
 #include <any>
 #include <atomic>
 #include <chrono>
+#include <new>
 #include <thread>
 
 using namespace syncscope;
@@ -76,6 +77,18 @@ private Q_SLOTS:
         QTRY_COMPARE(finished.count(), 1);
         QCOMPARE(finished.at(0).at(0).toULongLong(), last);
         QVERIFY(!middleRan.load());
+    }
+
+    void runningOutOfMemoryIsOneSentence()
+    {
+        JobRunner runner;
+        QSignalSpy failed(&runner, &JobRunner::failed);
+        runner.start(QStringLiteral("Loading big.json"),
+                     [](const ProgressFn &, const CancelToken *) -> std::any { throw std::bad_alloc(); });
+        QTRY_COMPARE(failed.count(), 1);
+        const QString error = failed.at(0).at(1).toString();
+        QVERIFY2(error.contains(QStringLiteral("Loading big.json: ran out of memory")), qPrintable(error));
+        QVERIFY2(!error.contains(QStringLiteral("bad_alloc")), qPrintable(error));
     }
 };
 

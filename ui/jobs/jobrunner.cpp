@@ -6,6 +6,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
+#include <new>
 #include <mutex>
 
 namespace syncscope::ui {
@@ -83,6 +84,9 @@ void JobRunner::launch(const std::shared_ptr<Job> &job)
                 raw->wasCancelled = true;
         } catch (const Cancelled &) {
             raw->wasCancelled = true;
+        } catch (const std::bad_alloc &) {
+            raw->error = QStringLiteral("%1: ran out of memory; close other traces or free memory and try again")
+                             .arg(raw->title);
         } catch (const std::exception &e) {
             raw->error = QString::fromUtf8(e.what());
         } catch (...) {
