@@ -6,6 +6,7 @@
 #include "lab/samplerun.h"
 #include "lab/variants.h"
 #include "timeline/timelinepage.h"
+#include "trace/filekind.h"
 
 #include <QAction>
 #include <QApplication>
@@ -16,6 +17,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -29,6 +31,9 @@
 #include <QTableWidget>
 #include <QToolBar>
 #include <QVBoxLayout>
+#include <QtConcurrent/QtConcurrentRun>
+
+#include <sys/stat.h>
 
 namespace syncscope::ui {
 
@@ -99,7 +104,14 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     statusBar()->showMessage(tr("Ready. Open a trace or a bench result with Ctrl+O, or drop one here."), 10000);
 }
 
-MainWindow::~MainWindow() = default;
+MainWindow::~MainWindow()
+{
+    // The pages are deleted after this body: a page that cancels its running
+    // job on the way out must not reach this half-destroyed window.
+    for (QObject *page : {static_cast<QObject *>(m_explorer), static_cast<QObject *>(m_timeline),
+                          static_cast<QObject *>(m_distribution)})
+        disconnect(page, nullptr, this, nullptr);
+}
 
 void MainWindow::showStatusMessage(const QString &text) { statusBar()->showMessage(text, 10000); }
 
@@ -190,35 +202,68 @@ void MainWindow::openWithDialog()
 
 bool MainWindow::isBenchResults(const QString &path)
 {
-    if (!path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive))
-        return false;
-    QFile f(path);
-    if (!f.open(QIODevice::ReadOnly))
-        return false;
-    // A bench result starts with its small header; a trace carries traceEvents.
-    const QByteArray head = f.read(4096);
-    return head.contains("\"results\"") && !head.contains("\"traceEvents\"");
+    // By the top-level keys, however far into the file they are (reads up to a
+    // trace's "traceEvents" key): call it off the GUI thread.
+    return jsonFileKind(QFile::encodeName(path).toStdString()) == JsonFileKind::BenchResult;
+}
+
+void MainWindow::warnLater(const QString &title, const QString &text)
+{
+    // Non-modal: the event loop, and any job in flight, keep running.
+    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    box->setAttribute(Qt::WA_DeleteOnClose);
+    box->open();
 }
 
 void MainWindow::openPaths(const QStringList &paths)
 {
-    QStringList traces;
+    QStringList files;
     for (const QString &p : paths) {
-        const QFileInfo info(p);
-        if (!info.exists()) {
-            QMessageBox::warning(this, tr("Open"), tr("Cannot open '%1': the file does not exist.").arg(p));
+        struct stat st;
+        if (::stat(QFile::encodeName(p).constData(), &st) != 0) {
+            warnLater(tr("Open"), tr("Cannot open '%1': the file does not exist.").arg(p));
             continue;
         }
-        if (isBenchResults(p)) {
+        // A FIFO or device could block whoever reads it; only regular files are opened.
+        if (!S_ISREG(st.st_mode)) {
+            warnLater(tr("Open"), tr("Cannot open '%1': it is not a regular file (a pipe, device or folder). "
+                                     "Save its contents to a file and open that.")
+                                      .arg(p));
+            continue;
+        }
+        files << QFileInfo(p).absoluteFilePath();
+    }
+    if (files.isEmpty())
+        return;
+    // Bench result or trace: decided by reading, so on a worker thread.
+    auto *watcher = new QFutureWatcher<QList<bool>>(this);
+    connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, files] {
+        const QList<bool> bench = watcher->result();
+        watcher->deleteLater();
+        routePaths(files, bench);
+    });
+    watcher->setFuture(QtConcurrent::run([files] {
+        QList<bool> bench;
+        for (const QString &f : files)
+            bench << isBenchResults(f);
+        return bench;
+    }));
+}
+
+void MainWindow::routePaths(const QStringList &files, const QList<bool> &bench)
+{
+    QStringList traces;
+    for (qsizetype i = 0; i < files.size(); ++i) {
+        if (bench.value(i)) {
             QString error;
-            if (m_explorer->openResults(info.absoluteFilePath(), &error)) {
-                addRecent(info.absoluteFilePath());
+            if (m_explorer->openResults(files[i], &error)) {
+                addRecent(files[i]);
                 showPage(ExplorePage);
             } else {
-                QMessageBox::warning(this, tr("Open Results"), error);
+                warnLater(tr("Open Results"), error);
             }
         } else {
-            traces << info.absoluteFilePath();
+            traces << files[i];
         }
     }
     if (traces.isEmpty())

@@ -32,13 +32,16 @@ public:
     Page currentPage() const;
 
     // Bench JSON files go to Explore, everything else to the Timeline (several
-    // trace files open together as the ranks of one job).
+    // trace files open together as the ranks of one job). Which is which is
+    // decided on a worker thread; the routing happens when that finishes.
+    // Anything but a regular file is refused with a message.
     void openPaths(const QStringList &paths);
     // Copies the bundled demo trace to the app's data folder (once) and opens it.
     bool openDemo(QString *error = nullptr);
     // Where the bundled demo trace is unpacked; empty with *error on failure.
     static QString demoTracePath(QString *error);
-    // True for a file that looks like `syncscope-cli bench --json` output.
+    // True for `syncscope-cli bench --json` output: a top-level "results" key and
+    // no "traceEvents". Reads the file: not for the GUI thread.
     static bool isBenchResults(const QString &path);
 
     QStringList recentFiles() const { return m_recent; }
@@ -53,6 +56,8 @@ protected:
 
 private:
     void createMenus();
+    void routePaths(const QStringList &files, const QList<bool> &bench);
+    void warnLater(const QString &title, const QString &text);
     void openWithDialog();
     void addRecent(const QString &path);
     void rebuildRecentMenu();

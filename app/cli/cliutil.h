@@ -5,7 +5,9 @@
 
 #include <CLI/CLI.hpp>
 
+#include <cerrno>
 #include <cmath>
+#include <cstdlib>
 #include <cstdint>
 #include <cstdio>
 #include <string>
@@ -53,6 +55,40 @@ inline std::vector<std::string> splitList(const std::string &text)
     return out;
 }
 
+// --seed: a whole number from 0 to 2^64 - 1; "-1" would otherwise wrap around.
+inline CLI::Validator seedValidator()
+{
+    return CLI::Validator(
+        [](std::string &text) -> std::string {
+            errno = 0;
+            char *end = nullptr;
+            const bool digits = !text.empty() && text.find_first_not_of("0123456789") == std::string::npos;
+            if (digits)
+                std::strtoull(text.c_str(), &end, 10);
+            if (!digits || errno == ERANGE)
+                return "the seed must be a whole number from 0 to 18446744073709551615 (got '" + text + "')";
+            return "";
+        },
+        "SEED");
+}
+
+// The most CPU threads --threads accepts: far above any machine, far below what
+// would exhaust memory or the process limit before one step runs.
+constexpr int kMaxThreads = 1024;
+
+inline CLI::Validator threadsValidator()
+{
+    return CLI::Validator(
+        [](std::string &text) -> std::string {
+            const std::string why = "the thread count must be a whole number from 0 (all cores) to " +
+                                    std::to_string(kMaxThreads) + " (got '" + text + "')";
+            if (text.empty() || text.size() > 9 || text.find_first_not_of("0123456789") != std::string::npos)
+                return why;
+            return std::stol(text) > kMaxThreads ? why : "";
+        },
+        "THREADS");
+}
+
 // The sampler parameters `bench` and `profile` share (everything but N).
 struct PointOptions {
     std::string k, batch = "1", dim = "16", device = "cpu";
@@ -72,14 +108,19 @@ struct PointOptions {
         cmd->add_option("--ignore-frac", ignoreFrac, "P(label = -1) in the inputs (default 0)");
         cmd->add_option("--target-pos-fraction", targetPos, "Target positive fraction f (default 0.5)");
         cmd->add_option("--device", device, "cpu or cuda (default cpu)");
-        cmd->add_option("--seed", seed, "Seed (default 0)");
-        cmd->add_option("--threads", threads, "CPU threads, 0 = all cores (default 0)");
+        cmd->add_option("--seed", seed, "Seed (default 0)")->check(seedValidator());
+        cmd->add_option("--threads", threads,
+                        "CPU threads, 0 = all cores (default 0, at most " + std::to_string(kMaxThreads) + ")")
+            ->check(threadsValidator());
     }
 
     lab::BenchPoint point(int64_t n) const
     {
-        if (!(kRatio > 0 && kRatio <= 1000))
-            throw Error("--k-ratio must be greater than 0 (got " + std::to_string(kRatio) + ")");
+        if (!(kRatio > 0 && kRatio <= 1000)) {
+            char got[32];
+            std::snprintf(got, sizeof got, "%g", kRatio);
+            throw Error(std::string("--k-ratio must be greater than 0 and at most 1000 (got ") + got + ")");
+        }
         lab::BenchPoint p;
         p.n = n;
         p.k = kOption && kOption->count()

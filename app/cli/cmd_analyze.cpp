@@ -3,6 +3,7 @@
 #include "analysis/jobanalysis.h"
 #include "cliutil.h"
 #include "commands.h"
+#include "outputs.h"
 #include "trace/atomicfile.h"
 #include "trace/traceloader.h"
 
@@ -187,6 +188,7 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             const int64_t top = parseCount(opts->top, "--top");
             if (top < 0)
                 throw Error("--top takes a count of 0 or more (got '" + opts->top + "')");
+            checkOutputs(opts->files, {{"--json", opts->json}});
             StderrProgress progress;
             ProgressFn loadProgress = [&](double f, const char *) { progress(0.8 * f, "loading"); };
             auto files = loadTraces(opts->files, loadProgress);

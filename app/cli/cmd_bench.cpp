@@ -1,5 +1,6 @@
 #include "cliutil.h"
 #include "commands.h"
+#include "outputs.h"
 
 #include "trace/atomicfile.h"
 #include "lab/bench.h"
@@ -70,6 +71,11 @@ void registerBench(CLI::App &app, int &exitCode)
         guarded(exitCode, [&] {
             lab::BenchRequest req;
             req.variants = splitList(o->variants);
+            for (size_t i = 0; i < req.variants.size(); ++i)
+                for (size_t j = 0; j < i; ++j)
+                    if (req.variants[i] == req.variants[j])
+                        throw Error("--variants lists '" + req.variants[i] +
+                                    "' twice; name each variant once");
             req.device = o->device;
             req.warmup = o->warmup;
             req.iters = o->iters;
@@ -77,6 +83,7 @@ void registerBench(CLI::App &app, int &exitCode)
             req.threads = o->threads;
             for (const auto &nText : splitList(o->ns))
                 req.points.push_back(o->point(parseCount(nText, "--n")));
+            checkOutputs({}, {{"--json", o->json}, {"--csv", o->csv}});
             StderrProgress progress;
             const lab::BenchReport rep = lab::runBench(
                 req, [&](double f, const char *what) { progress(f, what); }, nullptr);

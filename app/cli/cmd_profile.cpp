@@ -1,7 +1,11 @@
 #include "cliutil.h"
 #include "commands.h"
+#include "outputs.h"
 
 #include "lab/capture.h"
+#include "trace/atomicfile.h"
+
+#include <unistd.h>
 
 #include <iostream>
 
@@ -24,11 +28,14 @@ void registerProfile(CLI::App &app, int &exitCode)
     cmd->add_option("--n", o->n, "Items per row, N")->required();
     o->addTo(cmd);
     cmd->add_option("--warmup", o->warmup, "Untraced steps first (default 2)");
-    cmd->add_option("--iters", o->steps, "Same as --steps");
-    cmd->add_option("--steps", o->steps, "Traced steps (default 5)");
+    auto *iters = cmd->add_option("--iters", o->steps, "Same as --steps");
+    auto *steps = cmd->add_option("--steps", o->steps, "Traced steps (default 5)");
     cmd->add_option("--out", o->out, "Output trace, .json or .json.gz")->required();
-    cmd->callback([o, &exitCode] {
+    cmd->callback([o, iters, steps, &exitCode] {
         guarded(exitCode, [&] {
+            if (iters->count() && steps->count())
+                throw Error("--iters and --steps are one setting, the traced steps: give only one of them");
+            checkOutputs({}, {{"--out", o->out}});
             lab::CaptureRequest r;
             r.variant = o->variant;
             r.point = o->point(parseCount(o->n, "--n"));
@@ -38,6 +45,9 @@ void registerProfile(CLI::App &app, int &exitCode)
             r.seed = o->seed;
             r.threads = o->threads;
             r.outPath = o->out;
+            // The capture's raw profiler output, removed if a failure or a signal
+            // leaves it behind (on success it was already renamed or removed).
+            const ScopedTempFile raw(o->out + ".capture-" + std::to_string(::getpid()) + ".json");
             StderrProgress progress;
             const auto res = lab::captureTrace(
                 r, [&](double f, const char *what) { progress(f, what); }, nullptr);

@@ -1,12 +1,14 @@
 #include "cliutil.h"
 #include "commands.h"
 
-#include "trace/atomicfile.h"
 #include "lab/samplerun.h"
+#include "outputs.h"
 
 #include <nlohmann/json.hpp>
 
+#include <cmath>
 #include <iostream>
+#include <string_view>
 
 namespace syncscope::cli {
 
@@ -18,27 +20,94 @@ struct SampleOptions {
     bool noInput = false;
 };
 
-nlohmann::json rows(const std::vector<int64_t> &v, int64_t b, int64_t w)
-{
-    nlohmann::json out = nlohmann::json::array();
-    for (int64_t r = 0; r < b; ++r)
-        out.push_back(std::vector<int64_t>(v.begin() + r * w, v.begin() + (r + 1) * w));
-    return out;
-}
-
-nlohmann::json rows3(const std::vector<float> &v, int64_t b, int64_t w, int64_t d)
-{
-    nlohmann::json out = nlohmann::json::array();
-    for (int64_t r = 0; r < b; ++r) {
-        nlohmann::json row = nlohmann::json::array();
-        for (int64_t i = 0; i < w; ++i) {
-            const auto *p = v.data() + (r * w + i) * d;
-            row.push_back(std::vector<float>(p, p + d));
+// Writes the JSON piece by piece: the only copy of the data in memory is the
+// run's own vectors, plus a buffer of about a megabyte. Numbers are formatted by
+// nlohmann/json, so the text is what json::dump() would give.
+class JsonStream {
+public:
+    explicit JsonStream(OutputFile &out) : m_out(out) {}
+    template <typename T> void scalar(const T &v) { put(nlohmann::json(v).dump()); }
+    // A float as json::dump() writes it (the shortest text that reads back as
+    // the same double), without building a json value per number.
+    void number(float v)
+    {
+        if (!std::isfinite(v)) {
+            put("null");
+            return;
         }
-        out.push_back(std::move(row));
+        char buf[64];
+        char *end = nlohmann::detail::to_chars(buf, buf + sizeof buf, static_cast<double>(v));
+        put(std::string_view(buf, static_cast<size_t>(end - buf)));
     }
-    return out;
-}
+    void put(std::string_view s)
+    {
+        m_buf.append(s);
+        if (m_buf.size() >= (1u << 20))
+            flush();
+    }
+    void key(const char *name, bool first = false)
+    {
+        if (!first)
+            put(",");
+        put("\"");
+        put(name);
+        put("\":");
+    }
+    // [[row 0], [row 1], ...]: b rows of w numbers.
+    void rows(const std::vector<int64_t> &v, int64_t b, int64_t w)
+    {
+        put("[");
+        for (int64_t r = 0; r < b; ++r) {
+            put(r ? ",[" : "[");
+            for (int64_t i = 0; i < w; ++i) {
+                if (i)
+                    put(",");
+                put(std::to_string(v[static_cast<size_t>(r * w + i)]));
+            }
+            put("]");
+        }
+        put("]");
+    }
+    void flat(const std::vector<int64_t> &v)
+    {
+        put("[");
+        for (size_t i = 0; i < v.size(); ++i) {
+            if (i)
+                put(",");
+            put(std::to_string(v[i]));
+        }
+        put("]");
+    }
+    // b rows of w items of d floats.
+    void rows3(const std::vector<float> &v, int64_t b, int64_t w, int64_t d)
+    {
+        put("[");
+        for (int64_t r = 0; r < b; ++r) {
+            put(r ? ",[" : "[");
+            for (int64_t i = 0; i < w; ++i) {
+                put(i ? ",[" : "[");
+                const float *p = v.data() + (r * w + i) * d;
+                for (int64_t x = 0; x < d; ++x) {
+                    if (x)
+                        put(",");
+                    number(p[x]);
+                }
+                put("]");
+            }
+            put("]");
+        }
+        put("]");
+    }
+    void flush()
+    {
+        m_out.write(m_buf);
+        m_buf.clear();
+    }
+
+private:
+    OutputFile &m_out;
+    std::string m_buf;
+};
 } // namespace
 
 void registerSample(CLI::App &app, int &exitCode)
@@ -55,7 +124,8 @@ void registerSample(CLI::App &app, int &exitCode)
     cmd->add_option("--pos-frac", o->posFrac, "P(label = 1) in the generated input (default 0.5)");
     cmd->add_option("--ignore-frac", o->ignoreFrac, "P(label = -1), never sampled (default 0)");
     cmd->add_option("--target-pos-fraction", o->targetPos, "Target positive fraction f (default 0.5)");
-    cmd->add_option("--seed", o->seed, "Seed of the inputs and of the sampler (default 0)");
+    cmd->add_option("--seed", o->seed, "Seed of the inputs and of the sampler (default 0)")
+        ->check(seedValidator());
     cmd->add_option("--device", o->device, "cpu or cuda (default cpu)");
     cmd->add_option("--json", o->json, "Output file, or - for stdout")->required();
     cmd->add_flag("--no-input", o->noInput, "Leave the generated input out of the JSON");
@@ -73,31 +143,56 @@ void registerSample(CLI::App &app, int &exitCode)
             r.input.device = o->device;
             r.targetPosFraction = o->targetPos;
             r.seed = o->seed;
+            checkOutputs({}, {{"--json", o->json}});
             const lab::SampleRun run = lab::runSample(r, !o->noInput);
 
-            nlohmann::json j;
-            j["variant"] = r.variant;
-            j["n"] = run.n;
-            j["k"] = run.k;
-            j["batch"] = run.batch;
-            j["dim"] = run.dim;
-            j["seed"] = o->seed;
-            j["device"] = r.input.device;
-            j["pos_frac"] = r.input.posFrac;
-            j["ignore_frac"] = r.input.ignoreFrac;
-            j["target_pos_fraction"] = r.targetPosFraction;
-            if (!o->noInput)
-                j["input"] = {{"labels", rows(run.inputLabels, run.batch, run.n)},
-                              {"features", rows3(run.inputFeatures, run.batch, run.n, run.dim)}};
-            j["output"] = {{"indices", rows(run.indices, run.batch, run.k)},
-                           {"labels", rows(run.labels, run.batch, run.k)},
-                           {"features", rows3(run.features, run.batch, run.k, run.dim)},
-                           {"valid", run.valid}};
-            const std::string text = j.dump() + "\n";
-            if (o->json == "-")
-                std::cout << text;
-            else
-                writeFileAtomically(o->json, text);
+            // Keys in the order json::dump() sorts them.
+            OutputFile file(o->json);
+            JsonStream j(file);
+            j.put("{");
+            j.key("batch", true);
+            j.scalar(run.batch);
+            j.key("device");
+            j.scalar(r.input.device);
+            j.key("dim");
+            j.scalar(run.dim);
+            j.key("ignore_frac");
+            j.scalar(r.input.ignoreFrac);
+            if (!o->noInput) {
+                j.key("input");
+                j.put("{");
+                j.key("features", true);
+                j.rows3(run.inputFeatures, run.batch, run.n, run.dim);
+                j.key("labels");
+                j.rows(run.inputLabels, run.batch, run.n);
+                j.put("}");
+            }
+            j.key("k");
+            j.scalar(run.k);
+            j.key("n");
+            j.scalar(run.n);
+            j.key("output");
+            j.put("{");
+            j.key("features", true);
+            j.rows3(run.features, run.batch, run.k, run.dim);
+            j.key("indices");
+            j.rows(run.indices, run.batch, run.k);
+            j.key("labels");
+            j.rows(run.labels, run.batch, run.k);
+            j.key("valid");
+            j.flat(run.valid);
+            j.put("}");
+            j.key("pos_frac");
+            j.scalar(r.input.posFrac);
+            j.key("seed");
+            j.scalar(o->seed);
+            j.key("target_pos_fraction");
+            j.scalar(r.targetPosFraction);
+            j.key("variant");
+            j.scalar(r.variant);
+            j.put("}\n");
+            j.flush();
+            file.commit();
             return 0;
         });
     });

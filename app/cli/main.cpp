@@ -1,12 +1,22 @@
 // syncscope-cli: the headless face of syncscope. Links core only.
 #include "commands.h"
 #include "lab/variants.h"
+#include "outputs.h"
+#include "trace/atomicfile.h"
 
+#include <cctype>
+#include <csignal>
+#include <string>
+#include <unistd.h>
 #include <cstdio>
 
 int main(int argc, char **argv)
 {
     using namespace syncscope::cli;
+    // A closed pipe is a write error with a sentence, not a silent death;
+    // SIGINT and SIGTERM remove the temporary files of unfinished writes.
+    std::signal(SIGPIPE, SIG_IGN);
+    syncscope::installTempFileCleanup();
     CLI::App app{"syncscope-cli: measure host-device syncs and sampler variants, analyse "
                  "PyTorch profiler traces.\n\n"
                  "Examples:\n"
@@ -28,7 +38,7 @@ int main(int argc, char **argv)
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success &e) {
-        return app.exit(e);
+        return finishStdout(app.exit(e));
     } catch (const CLI::ParseError &e) {
         // One sentence for bad arguments; --help is one flag away.
         bool known = false;
@@ -38,8 +48,36 @@ int main(int argc, char **argv)
             std::fprintf(stderr, "syncscope-cli: unknown subcommand '%s' (see --help)\n", argv[1]);
             return 2;
         }
+        // A file name that starts with '-' is read as an option: say which.
+        if (known) {
+            const CLI::App *sub = app.get_subcommand(argv[1]);
+            for (int i = 2; i < argc; ++i) {
+                const std::string arg = argv[i];
+                if (arg == "--")
+                    break;
+                if (arg.size() < 2 || arg[0] != '-' || std::isdigit(static_cast<unsigned char>(arg[1])) ||
+                    arg[1] == '.')
+                    continue;
+                const bool isLong = arg.compare(0, 2, "--") == 0;
+                const std::string name = isLong ? arg.substr(0, arg.find('=')) : arg.substr(0, 2);
+                if (sub->get_option_no_throw(name) || name == "-h" || name == "--help")
+                    continue;
+                const bool fileLike = arg.find_first_of("./") != std::string::npos || ::access(argv[i], F_OK) == 0;
+                if (!fileLike) {
+                    std::fprintf(stderr, "syncscope-cli: %s has no option %s (see %s --help)\n", argv[1],
+                                 name.c_str(), argv[1]);
+                    return 2;
+                }
+                std::fprintf(stderr,
+                             "syncscope-cli: '%s' was taken for the option %s, which %s does not have; to "
+                             "give a file whose name starts with '-', put -- before it (syncscope-cli %s -- "
+                             "%s)\n",
+                             arg.c_str(), name.c_str(), argv[1], argv[1], arg.c_str());
+                return 2;
+            }
+        }
         std::fprintf(stderr, "syncscope-cli: %s (see --help)\n", e.what());
         return e.get_exit_code() == 0 ? 2 : e.get_exit_code();
     }
-    return exitCode;
+    return finishStdout(exitCode);
 }

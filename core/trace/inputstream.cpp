@@ -2,8 +2,8 @@
 
 #include "common/error.h"
 
-#include <cerrno>
 #include <algorithm>
+#include <cerrno>
 #include <cstring>
 #include <vector>
 #include <sys/stat.h>
@@ -116,6 +116,7 @@ size_t InputStream::inflateSome(char *dst, size_t n)
             throw Error("cannot start the gzip decompressor.");
         z.initialized = true;
     }
+    n = std::min<size_t>(n, size_t(1) << 30); // zlib counts in 32-bit uInt
     z.zs.next_out = reinterpret_cast<Bytef *>(dst);
     z.zs.avail_out = static_cast<uInt>(n);
     while (z.zs.avail_out > 0) {
@@ -147,6 +148,9 @@ size_t InputStream::inflateSome(char *dst, size_t n)
                 z.zs.avail_in = static_cast<uInt>(got);
             }
             if (z.zs.avail_in >= 1 && z.zs.next_in[0] != 0x1f) {
+                const uint64_t after = z.zs.avail_in + (m_sourceSize > m_sourcePos ? m_sourceSize - m_sourcePos : 0);
+                m_gzipProblem = "the file has " + std::to_string(after) +
+                                " byte(s) of data after the end of the gzip stream";
                 m_done = true;
                 break;
             }

@@ -1,5 +1,7 @@
 #include "trace/traceloader.h"
 
+#include "common/error.h"
+
 #include <algorithm>
 #include <atomic>
 #include <exception>
@@ -17,8 +19,12 @@ std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,
         std::max<size_t>(1, std::min<size_t>(paths.size(), std::thread::hardware_concurrency()));
     std::vector<double> fraction(paths.size(), 0.0);
     std::mutex mutex;
+    bool firstErrorIsCancel = true;
+    CancelToken stop; // see work below
     auto report = [&](size_t i, double f, const char *msg) {
         if (!progress)
+            return;
+        if (stop.cancelled())
             return;
         std::lock_guard<std::mutex> lock(mutex);
         fraction[i] = f;
@@ -27,15 +33,33 @@ std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,
             sum += x;
         progress(sum / double(paths.size()), msg);
     };
+    // One fatal error stops every other rank at once: their loaders poll this
+    // token, which also carries the caller's cancel (forwarded from the
+    // progress callback, which the loader calls at least every 50 ms).
     std::atomic<size_t> next{0};
-    std::vector<std::exception_ptr> errors(paths.size());
+    std::exception_ptr firstError;
+    auto fail = [&](std::exception_ptr e, bool cancelled) {
+        std::lock_guard<std::mutex> lock(mutex);
+        if (!firstError || (!cancelled && firstErrorIsCancel))
+            firstError = e;
+        firstErrorIsCancel = firstErrorIsCancel && cancelled;
+        stop.cancel();
+    };
     auto work = [&] {
-        for (size_t i = next++; i < paths.size(); i = next++) {
+        for (size_t i = next++; i < paths.size() && !stop.cancelled(); i = next++) {
             try {
                 out[i] = loadTrace(
-                    paths[i], [&, i](double f, const char *msg) { report(i, f, msg); }, cancel);
+                    paths[i],
+                    [&, i](double f, const char *msg) {
+                        if (cancel && cancel->cancelled())
+                            stop.cancel();
+                        report(i, f, msg);
+                    },
+                    &stop);
+            } catch (const Cancelled &) {
+                fail(std::current_exception(), true);
             } catch (...) {
-                errors[i] = std::current_exception();
+                fail(std::current_exception(), false);
             }
         }
     };
@@ -45,9 +69,10 @@ std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,
     work();
     for (auto &t : threads)
         t.join();
-    for (auto &e : errors)
-        if (e)
-            std::rethrow_exception(e);
+    if (firstError)
+        std::rethrow_exception(firstError);
+    if (cancel && cancel->cancelled())
+        throw Cancelled();
     std::stable_sort(out.begin(), out.end(), [](const TraceModelPtr &a, const TraceModelPtr &b) {
         const bool ha = a->info().rank != kNoValue, hb = b->info().rank != kNoValue;
         if (ha != hb)

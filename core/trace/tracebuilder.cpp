@@ -60,6 +60,10 @@ std::string_view ArgStore::get(ArgsRef ref) const
 
 char *ArgStore::allocate(size_t n, ArgsRef &ref)
 {
+    // Sizes and positions are 32-bit: one event's args are at most 4 GiB - 1.
+    if (n > UINT32_MAX)
+        throw Error("the args of one event are " + std::to_string(n) +
+                    " bytes; at most 4294967295 bytes are supported.");
     if (m_blocks.empty() || m_blocks.back().cap - m_blocks.back().used < n) {
         Block b;
         b.cap = static_cast<uint32_t>(std::max<size_t>(kArgBlock, n));
@@ -206,6 +210,11 @@ ArgsRef TraceBuilder::storeArgs(std::string_view json)
             ++n;
             inString = c == '"';
         }
+    }
+    if (n > UINT32_MAX) {
+        warn("the args of one event are " + std::to_string(n) +
+             " bytes, more than the 4 GiB an event's args may have; they were left out");
+        return ref;
     }
     char *dst = m_model->m_args.allocate(n, ref);
     inString = false;

@@ -21,6 +21,20 @@ using json::SyntaxError;
 constexpr size_t kChunk = 4u << 20;
 constexpr uint64_t kCheckEvery = 4096;
 
+// Sub-scanners read a value the main scanner has already skipped whole, so they
+// never reach the end of their range. If one did, its NeedMore would make the
+// loader refill and run the step again, adding the event's values twice: the
+// invariant is checked in every build, not only with assertions on.
+template <typename Fn> void withinCompleteValue(const char *what, Fn &&fn)
+{
+    try {
+        fn();
+    } catch (const NeedMore &) {
+        throw Error(std::string("internal error: reading the args of a ") + what +
+                    " event ran past their end; please report this trace.");
+    }
+}
+
 // One event as written, before it is committed to the builder. Views point into
 // the read buffer or into the loader's scratch strings; both live for one step.
 struct RawEvent {
@@ -254,8 +268,13 @@ void Loader::step()
             m_sawTraceEvents = true;
             m_state = State::ArrFirst;
         } else {
+            const bool second = key == "traceEvents";
+            const uint64_t at = m_base + static_cast<uint64_t>(s.p - m_buf.data());
             // key may live in m_sKey, which topLevelValue does not touch.
             topLevelValue(key, s);
+            if (second) // warned once the whole value was skipped
+                m_builder->warn("a second \"traceEvents\" key at byte " + std::to_string(at) +
+                                " was ignored; only the first array was read");
             m_state = State::ObjSep;
         }
         break;
@@ -662,10 +681,10 @@ void Loader::commit(const RawEvent &ev, uint64_t offset)
         return;
     }
     case 'C':
-        counters(ev, b.id(ev.pid), offset);
+        withinCompleteValue("counter", [&] { counters(ev, b.id(ev.pid), offset); });
         return;
     case 'M':
-        metadata(ev, b.id(ev.pid));
+        withinCompleteValue("metadata", [&] { metadata(ev, b.id(ev.pid)); });
         return;
     case 's':
     case 't':

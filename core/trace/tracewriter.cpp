@@ -3,6 +3,7 @@
 #include "common/error.h"
 #include "trace/atomicfile.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cstdio>
 #include <functional>
@@ -42,16 +43,26 @@ public:
             m_buf.clear();
             return;
         }
-        m_zs.next_in = reinterpret_cast<Bytef *>(m_buf.data());
-        m_zs.avail_in = static_cast<uInt>(m_buf.size());
+        // zlib counts in 32-bit uInt: feed a buffer over 4 GiB (one huge
+        // event name) in pieces of at most 1 GiB.
+        constexpr size_t kPiece = size_t(1) << 30;
+        size_t fed = 0;
         char out[1 << 16];
-        int rc;
         do {
-            m_zs.next_out = reinterpret_cast<Bytef *>(out);
-            m_zs.avail_out = sizeof out;
-            rc = deflate(&m_zs, finish ? Z_FINISH : Z_NO_FLUSH);
-            m_out(std::string_view(out, sizeof out - m_zs.avail_out));
-        } while (m_zs.avail_out == 0 || (finish && rc != Z_STREAM_END));
+            const size_t piece = std::min(kPiece, m_buf.size() - fed);
+            const bool last = fed + piece == m_buf.size();
+            m_zs.next_in = reinterpret_cast<Bytef *>(m_buf.data() + fed);
+            m_zs.avail_in = static_cast<uInt>(piece);
+            fed += piece;
+            const int mode = finish && last ? Z_FINISH : Z_NO_FLUSH;
+            int rc;
+            do {
+                m_zs.next_out = reinterpret_cast<Bytef *>(out);
+                m_zs.avail_out = sizeof out;
+                rc = deflate(&m_zs, mode);
+                m_out(std::string_view(out, sizeof out - m_zs.avail_out));
+            } while (m_zs.avail_out == 0 || (mode == Z_FINISH && rc != Z_STREAM_END));
+        } while (fed < m_buf.size());
         m_buf.clear();
     }
 

@@ -8,6 +8,10 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <csignal>
+#include <cstdlib>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -224,4 +228,167 @@ TEST(Cli, ProfileWritesATraceOurLoaderReads)
     const auto bad = run("profile --variant naive --n 100 --out /tmp/x.txt");
     EXPECT_NE(bad.code, 0);
     EXPECT_NE(bad.err.find(".json"), std::string::npos);
+}
+
+namespace {
+
+const char *kTinyTrace =
+    R"({"traceEvents":[{"ph":"X","name":"aten::add","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":5}]})";
+
+void writeText(const std::string &path, const std::string &text)
+{
+    std::ofstream(path, std::ios::binary) << text;
+}
+
+} // namespace
+
+TEST(CliOutputs, AnOutputThatIsAnInputIsRefusedBeforeAnyWork)
+{
+    const std::string trace = tempPath("in.json"), link = tempPath("in-link.json"),
+                      hard = tempPath("in-hard.json");
+    writeText(trace, kTinyTrace);
+    std::remove(link.c_str());
+    std::remove(hard.c_str());
+    ASSERT_EQ(::symlink(trace.c_str(), link.c_str()), 0);
+    ASSERT_EQ(::link(trace.c_str(), hard.c_str()), 0);
+    for (const std::string &out : {trace, link, hard}) {
+        const auto r = run("analyze '" + trace + "' --json '" + out + "'");
+        EXPECT_EQ(r.code, 1) << out;
+        EXPECT_EQ(lines(r.err), 1) << r.err;
+        EXPECT_NE(r.err.find("is the input file"), std::string::npos) << r.err;
+        EXPECT_EQ(r.out, "") << "the analysis ran before the refusal";
+        EXPECT_EQ(slurp(trace), kTinyTrace) << "the input was overwritten";
+    }
+    std::remove(link.c_str());
+    std::remove(hard.c_str());
+    std::remove(trace.c_str());
+}
+
+TEST(CliOutputs, TwoOutputsNamingOneFileAreRefused)
+{
+    const std::string out = tempPath("both.out");
+    std::remove(out.c_str());
+    const auto r = run("bench --variants naive --n 100 --warmup 0 --iters 1 --json '" + out + "' --csv '" + out +
+                       "'");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--json and --csv both name"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "");
+}
+
+TEST(CliOutputs, AnUnwritableOutputIsFoundBeforeTheRun)
+{
+    const auto r = run("bench --variants naive --n 100 --warmup 0 --iters 1 --json /nonexistent/dir/b.json");
+    EXPECT_EQ(r.code, 1);
+    EXPECT_NE(r.err.find("--json"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out, "") << "the bench ran before the output was checked";
+}
+
+TEST(CliOutputs, WriteErrorsAreErrors)
+{
+    if (::access("/dev/full", W_OK) != 0)
+        GTEST_SKIP() << "no /dev/full here";
+    const std::string trace = tempPath("full.json");
+    writeText(trace, kTinyTrace);
+    // The summary on stdout, the JSON on stdout, the JSON into a device that is full.
+    for (const std::string &args : {"analyze '" + trace + "' >/dev/full", "analyze '" + trace + "' --json - >/dev/full",
+                                    "analyze '" + trace + "' --json /dev/full",
+                                    std::string("variants >/dev/full")}) {
+        const auto r = run(args);
+        EXPECT_EQ(r.code, 1) << args;
+        // Progress lines may come first; the error is one sentence on the last line.
+        const size_t last = r.err.rfind('\n', r.err.size() >= 2 ? r.err.size() - 2 : 0);
+        const std::string sentence = r.err.substr(last == std::string::npos ? 0 : last + 1);
+        EXPECT_EQ(lines(sentence), 1) << args << " -> " << r.err;
+        EXPECT_NE(sentence.find("No space left"), std::string::npos) << args << " -> " << r.err;
+    }
+    struct stat st;
+    ASSERT_EQ(::stat("/dev/full", &st), 0);
+    EXPECT_TRUE(S_ISCHR(st.st_mode));
+    std::remove(trace.c_str());
+}
+
+TEST(CliOutputs, AClosedPipeIsAnError)
+{
+    const std::string errFile = tempPath("pipe-err.txt");
+    // Megabytes of JSON into a reader that stops after one byte.
+    const std::string cmd = std::string("bash -c \"'") + SYNCSCOPE_CLI +
+                            "' sample --variant naive --n 200000 --k 10 --json - 2>'" + errFile +
+                            "' | head -c 1 >/dev/null; exit \\${PIPESTATUS[0]}\"";
+    const int status = std::system(cmd.c_str());
+    ASSERT_TRUE(WIFEXITED(status));
+    EXPECT_EQ(WEXITSTATUS(status), 1);
+    const std::string err = slurp(errFile);
+    EXPECT_NE(err.find("standard output"), std::string::npos) << err;
+    std::remove(errFile.c_str());
+}
+
+TEST(CliOutputs, SampleStreamsTheSameJsonAsBefore)
+{
+    // The streamed text parses, and its numbers are json::dump()'s.
+    const auto r = run("sample --variant fused --n 50 --k 7 --batch 2 --dim 3 --seed 4 --json -");
+    ASSERT_EQ(r.code, 0) << r.err;
+    const auto j = json::parse(r.out);
+    EXPECT_EQ(j.dump() + "\n", r.out);
+    EXPECT_EQ(j["output"]["valid"].size(), 2u);
+    EXPECT_EQ(j["input"]["features"][1][49].size(), 3u);
+}
+
+TEST(CliOutputs, InterruptedSampleLeavesNoTemporaryFile)
+{
+    const std::string dir = tempPath("sigint");
+    ::mkdir(dir.c_str(), 0700);
+    const std::string out = dir + "/s.json";
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {
+        ::execl(SYNCSCOPE_CLI, SYNCSCOPE_CLI, "sample", "--variant", "naive", "--n", "300000", "--k", "10",
+                "--dim", "8", "--json", out.c_str(), static_cast<char *>(nullptr));
+        ::_exit(127);
+    }
+    // Wait until the temporary file exists, then interrupt.
+    bool seen = false;
+    for (int i = 0; i < 60000 && !seen; ++i) {
+        if (DIR *d = ::opendir(dir.c_str())) {
+            while (const dirent *e = ::readdir(d))
+                seen = seen || std::string(e->d_name).find(".tmp.") != std::string::npos;
+            ::closedir(d);
+        }
+        if (!seen)
+            ::usleep(1000);
+    }
+    ::kill(child, SIGINT);
+    int status = 0;
+    ::waitpid(child, &status, 0);
+    EXPECT_TRUE(seen) << "the temporary file never appeared";
+    std::vector<std::string> left;
+    if (DIR *d = ::opendir(dir.c_str())) {
+        while (const dirent *e = ::readdir(d))
+            if (e->d_name[0] != '.')
+                left.push_back(e->d_name);
+        ::closedir(d);
+    }
+    EXPECT_TRUE(left.empty()) << left.front();
+    ::rmdir(dir.c_str());
+}
+
+TEST(CliSentences, EachBadParameterIsOnePreciseSentence)
+{
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"bench --variants naive --n 100 --k-ratio 1e10", "at most 1000"},
+        {"bench --variants naive --n 100 --threads 1e9", "from 0 (all cores) to 1024"},
+        {"bench --variants naive --n 100 --threads 5000", "to 1024 (got '5000')"},
+        {"analyze -x.json", "'-x.json' was taken for the option -x"},
+        {"bench --variants naive --n 100 --seed -1", "the seed must be a whole number from 0"},
+        {"sample --variant naive --n 10 --k 2 --seed -1 --json -", "the seed must be a whole number from 0"},
+        {"profile --variant naive --n 100 --iters 2 --steps 3 --out x.json", "give only one of them"},
+        {"bench --variants naive,static,naive --n 100", "--variants lists 'naive' twice"},
+        {"bench --variants naive --n 100 --bogus", "bench has no option --bogus"},
+    };
+    for (const auto &[args, needle] : cases) {
+        const auto r = run(args);
+        EXPECT_NE(r.code, 0) << args;
+        EXPECT_EQ(lines(r.err), 1) << args << " -> " << r.err;
+        EXPECT_NE(r.err.find(needle), std::string::npos) << args << " -> " << r.err;
+        EXPECT_EQ(r.out, "") << args;
+    }
 }

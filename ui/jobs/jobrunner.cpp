@@ -6,6 +6,7 @@
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <atomic>
+#include <new>
 #include <mutex>
 
 namespace syncscope::ui {
@@ -23,6 +24,8 @@ struct JobRunner::Job {
     std::any result;
     QString error;
     bool wasCancelled = false;
+    Work work;             // until launched
+    bool launched = false; // false while a cancelled job still unwinds
     QFutureWatcher<void> watcher;
 };
 
@@ -47,14 +50,28 @@ quint64 JobRunner::start(const QString &title, Work work)
     auto job = std::make_shared<Job>();
     job->id = m_nextId++;
     job->title = title;
+    job->work = std::move(work);
     m_current = job;
     std::weak_ptr<Job> weak = job;
     connect(&job->watcher, &QFutureWatcher<void>::finished, this, [this, weak] {
         if (auto j = weak.lock())
             complete(j);
     });
+    m_timer.start();
+    Q_EMIT started(job->id, title);
+    // Never two jobs at once: a cancelled job still unwinding (it may hold
+    // memory, files or the kernels' threads) is waited for; complete() then
+    // launches this one.
+    if (m_orphans.empty())
+        launch(job);
+    return job->id;
+}
+
+void JobRunner::launch(const std::shared_ptr<Job> &job)
+{
+    job->launched = true;
     Job *raw = job.get();
-    job->watcher.setFuture(QtConcurrent::run([raw, work = std::move(work)] {
+    job->watcher.setFuture(QtConcurrent::run([raw, work = std::move(job->work)] {
         const ProgressFn progress = [raw](double f, const char *msg) {
             raw->fraction.store(f, std::memory_order_relaxed);
             std::lock_guard<std::mutex> lock(raw->mutex);
@@ -67,15 +84,15 @@ quint64 JobRunner::start(const QString &title, Work work)
                 raw->wasCancelled = true;
         } catch (const Cancelled &) {
             raw->wasCancelled = true;
+        } catch (const std::bad_alloc &) {
+            raw->error = QStringLiteral("%1: ran out of memory; close other traces or free memory and try again")
+                             .arg(raw->title);
         } catch (const std::exception &e) {
             raw->error = QString::fromUtf8(e.what());
         } catch (...) {
             raw->error = QStringLiteral("the job failed with an unknown error");
         }
     }));
-    m_timer.start();
-    Q_EMIT started(job->id, title);
-    return job->id;
 }
 
 void JobRunner::cancel()
@@ -83,8 +100,10 @@ void JobRunner::cancel()
     if (!m_current)
         return;
     m_current->cancel.cancel();
-    // Keep it alive until its thread returns; its result will be dropped.
-    m_orphans.push_back(m_current);
+    // Keep it alive until its thread returns; its result will be dropped. A
+    // job still waiting for its turn never ran: it is simply dropped.
+    if (m_current->launched)
+        m_orphans.push_back(m_current);
     const quint64 id = m_current->id;
     m_current.reset();
     Q_EMIT cancelled(id);
@@ -93,11 +112,13 @@ void JobRunner::cancel()
 
 void JobRunner::waitForDone()
 {
-    if (m_current)
-        m_current->watcher.waitForFinished();
     for (auto &o : m_orphans)
         o->watcher.waitForFinished();
     m_orphans.clear();
+    if (m_current && !m_current->launched)
+        launch(m_current);
+    if (m_current)
+        m_current->watcher.waitForFinished();
 }
 
 void JobRunner::poll()
@@ -131,6 +152,8 @@ void JobRunner::complete(const std::shared_ptr<Job> &job)
     for (auto it = m_orphans.begin(); it != m_orphans.end(); ++it)
         if (*it == job) {
             m_orphans.erase(it);
+            if (m_orphans.empty() && m_current && !m_current->launched)
+                launch(m_current); // the job that waited for this one
             return;
         }
     if (job != m_current)

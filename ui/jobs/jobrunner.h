@@ -25,7 +25,9 @@ public:
     explicit JobRunner(QObject *parent = nullptr);
     ~JobRunner() override;
 
-    // Starts a job, cancelling and dropping any job still running. Returns its id.
+    // Starts a job, cancelling and dropping any job still running. Returns its
+    // id. The new work begins only once every cancelled job has returned: two
+    // jobs never run at once.
     quint64 start(const QString &title, Work work);
     void cancel();
     bool isRunning() const { return m_current != nullptr; }
@@ -45,6 +47,7 @@ Q_SIGNALS:
 private:
     struct Job;
     void poll();
+    void launch(const std::shared_ptr<Job> &job);
     void complete(const std::shared_ptr<Job> &job);
 
     std::shared_ptr<Job> m_current;

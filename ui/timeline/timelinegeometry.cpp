@@ -16,6 +16,16 @@ void TimelineGeometry::clear()
     boxCount = foldedRuns = foldedEvents = 0;
 }
 
+QString labelText(std::string_view s)
+{
+    if (s.size() <= kMaxLabelBytes)
+        return QString::fromUtf8(s.data(), int(s.size()));
+    size_t n = kMaxLabelBytes;
+    while (n > 0 && (static_cast<unsigned char>(s[n]) & 0xC0) == 0x80)
+        --n; // s[n] starts a character: keep [0, n)
+    return QString::fromUtf8(s.data(), int(n)) + QChar(0x2026);
+}
+
 const NameCache::Entry &NameCache::get(const TimelineData &data, uint32_t file, StrId id,
                                        const QFontMetrics &fm)
 {
@@ -25,7 +35,7 @@ const NameCache::Entry &NameCache::get(const TimelineData &data, uint32_t file, 
         return it->second;
     const std::string_view s = data.files()[file].model->str(id);
     Entry e;
-    e.text = QString::fromUtf8(s.data(), int(s.size()));
+    e.text = labelText(s); // capped before it is measured
     e.width = fm.horizontalAdvance(e.text);
     return m_entries.emplace(key, std::move(e)).first->second;
 }

@@ -17,6 +17,7 @@
 #include <QString>
 
 #include <array>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -41,6 +42,12 @@ struct TimelineGeometry {
 };
 
 // Names converted and measured once per string, not once per frame.
+// An event name as drawn: at most kMaxLabelBytes of its UTF-8 (cut at a
+// character boundary, with an ellipsis), so that a name of 100 MB is neither
+// converted nor shaped whole. No label is wider than a screen anyway.
+constexpr size_t kMaxLabelBytes = 1024;
+QString labelText(std::string_view utf8);
+
 class NameCache {
 public:
     struct Entry {

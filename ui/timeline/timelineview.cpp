@@ -497,7 +497,7 @@ bool TimelineView::viewportEvent(QEvent *event)
         }
         const TimelineEvent e = eventAt(he->pos());
         if (e.valid()) {
-            const QString name = QString::fromUtf8(m_data->name(e).data(), int(m_data->name(e).size()));
+            const QString name = labelText(m_data->name(e));
             const QString cat = QString::fromUtf8(m_data->category(e).data(), int(m_data->category(e).size()));
             QToolTip::showText(he->globalPos(),
                                QStringLiteral("%1\n%2 · %3").arg(name.left(300), cat,
