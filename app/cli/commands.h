@@ -11,6 +11,7 @@ void registerSample(CLI::App &app, int &exitCode);
 void registerBench(CLI::App &app, int &exitCode);
 void registerAnalyze(CLI::App &app, int &exitCode);
 void registerProfile(CLI::App &app, int &exitCode);
+void registerDiff(CLI::App &app, int &exitCode);
 
 // Runs fn, turning any exception into one sentence on stderr and exit code 1.
 template <typename Fn> void guarded(int &exitCode, Fn &&fn)
