@@ -13,6 +13,7 @@ QT_END_NAMESPACE
 
 namespace syncscope::ui {
 
+class CompareView;
 class DistributionPage;
 class ExplorerPage;
 class TimelinePage;
@@ -34,6 +35,8 @@ public:
     // Bench JSON files go to Explore, everything else to the Timeline (several
     // trace files open together as the ranks of one job).
     void openPaths(const QStringList &paths);
+    // Opens a Compare window: BEFORE above AFTER, zoom locked, with the deltas.
+    CompareView *compareFiles(const QString &before, const QString &after);
     // Copies the bundled demo trace to the app's data folder (once) and opens it.
     bool openDemo(QString *error = nullptr);
     // Where the bundled demo trace is unpacked; empty with *error on failure.
@@ -54,6 +57,7 @@ protected:
 private:
     void createMenus();
     void openWithDialog();
+    void compareWithDialog();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
     void showShortcuts();
