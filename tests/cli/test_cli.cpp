@@ -216,7 +216,7 @@ TEST(Cli, ProfileWritesATraceOurLoaderReads)
         int steps = 0;
         for (const auto &t : model->tracks())
             for (size_t i = 0; i < t.size(); ++i)
-                steps += model->str(t.name[i]).rfind("step ", 0) == 0;
+                steps += model->str(t.name[i]).rfind("ProfilerStep#", 0) == 0;
         EXPECT_EQ(steps, 3);
         EXPECT_GT(model->counts().durationEvents, 10u);
         std::remove(out.c_str());
