@@ -206,6 +206,8 @@ TraceDiff diffTraces(const AnalysedTrace &before, const AnalysedTrace &after)
     std::map<std::string, KernelDiff> kernels;
     for (int s = 0; s < 2; ++s)
         for (const NamedOpStat &o : side[s]->ops) {
+            if (o.cat == "Trace")
+                continue; // the profiler's own envelope around the whole capture, not an op
             if (isGpuActivity(o.cat)) {
                 KernelDiff &k = kernels[o.name];
                 k.name = o.name;

@@ -13,7 +13,8 @@
 //    computed in integer ns; the median is p = 50 by the same rule, so for an
 //    even count it is the lower of the two middle steps, never an average.
 //  - ops: every (name, category) of the duration events except GPU activity
-//    (kernel, gpu_memcpy, gpu_memset), which the kernels list holds by name.
+//    (kernel, gpu_memcpy, gpu_memset), which the kernels list holds by name,
+//    and Kineto's category "Trace" (its envelope around the whole capture).
 //    count, total and self as in opstats.h.
 //  - deltas are after - before, a missing side counting as zero.
 #include "analysis/jobanalysis.h"

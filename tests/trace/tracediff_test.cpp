@@ -289,3 +289,15 @@ TEST(TraceDiffCsv, QuotesFieldsWithCommas)
     EXPECT_NE(csv.find("\nkernels,\"void at::kernel<float, 2>\",total_us,1.500,,-1.500\n"),
               std::string::npos);
 }
+
+TEST(TraceDiffOps, TheProfilerEnvelopeIsNoOp)
+{
+    const char *trace = R"json({"traceEvents": [
+        {"ph": "X", "cat": "Trace", "name": "PyTorch Profiler (0)", "pid": 1, "tid": 1, "ts": 0, "dur": 100},
+        {"ph": "X", "cat": "cpu_op", "name": "aten::add", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]})json";
+    const AnalysedTrace t = analyseTrace(loadTraceFromMemory(trace, "envelope.json"));
+    const TraceDiff d = diffTraces(t, t);
+    ASSERT_EQ(d.ops.size(), 1u);
+    EXPECT_EQ(d.ops[0].name, "aten::add");
+    EXPECT_EQ(d.ops[0].before->total, 5 * us);
+}
