@@ -302,6 +302,11 @@ void CompareView::setData(std::shared_ptr<const CompareData> data)
     for (QTableView *t : m_tables)
         t->resizeColumnsToContents();
     m_header->setText(headerText());
+    // Open on the first table that has something to say.
+    const TraceDiff &d = m_data->diff;
+    m_tabs->setCurrentIndex(!d.sources.empty() ? DiffTableModel::Sources
+                            : !d.steps.empty() ? DiffTableModel::Steps
+                                               : DiffTableModel::Ops);
     fillAlignCombos();
     // First view: the aligned steps, as wide as the longer of the two.
     TimeNs width = 0;
