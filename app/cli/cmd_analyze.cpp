@@ -72,10 +72,10 @@ void printSummary(const JobAnalysis &job, size_t top)
                   << c.instants << " instants, " << c.counters << " counters, span "
                   << ms(m.maxTime() - m.minTime()) << "\n";
         if (m.warnings().count) {
-            std::cout << "    " << m.warnings().count << " warning(s)";
-            for (size_t i = 0; i < m.warnings().first.size() && i < 3; ++i)
-                std::cout << (i ? "; " : ": ") << m.warnings().first[i];
-            std::cout << "\n";
+            std::cout << "    " << m.warnings().count << " warning(s), " << m.warnings().kinds.size()
+                      << " kind(s):\n";
+            for (const LoadWarnings::Kind &k : m.warnings().kinds)
+                std::cout << "      " << k.count << " x " << clip(k.example, 200) << "\n";
         }
         const SyncAnalysis &a = job.sync[f];
         if (a.unplacedActivities)

@@ -114,6 +114,15 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("warnings").value(m.warnings().count);
         w.key("unplaced_gpu_events").value(a.unplacedActivities);
         w.key("span_us").micros(m.maxTime() - m.minTime());
+        w.key("warning_kinds").beginArray();
+        for (const LoadWarnings::Kind &k : m.warnings().kinds) {
+            w.beginObject();
+            w.key("count").value(k.count);
+            w.key("kind").value(k.pattern);
+            w.key("example").value(k.example);
+            w.endObject();
+        }
+        w.endArray();
         w.endObject();
     });
     w.endArray();

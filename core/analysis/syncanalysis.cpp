@@ -161,7 +161,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     std::map<int64_t, DeviceActivity> devices;
     struct LaunchCall {
         uint32_t track;
-        TimeNs start;
+        TimeNs start, end;
     };
     std::unordered_map<int64_t, LaunchCall> launchOf; // correlation -> first runtime call
     std::unordered_map<int64_t, StrId> copyName;      // correlation -> gpu_memcpy name
@@ -210,7 +210,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
                     copyName.emplace(t.correlation[i], t.name[i]);
             } else if (cat == catRuntime || cat == catDriver) {
                 if (t.correlation[i] != kNoValue)
-                    launchOf.emplace(t.correlation[i], LaunchCall{ti, t.start[i]});
+                    launchOf.emplace(t.correlation[i], LaunchCall{ti, t.start[i], t.end(i)});
                 if (t.name[i] == nameMemcpyAsync && t.correlation[i] != kNoValue) {
                     SyncCall call;
                     attribute(call, ti, i);
@@ -464,7 +464,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
             ra.push_back({dev, s, a.start, a.end, a.correlation});
         }
         for (const auto &kv : launchOf)
-            rl.push_back({kv.second.track, kv.second.start, kv.first});
+            rl.push_back({kv.second.track, kv.second.start, kv.second.end, kv.first});
         for (const SyncCall &c : out.syncCalls)
             rb.push_back({c.event.track, c.start, c.end()});
         SyncReplay replay(std::move(ra), rl, std::move(rb), static_cast<uint32_t>(out.devices.size()));

@@ -32,18 +32,21 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
         auto it = m_acts[a].correlation == kNoValue ? launchOf.end()
                                                     : launchOf.find(m_acts[a].correlation);
         if (it != launchOf.end())
-            m_items.push_back({launches[it->second].start, LaunchedActivity, a,
-                               launches[it->second].thread});
+            m_items.push_back({launches[it->second].start, launches[it->second].end,
+                               LaunchedActivity, a, launches[it->second].thread});
         else
-            m_items.push_back({m_acts[a].start, OrphanActivity, a, UINT32_MAX});
+            m_items.push_back({m_acts[a].start, m_acts[a].start, OrphanActivity, a, UINT32_MAX});
     }
     for (uint32_t c = 0; c < m_calls.size(); ++c)
-        m_items.push_back({m_calls[c].start, Block, c, m_calls[c].thread});
-    // Time order; at one instant launches come first (a blocking copy waits for
-    // its own copy), then activities in stream order.
+        m_items.push_back({m_calls[c].start, m_calls[c].end, Block, c, m_calls[c].thread});
+    // Host order: by start, then end (a call that ended when another began came
+    // first); then launches before blocking calls (a blocking copy waits for its
+    // own copy), activities in stream order.
     std::sort(m_items.begin(), m_items.end(), [&](const Item &x, const Item &y) {
         if (x.t != y.t)
             return x.t < y.t;
+        if (x.tEnd != y.tEnd)
+            return x.tEnd < y.tEnd;
         const bool xa = x.kind != Block, ya = y.kind != Block;
         if (xa != ya)
             return xa;

@@ -5,7 +5,9 @@
 // Model: the host issues work in order, each GPU stream runs it in order, and
 // every duration stays as measured. Host events of all threads are walked in
 // time order: the launches (the runtime/driver call with an activity's
-// correlation, at its start) and the blocking calls (at their start). Each
+// correlation, at its start) and the blocking calls (at their start); at one
+// instant, a call that ended first came first, and an activity's launch comes
+// before a blocking call (a blocking copy waits for its own copy). Each
 // thread T carries a head start S_T, 0 at first.
 //  - A launched activity a of T on stream q:
 //      new start = min(s_a, max(s_a - S_T, new end of the previous activity on q)).
@@ -39,7 +41,7 @@ public:
     };
     struct Launch {
         uint32_t thread = 0; // dense index of the host thread (track)
-        TimeNs start = 0;
+        TimeNs start = 0, end = 0;
         int64_t correlation = kNoValue;
     };
     struct Blocking {
@@ -61,7 +63,7 @@ public:
 private:
     enum Kind : uint8_t { LaunchedActivity = 0, OrphanActivity = 1, Block = 2 };
     struct Item {
-        TimeNs t;
+        TimeNs t, tEnd; // the host call's start and end (an orphan's start twice)
         Kind kind;
         uint32_t ref;    // activity or blocking-call index
         uint32_t thread; // launching / calling thread; unused for orphans

@@ -102,6 +102,39 @@ TraceBuilder::~TraceBuilder() = default;
 TraceInfo &TraceBuilder::info() { return m_model->m_info; }
 TraceCounts &TraceBuilder::counts() { return m_model->m_counts; }
 void TraceBuilder::warn(std::string text) { m_model->m_warnings.add(std::move(text)); }
+
+void LoadWarnings::add(std::string text)
+{
+    // The kind: digit runs become '#', text in single quotes becomes '…'.
+    std::string pattern;
+    pattern.reserve(text.size());
+    for (size_t i = 0; i < text.size(); ++i) {
+        const char c = text[i];
+        if (c >= '0' && c <= '9') {
+            while (i + 1 < text.size() && text[i + 1] >= '0' && text[i + 1] <= '9')
+                ++i;
+            pattern += '#';
+        } else if (c == '\'' && text.find('\'', i + 1) != std::string::npos) {
+            i = text.find('\'', i + 1);
+            pattern += "'\xE2\x80\xA6'";
+        } else {
+            pattern += c;
+        }
+    }
+    ++count;
+    auto it = m_kindIndex.find(pattern);
+    size_t k = kinds.size() - 1; // past the cap: the last kind
+    if (it != m_kindIndex.end()) {
+        k = it->second;
+    } else if (kinds.size() < kMaxKinds) {
+        k = kinds.size();
+        m_kindIndex.emplace(pattern, k);
+        kinds.push_back({std::move(pattern), text, 0});
+    }
+    ++kinds[k].count;
+    if (first.size() < kKeep)
+        first.push_back(std::move(text));
+}
 StrId TraceBuilder::intern(std::string_view s) { return m_model->m_strings.intern(s); }
 StrId TraceBuilder::internCategory(std::string_view cat)
 {

@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 #include <string_view>
+#include <unordered_map>
 #include <utility>
 #include <vector>
 
@@ -150,17 +151,23 @@ struct TraceCounts {
     uint64_t skipped = 0;        // events dropped with a warning
 };
 
-// Counted per-event problems; the first few keep their text.
+// Counted per-event problems; the first few keep their text, and every distinct
+// kind (the text with numbers and quoted names blanked) keeps a count and an example.
 struct LoadWarnings {
     static constexpr size_t kKeep = 20;
+    static constexpr size_t kMaxKinds = 200; // later new kinds count under the last one
+    struct Kind {
+        std::string pattern; // "the event at byte # ('…') has a negative "dur"; it was skipped"
+        std::string example; // the first text of this kind
+        uint64_t count = 0;
+    };
     uint64_t count = 0;
     std::vector<std::string> first;
-    void add(std::string text)
-    {
-        ++count;
-        if (first.size() < kKeep)
-            first.push_back(std::move(text));
-    }
+    std::vector<Kind> kinds; // in order of first appearance
+    void add(std::string text);
+
+private:
+    std::unordered_map<std::string, size_t> m_kindIndex;
 };
 
 class TraceModel {

@@ -169,10 +169,14 @@ TEST_F(ConstructedTrace, OpStatistics)
 TEST_F(ConstructedTrace, JsonShape)
 {
     const JobAnalysis job = analyzeJob({model});
-    const auto doc = nlohmann::json::parse(analysisToJson(job, 3));
+    const std::string text = analysisToJson(job, 3);
+    const auto doc = nlohmann::json::parse(text);
     const std::vector<std::string> keys = {"files", "categories", "devices", "sync_calls",
                                            "cuda_sync_events", "sync_gaps", "idle_breakdown",
-                                           "top_ops"};
+                                           "steps", "sync_sources", "top_ops"};
+    // Times are written as exact decimals with 3 places, never through a double.
+    EXPECT_NE(text.find("\"busy_us\": 465.000,"), std::string::npos);
+    EXPECT_NE(text.find("\"dur_us\": 220.000,"), std::string::npos);
     std::vector<std::string> got;
     for (auto it = doc.begin(); it != doc.end(); ++it)
         got.push_back(it.key());

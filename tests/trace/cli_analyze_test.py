@@ -1,21 +1,35 @@
 #!/usr/bin/env python3
-"""`syncscope-cli analyze --json` against the contract of issue 3 (section 3).
+"""`syncscope-cli analyze --json` against its contract (README "analyze --json"),
+and, to the ns, against the independent reference (reference_stats.py) on every
+hand-made fixture and every shared real trace.
 Usage: cli_analyze_test.py CLI DATA_DIR SHARED_DIR"""
 import json
 import os
 import subprocess
 import sys
 import tempfile
+from decimal import Decimal
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_stats  # noqa: E402
 
 SHAPE = {
-    "files": ["path", "rank", "format", "events", "flows", "instants", "counters", "warnings", "span_us"],
-    "devices": ["file", "device", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us", "sync_gap_us"],
-    "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op"],
+    "files": ["path", "rank", "format", "events", "flows", "instants", "counters", "warnings",
+              "unplaced_gpu_events", "span_us", "warning_kinds"],
+    "devices": ["file", "device", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
+                "sync_gap_us", "avoidable_us"],
+    "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op", "pageable_copy",
+                   "blocked_us", "avoidable_us", "py_frame", "user_frame", "step"],
     "cuda_sync_events": ["file", "kind", "ts_us", "dur_us", "device", "stream"],
-    "sync_gaps": ["file", "device", "start_us", "end_us", "dur_us", "sync", "op", "root_op"],
+    "sync_gaps": ["file", "device", "start_us", "end_us", "dur_us", "sync", "op", "root_op",
+                  "blocked_us", "avoidable_us", "py_frame", "user_frame", "step"],
     "idle_breakdown": ["file", "device", "stream", "host_wait_us", "kernel_wait_us", "other_us"],
+    "steps": ["file", "device", "step", "start_us", "end_us", "gpu_busy_us", "sync_gaps",
+              "sync_gap_us", "avoidable_us"],
+    "sync_sources": ["file", "sync", "op", "user_frame", "count", "gaps", "gap_us", "avoidable_us"],
     "top_ops": ["name", "cat", "count", "total_us", "self_us"],
 }
+SECTIONS = ["devices", "sync_calls", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
 failures = []
 
 
@@ -32,12 +46,20 @@ def analyze(cli, files, extra=()):
         check(p.returncode == 0, f"analyze {files} exited {p.returncode}: {p.stderr.strip()}")
         check(os.listdir(tmp) == ["out.json"], "a temporary file was left behind")
         with open(out) as f:
-            return json.load(f)
+            text = f.read()
+        # Every *_us is a plain decimal with exactly 3 fractional digits.
+        for line in text.splitlines():
+            if '_us": ' in line:
+                v = line.split('_us": ', 1)[1].rstrip(",")
+                check(v == "null" or ("." in v and len(v.split(".")[1]) == 3 and "e" not in v.lower()),
+                      f"not an exact 3-decimal time: {line.strip()}")
+        return json.loads(text, parse_float=Decimal)
 
 
 def check_shape(doc):
     check(list(doc) == ["files", "categories", "devices", "sync_calls", "cuda_sync_events",
-                        "sync_gaps", "idle_breakdown", "top_ops"], f"top-level keys {list(doc)}")
+                        "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"],
+          f"top-level keys {list(doc)}")
     for key, fields in SHAPE.items():
         for row in doc.get(key, []):
             check(list(row) == fields, f"{key} row keys {list(row)}")
@@ -49,8 +71,8 @@ def main(cli, data, shared):
     check(doc["files"][0]["rank"] == 3 and doc["files"][0]["events"] == 26, "files[0]")
     check(doc["categories"]["kernel"] == 6, "kernel count")
     d0 = doc["devices"][0]
-    check((d0["busy_us"], d0["idle_us"], d0["span_us"], d0["sync_gap_us"]) == (465, 580, 1045, 505),
-          f"device 0 {d0}")
+    check((d0["busy_us"], d0["idle_us"], d0["span_us"], d0["sync_gap_us"]) ==
+          (Decimal("465.000"), Decimal("580.000"), Decimal("1045.000"), Decimal("505.000")), f"device 0 {d0}")
     gaps = [(g["start_us"], g["end_us"], g["sync"], g["op"], g["root_op"]) for g in doc["sync_gaps"]]
     check(gaps == [(300, 535, "cudaStreamSynchronize", "aten::item", "step"),
                    (690, 910, "cudaEventSynchronize", None, None),
@@ -67,6 +89,29 @@ def main(cli, data, shared):
         p = subprocess.run([cli, *args], capture_output=True, text=True, timeout=60)
         lines = [l for l in p.stderr.splitlines() if l and not l.startswith("[")]
         check(p.returncode != 0 and len(lines) == 1, f"{args}: rc {p.returncode}, stderr {p.stderr!r}")
+
+    # Every figure equals the independent reference, to the ns.
+    fixtures = [os.path.join(data, n) for n in ("gpu_sync_gaps.json", "sync_replay.json",
+                                                 "kineto_exact_times.json")]
+    traces = os.path.join(shared, "traces")
+    if os.path.isdir(traces):
+        for root, _, names in sorted(os.walk(traces)):
+            fixtures += [os.path.join(root, n) for n in sorted(names) if n.endswith(".json.gz")]
+    elif os.environ.get("CI"):
+        check(False, f"shared traces missing under CI: {traces}")
+    for path in fixtures:
+        doc = analyze(cli, [path], ["--top", "100000"])
+        check_shape(doc)
+        want = reference_stats.analyse(path, 100000, [])
+        check(doc["categories"] == want["categories"], f"{path}: categories")
+        for sec in SECTIONS:
+            got = doc[sec]
+            check(len(got) == len(want[sec]), f"{path}: {sec}: {len(got)} rows, reference {len(want[sec])}")
+            for i, (g, w) in enumerate(zip(got, want[sec])):
+                for k, v in w.items():
+                    gv = g.get(k)
+                    same = (str(gv) == v) if k.endswith("_us") else (gv == v)
+                    check(same, f"{path}: {sec}[{i}].{k} = {gv}, reference {v}")
 
     ranks = os.path.join(shared, "traces", "hta_trace_filter_2ranks")
     if os.path.isdir(ranks):

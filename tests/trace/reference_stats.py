@@ -1,20 +1,22 @@
 #!/usr/bin/env python3
-"""Independent reference figures for a Chrome trace, with only json + gzip.
+"""Independent reference of syncscope's trace analysis, with only json + gzip.
 
-The C++ tests compare the loader and the analysis against these numbers, so this
-file must not share code or shortcuts with the engine. It follows the definitions
-of issue 3 directly:
-  - categories: duration events (X, plus B/E pairs matched per (pid, tid)) per
-    normalized category;
-  - kernels per device (device = args.device, else the numeric pid);
-  - busy time per device: union length of kernel/gpu_memcpy/gpu_memset intervals;
-  - blocking sync calls by name.
-Times are reported in microseconds as floats.
-Usage: reference_stats.py TRACE  -> one JSON object on stdout.
+The C++ tests compare the engine's figures with this script's, so it must not
+share code or shortcuts with the engine: it follows the README's definitions
+directly, in the plainest way (no early stops, no indexes).
+
+Times are exact: the file's decimal microseconds are parsed as Decimal and
+rounded half-to-even to integer nanoseconds. The output mirrors the JSON of
+`syncscope-cli analyze --json` for one file, with every *_us value written as a
+string of exact microseconds with 3 decimals.
+
+Usage: reference_stats.py TRACE [--top N] [--lib-prefix P ...]  -> JSON on stdout.
 """
 import gzip
 import json
+import re
 import sys
+from decimal import Decimal, ROUND_HALF_EVEN
 
 LEGACY = {"Operator": "cpu_op", "Runtime": "cuda_runtime", "Driver": "cuda_driver",
           "Kernel": "kernel", "Memcpy": "gpu_memcpy", "Memset": "gpu_memset"}
@@ -22,84 +24,435 @@ BLOCKING = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchron
             "cudaMemcpy", "cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize",
             "cuMemcpyDtoH", "cuMemcpyDtoH_v2"}
 GPU = {"kernel", "gpu_memcpy", "gpu_memset"}
+OPS = {"cpu_op", "user_annotation"}
+TOP_CATS = {"cpu_op", "user_annotation", "kernel", "gpu_memcpy", "gpu_memset"}
+SKEW = 10_000        # ns: a call may return this long before its gap starts
+KERNEL_WAIT = 30_000  # ns
+
+
+def ns(value):
+    """Decimal microseconds (number or numeric string) -> integer ns, half-to-even."""
+    d = Decimal(str(value)) if not isinstance(value, Decimal) else value
+    return int((d * 1000).quantize(Decimal(1), rounding=ROUND_HALF_EVEN))
+
+
+def us(v):
+    sign = "-" if v < 0 else ""
+    v = abs(v)
+    return "%s%d.%03d" % (sign, v // 1000, v % 1000)
 
 
 def as_int(v):
-    try:
-        f = float(v)
-    except (TypeError, ValueError):
+    if isinstance(v, bool) or v is None:
         return None
-    return int(f) if f == int(f) else None
+    if isinstance(v, int):
+        return v
+    try:
+        d = Decimal(str(v))
+    except Exception:
+        return None
+    return int(d) if d == d.to_integral_value() else None
 
 
-def main(path):
+def is_library(name, extra):
+    if name.startswith(("<built-in", "threading.py", "multiprocessing/")):
+        return True
+    if any(p and name.startswith(p) for p in extra):
+        return True
+    path = name.split("(", 1)[0]
+    parts = path.split("/")[:-1]  # directories only
+    for d in parts:
+        if d in ("torch", "site-packages", "dist-packages") or re.fullmatch(r"python\d+\.\d+", d):
+            return True
+    return False
+
+
+class Ev:
+    __slots__ = ("cat", "name", "start", "dur", "pid", "tid", "args", "seq", "parent")
+
+    def __init__(self, cat, name, start, dur, pid, tid, args, seq):
+        self.cat, self.name, self.start, self.dur = cat, name, start, dur
+        self.pid, self.tid, self.args, self.seq = pid, tid, args, seq
+        self.parent = None
+
+    @property
+    def end(self):
+        return self.start + self.dur
+
+
+def load(path):
     with open(path, "rb") as f:
         raw = f.read()
     if raw[:2] == b"\x1f\x8b":
         raw = gzip.decompress(raw)
-    doc = json.loads(raw)
+    doc = json.loads(raw, parse_float=Decimal)
     events = doc["traceEvents"] if isinstance(doc, dict) else doc
-
-    durations = []  # (cat, name, ts, dur, pid, args)
-    open_b = {}
+    out, open_b, pname = [], {}, {}
+    seq = 0
     for e in events:
         ph = e.get("ph")
+        if ph == "M" and e.get("name") == "process_name":
+            pname[str(e.get("pid"))] = str((e.get("args") or {}).get("name", ""))
         if ph == "X" and "ts" in e:
-            durations.append((e.get("cat", ""), e.get("name", ""), float(e["ts"]),
-                              float(e.get("dur", 0)), e.get("pid"), e.get("args") or {}))
+            cat = LEGACY.get(e.get("cat", ""), e.get("cat", ""))
+            out.append(Ev(cat, e.get("name", ""), ns(e["ts"]), ns(e.get("dur", 0)), e.get("pid"),
+                          e.get("tid"), e.get("args") or {}, seq))
+            seq += 1
         elif ph in ("B", "E") and "ts" in e:
-            open_b.setdefault((str(e.get("pid", "")), str(e.get("tid", ""))), []).append(e)
-    for stack_events in open_b.values():
-        stack_events.sort(key=lambda e: float(e["ts"]))  # stable: file order on ties
+            open_b.setdefault((str(e.get("pid", "")), str(e.get("tid", ""))), []).append((seq, e))
+            seq += 1
+    for lst in open_b.values():
+        lst.sort(key=lambda x: ns(x[1]["ts"]))  # stable: file order on ties
         stack = []
-        for e in stack_events:
+        for s, e in lst:
             if e["ph"] == "B":
-                stack.append(e)
+                stack.append((s, e))
             elif stack:
-                b = stack.pop()
-                durations.append((b.get("cat", ""), b.get("name", ""), float(b["ts"]),
-                                  float(e["ts"]) - float(b["ts"]), b.get("pid"),
-                                  b.get("args") or {}))
+                s0, b = stack.pop()
+                cat = LEGACY.get(b.get("cat", ""), b.get("cat", ""))
+                out.append(Ev(cat, b.get("name", ""), ns(b["ts"]), ns(e["ts"]) - ns(b["ts"]),
+                              b.get("pid"), b.get("tid"), b.get("args") or {}, s0))
+    return out, pname
 
-    categories = {}
-    kernels = {}
-    intervals = {}
-    sync_calls = {}
-    for cat, name, ts, dur, pid, args in durations:
-        cat = LEGACY.get(cat, cat)
-        categories[cat] = categories.get(cat, 0) + 1
-        if cat in GPU:
-            dev = as_int(args.get("device")) if isinstance(args, dict) else None
-            if dev is None:
-                dev = as_int(pid)
-            if dev is None:
-                continue
-            if cat == "kernel":
-                kernels[dev] = kernels.get(dev, 0) + 1
-            intervals.setdefault(dev, []).append((ts, ts + dur))
-        elif cat in ("cuda_runtime", "cuda_driver") and name in BLOCKING:
-            sync_calls[name] = sync_calls.get(name, 0) + 1
 
-    busy = {}
-    for dev, iv in intervals.items():
-        iv.sort()
-        total = 0.0
-        cur_s, cur_e = iv[0]
-        for s, e in iv[1:]:
-            if s > cur_e:
-                total += cur_e - cur_s
-                cur_s, cur_e = s, e
+def track_key(e):
+    def norm(v):
+        i = as_int(v)
+        return str(i) if i is not None else str(v)
+    return (norm(e.pid), norm(e.tid))
+
+
+def nest(events):
+    """parent = the latest event before it (by start, longer first, file order)
+    that is still open at its start; a zero-length event at a parent's end
+    still belongs to it."""
+    tracks = {}
+    for e in events:
+        tracks.setdefault(track_key(e), []).append(e)
+    for lst in tracks.values():
+        lst.sort(key=lambda e: (e.start, -e.dur, e.seq))
+        stack = []
+        for e in lst:
+            while stack:
+                top = stack[-1]
+                if e.start < top.end or (e.start == top.end and e.dur == 0 and top.dur > 0):
+                    break
+                stack.pop()
+            e.parent = stack[-1] if stack else None
+            stack.append(e)
+    return tracks
+
+
+def enclosing(track, c, pred):
+    """Innermost event on c's track with start <= c.start, end >= c.end: latest start,
+    then shortest."""
+    best = None
+    for e in track:
+        if e is c or not pred(e) or e.start > c.start or e.end < c.end:
+            continue
+        if best is None or e.start > best.start or (e.start == best.start and e.dur < best.dur):
+            best = e
+    return best
+
+
+def replay(acts, launch_of, calls, removed, ndev):
+    """Sync-free replay without the calls `removed` (indices); per device saving."""
+    # Host order: by start, then end (a call that ended when another began came
+    # first); a launch before a blocking call that is the same call (a blocking copy
+    # waits for its own copy).
+    items = []
+    for i, a in enumerate(acts):
+        L = launch_of.get(a["corr"]) if a["corr"] is not None else None
+        if L is not None:
+            items.append((L[1], L[2], 0, a["start"], 0, i, L[0]))
+        else:
+            items.append((a["start"], a["start"], 0, a["start"], 1, i, None))
+    for k, c in enumerate(calls):
+        items.append((c["start"], c["end"], 1, 0, 0, k, c["thread"]))
+    items.sort(key=lambda x: x[:6])
+    head, new_end, head_used = {}, {}, {}
+    old_max, new_max = {}, {}  # thread -> latest old / new end of what it launched
+    prev_on_stream = {}
+    order = sorted(range(len(acts)), key=lambda i: (acts[i]["sid"], acts[i]["start"], acts[i]["end"], i))
+    for x, y in zip(order, order[1:]):
+        if acts[x]["sid"] == acts[y]["sid"]:
+            prev_on_stream[y] = x
+    for t, _end, kind, _s, _o, ref, thread in items:
+        if kind == 0:
+            a = acts[ref]
+            p = prev_on_stream.get(ref)
+            pnew = new_end.get(p, acts[p]["end"]) if p is not None else None
+            if thread is not None:
+                h = head.get(thread, 0)
             else:
-                cur_e = max(cur_e, e)
-        total += cur_e - cur_s
-        busy[str(dev)] = total
+                h = head_used.get(p, 0) if p is not None else 0
+            s = a["start"] - h
+            if pnew is not None and pnew > s:
+                s = pnew
+            s = min(a["start"], s)
+            new_end[ref] = s + (a["end"] - a["start"])
+            head_used[ref] = h
+            if thread is not None:
+                old_max[thread] = max(old_max.get(thread, a["end"]), a["end"])
+                new_max[thread] = max(new_max.get(thread, new_end[ref]), new_end[ref])
+        else:
+            c = calls[ref]
+            h = head.get(thread, 0)
+            if ref in removed:
+                head[thread] = h + c["end"] - c["start"]
+                continue
+            if thread not in old_max:
+                continue
+            old = min(old_max[thread], c["end"])
+            new = min(new_max[thread], old)
+            wait = max(0, old - c["start"])
+            ret = max(0, c["end"] - max(c["start"], old))
+            ne = max(c["start"] - h + (c["end"] - c["start"] - wait), new + ret)
+            head[thread] = c["end"] - ne
+    out = [0] * ndev
+    for d in range(ndev):
+        mine = [i for i, a in enumerate(acts) if a["dev_i"] == d]
+        if mine:
+            out[d] = max(0, max(acts[i]["end"] for i in mine) - max(new_end.get(i, acts[i]["end"]) for i in mine))
+    return out
 
-    json.dump({"categories": categories,
-               "kernels": {str(k): v for k, v in kernels.items()},
-               "busy_us": busy,
-               "sync_calls": sync_calls}, sys.stdout, sort_keys=True)
+
+def analyse(path, top, lib_prefixes):
+    events, pname = load(path)
+    tracks = nest(events)
+    categories = {}
+    for e in events:
+        categories[e.cat] = categories.get(e.cat, 0) + 1
+
+    # GPU activity.
+    acts, copy_name = [], {}
+    for e in events:
+        if e.cat not in GPU:
+            continue
+        dev = as_int(e.args.get("device"))
+        if dev is None:
+            dev = as_int(e.pid)
+        if dev is None:
+            m = re.search(r"GPU[ :]*(\d+)", pname.get(str(e.pid), ""))
+            dev = int(m.group(1)) if m else None
+        if dev is None:
+            continue
+        stream = as_int(e.args.get("stream"))
+        if stream is None:
+            stream = as_int(e.tid)
+        corr = as_int(e.args.get("correlation"))
+        acts.append({"dev": dev, "stream": stream, "start": e.start, "end": e.end, "corr": corr,
+                     "cat": e.cat, "name": e.name})
+        if e.cat == "gpu_memcpy" and corr is not None:
+            copy_name.setdefault(corr, e.name)
+    devices = sorted({a["dev"] for a in acts})
+    dindex = {d: i for i, d in enumerate(devices)}
+    sids = {}
+    for a in acts:
+        a["sid"] = sids.setdefault((a["dev"], a["stream"]), len(sids))
+        a["dev_i"] = dindex[a["dev"]]
+
+    # Host calls: launches and blocking calls.
+    thread_ids = {}
+    launch_of = {}
+    calls = []
+    runtime = [e for e in events if e.cat in ("cuda_runtime", "cuda_driver")]
+    runtime.sort(key=lambda e: (track_key(e), e.start, -e.dur, e.seq))
+    for e in runtime:
+        thread = thread_ids.setdefault(track_key(e), len(thread_ids))
+        corr = as_int(e.args.get("correlation"))
+        if corr is not None and corr not in launch_of:
+            launch_of[corr] = (thread, e.start, e.end)
+        blocking = e.name in BLOCKING
+        pageable = False
+        if e.name == "cudaMemcpyAsync" and corr is not None:
+            n = copy_name.get(corr, "")
+            pageable = "DtoH" in n and "Pageable" in n
+        if blocking or pageable:
+            calls.append({"ev": e, "start": e.start, "end": e.end, "thread": thread,
+                          "pageable": pageable})
+    calls.sort(key=lambda c: c["start"])
+
+    steps = [e for e in events if e.cat in OPS and e.name.startswith("ProfilerStep#")]
+    steps.sort(key=lambda e: e.start)
+
+    for c in calls:
+        ev = c["ev"]
+        chain = []
+        p = ev.parent
+        while p is not None:
+            if p.cat in OPS:
+                chain.append(p)
+            p = p.parent
+        c["op"] = chain[0].name if chain else None
+        c["root_op"] = chain[-1].name if chain else None
+        track = tracks[track_key(ev)]
+        py = enclosing(track, ev, lambda e: e.cat == "python_function")
+        user = enclosing(track, ev, lambda e: e.cat == "python_function" and not is_library(e.name, lib_prefixes))
+        c["py_frame"] = py.name if py else None
+        c["user_frame"] = user.name if user else None
+        c["step"] = None
+        for s in steps:
+            if s.start <= c["end"] < s.end:
+                c["step"] = s  # the latest-starting step wins
+    # Busy pieces and idle intervals per device.
+    pieces, idle = {}, {}
+    for d in devices:
+        iv = sorted((a["start"], a["end"]) for a in acts if a["dev"] == d)
+        ps = []
+        for s, e in iv:
+            if ps and s <= ps[-1][1]:
+                ps[-1][1] = max(ps[-1][1], e)
+            else:
+                ps.append([s, e])
+        pieces[d] = ps
+        idle[d] = [(ps[k][1], ps[k + 1][0]) for k in range(len(ps) - 1)]
+
+    ndev = len(devices)
+    whole = replay(acts, launch_of, calls, set(range(len(calls))), ndev)
+    per_call = [replay(acts, launch_of, calls, {k}, ndev) for k in range(len(calls))]
+
+    gaps = []
+    for d in devices:
+        for g0, g1 in idle[d]:
+            cand = [k for k, c in enumerate(calls) if g0 - SKEW <= c["end"] <= g1]
+            if not cand:
+                continue
+            early = [k for k in cand if calls[k]["start"] <= g0]
+            pool = early if early else cand
+            cause = max(pool, key=lambda k: (calls[k]["end"], k))
+            gaps.append({"device": d, "start": g0, "end": g1, "cause": cause})
+
+    # Sync sources.
+    sources, skey = [], {}
+    for k, c in enumerate(calls):
+        key = (c["ev"].name, c["op"], c["user_frame"])
+        if key not in skey:
+            skey[key] = len(sources)
+            sources.append({"key": key, "calls": [], "gaps": 0, "gap": 0})
+        sources[skey[key]]["calls"].append(k)
+        c["source"] = skey[key]
+    for g in gaps:
+        s = sources[calls[g["cause"]]["source"]]
+        s["gaps"] += 1
+        s["gap"] += g["end"] - g["start"]
+    for s in sources:
+        s["avoidable"] = sum(replay(acts, launch_of, calls, set(s["calls"]), ndev))
+    sources.sort(key=lambda s: -s["avoidable"])  # stable
+
+    # Idle breakdown per (device, stream).
+    breakdown = []
+    for (d, stream), sid in sorted(sids.items(), key=lambda kv: (kv[0][0], kv[0][1] if kv[0][1] is not None else -2**63)):
+        lst = sorted((a for a in acts if a["sid"] == sid), key=lambda a: a["start"])
+        hw = kw = other = 0
+        for prev, a in zip(lst, lst[1:]):
+            gap = a["start"] - prev["end"]
+            if gap <= 0:
+                continue
+            L = launch_of.get(a["corr"]) if a["corr"] is not None else None
+            if L is not None and L[1] > prev["end"]:
+                hw += gap
+            elif gap < KERNEL_WAIT:
+                kw += gap
+            else:
+                other += gap
+        breakdown.append({"device": d, "stream": stream, "host_wait_us": us(hw),
+                          "kernel_wait_us": us(kw), "other_us": us(other)})
+
+    # Op statistics: count every instance, total over outermost ones, self minus
+    # direct children.
+    stats = {}
+    child = {}
+    for e in events:
+        if e.parent is not None:
+            child[id(e.parent)] = child.get(id(e.parent), 0) + e.dur
+    for e in events:
+        st = stats.setdefault((e.name, e.cat), [0, 0, 0])
+        st[0] += 1
+        p, nested = e.parent, False
+        while p is not None:
+            if p.name == e.name and p.cat == e.cat:
+                nested = True
+                break
+            p = p.parent
+        if not nested:
+            st[1] += e.dur
+        st[2] += max(0, e.dur - child.get(id(e), 0))
+    ops = sorted(((k, v) for k, v in stats.items() if k[1] in TOP_CATS),
+                 key=lambda kv: (-kv[1][1], kv[0][0].encode("utf-8", "surrogatepass"), kv[0][1]))
+
+    out = {
+        "devices": [], "sync_calls": [], "sync_gaps": [], "idle_breakdown": breakdown,
+        "steps": [], "sync_sources": [], "top_ops": [], "categories": categories,
+    }
+    for i, d in enumerate(devices):
+        ps = pieces[d]
+        busy = sum(e - s for s, e in ps)
+        span = ps[-1][1] - ps[0][0]
+        gap_time = sum(g["end"] - g["start"] for g in gaps if g["device"] == d)
+        da = [a for a in acts if a["dev"] == d]
+        out["devices"].append({
+            "device": d,
+            "kernels": sum(1 for a in da if a["cat"] == "kernel"),
+            "memcpys": sum(1 for a in da if a["cat"] == "gpu_memcpy"),
+            "memsets": sum(1 for a in da if a["cat"] == "gpu_memset"),
+            "busy_us": us(busy), "idle_us": us(span - busy), "span_us": us(span),
+            "sync_gap_us": us(gap_time), "avoidable_us": us(whole[i])})
+    for k, c in enumerate(calls):
+        out["sync_calls"].append({
+            "name": c["ev"].name, "ts_us": us(c["start"]), "dur_us": us(c["end"] - c["start"]),
+            "op": c["op"], "root_op": c["root_op"], "pageable_copy": c["pageable"],
+            "blocked_us": us(c["end"] - c["start"]), "avoidable_us": us(sum(per_call[k])),
+            "py_frame": c["py_frame"], "user_frame": c["user_frame"],
+            "step": c["step"].name if c["step"] else None})
+    gaps.sort(key=lambda g: (g["device"], g["start"]))
+    for g in gaps:
+        c = calls[g["cause"]]
+        out["sync_gaps"].append({
+            "device": g["device"], "start_us": us(g["start"]), "end_us": us(g["end"]),
+            "dur_us": us(g["end"] - g["start"]), "sync": c["ev"].name, "op": c["op"],
+            "root_op": c["root_op"], "blocked_us": us(c["end"] - c["start"]),
+            "avoidable_us": us(per_call[g["cause"]][dindex[g["device"]]]),
+            "py_frame": c["py_frame"], "user_frame": c["user_frame"],
+            "step": c["step"].name if c["step"] else None})
+    for s in steps:
+        inside = {k for k, c in enumerate(calls) if s.start <= c["end"] < s.end}
+        saved = replay(acts, launch_of, calls, inside, ndev)
+        for i, d in enumerate(devices):
+            busy = sum(max(0, min(e, s.end) - max(b, s.start)) for b, e in pieces[d])
+            mine = [g for g in gaps if g["device"] == d and g["cause"] in inside]
+            out["steps"].append({
+                "device": d, "step": s.name, "start_us": us(s.start), "end_us": us(s.end),
+                "gpu_busy_us": us(busy), "sync_gaps": len(mine),
+                "sync_gap_us": us(sum(g["end"] - g["start"] for g in mine)),
+                "avoidable_us": us(saved[i])})
+    for s in sources:
+        sync, op, user = s["key"]
+        out["sync_sources"].append({
+            "sync": sync, "op": op, "user_frame": user, "count": len(s["calls"]),
+            "gaps": s["gaps"], "gap_us": us(s["gap"]), "avoidable_us": us(s["avoidable"])})
+    for (name, cat), (count, total, self_) in ops[:top]:
+        out["top_ops"].append({"name": name, "cat": cat, "count": count,
+                               "total_us": us(total), "self_us": us(self_)})
+    return out
+
+
+def main(argv):
+    path, top, libs = None, 10, []
+    i = 0
+    while i < len(argv):
+        if argv[i] == "--top":
+            top = int(argv[i + 1])
+            i += 2
+        elif argv[i] == "--lib-prefix":
+            libs.append(argv[i + 1])
+            i += 2
+        else:
+            path = argv[i]
+            i += 1
+    json.dump(analyse(path, top, libs), sys.stdout, sort_keys=True)
     sys.stdout.write("\n")
 
 
 if __name__ == "__main__":
-    main(sys.argv[1])
+    main(sys.argv[1:])

@@ -1,6 +1,7 @@
 // Every real trace in ../shared/traces loads, and our figures equal those of the
 // independent reference script (reference_stats.py, plain json + gzip).
 #include "analysis/jobanalysis.h"
+#include "analysis/jsonwriter.h"
 #include "testutil.h"
 #include "trace/traceloader.h"
 
@@ -51,8 +52,7 @@ class SharedTrace : public testing::TestWithParam<const char *> {};
 TEST_P(SharedTrace, MatchesReferenceScript)
 {
     const std::string path = test::sharedTrace(GetParam());
-    if (!fs::exists(path))
-        GTEST_SKIP() << "shared trace not present: " << path;
+    SYNCSCOPE_REQUIRE_SHARED(path);
     if (std::string(SYNCSCOPE_PYTHON).empty())
         GTEST_SKIP() << "python3 not found at configure time";
     nlohmann::json ref;
@@ -71,29 +71,31 @@ TEST_P(SharedTrace, MatchesReferenceScript)
         refCategories[kv.key()] = kv.value().get<uint64_t>();
     EXPECT_EQ(job.categories, refCategories);
 
-    std::map<std::string, uint64_t> kernels, refKernels;
-    std::map<std::string, double> busy;
-    for (const DeviceActivity &d : job.sync[0].devices) {
-        kernels[std::to_string(d.device)] = d.kernels;
-        busy[std::to_string(d.device)] = double(d.busy) / 1000.0;
+    // Devices, exactly to the ns (the reference writes exact 3-decimal us strings).
+    const SyncAnalysis &a = job.sync[0];
+    ASSERT_EQ(a.devices.size(), ref["devices"].size());
+    for (size_t i = 0; i < a.devices.size(); ++i) {
+        const DeviceActivity &d = a.devices[i];
+        const auto &r = ref["devices"][i];
+        EXPECT_EQ(d.device, r["device"].get<int64_t>());
+        EXPECT_EQ(d.kernels, r["kernels"].get<uint64_t>());
+        EXPECT_EQ(formatMicros(d.busy), r["busy_us"].get<std::string>()) << "device " << d.device;
+        EXPECT_EQ(formatMicros(d.span()), r["span_us"].get<std::string>());
+        EXPECT_EQ(formatMicros(d.syncGap), r["sync_gap_us"].get<std::string>());
+        EXPECT_EQ(formatMicros(d.avoidable), r["avoidable_us"].get<std::string>());
     }
-    for (auto &kv : ref["kernels"].items())
-        refKernels[kv.key()] = kv.value().get<uint64_t>();
-    EXPECT_EQ(kernels, refKernels);
-    ASSERT_EQ(busy.size(), ref["busy_us"].size());
-    for (auto &kv : ref["busy_us"].items()) {
-        ASSERT_TRUE(busy.count(kv.key())) << "device " << kv.key();
-        const double want = kv.value().get<double>();
-        EXPECT_NEAR(busy[kv.key()], want, want * 0.001) << "busy time of device " << kv.key();
-    }
-
     std::map<std::string, uint64_t> calls, refCalls;
-    for (const SyncCall &c : job.sync[0].syncCalls)
-        ++calls[std::string(
-            model->str(model->tracks()[c.event.track].name[c.event.index]))];
-    for (auto &kv : ref["sync_calls"].items())
-        refCalls[kv.key()] = kv.value().get<uint64_t>();
+    for (const SyncCall &c : a.syncCalls)
+        ++calls[std::string(model->str(model->tracks()[c.event.track].name[c.event.index]))];
+    for (const auto &c : ref["sync_calls"])
+        ++refCalls[c["name"].get<std::string>()];
     EXPECT_EQ(calls, refCalls);
+    ASSERT_EQ(a.syncGaps.size(), ref["sync_gaps"].size());
+    for (size_t i = 0; i < a.syncGaps.size(); ++i) {
+        const auto &r = ref["sync_gaps"][i];
+        EXPECT_EQ(formatMicros(a.syncGaps[i].interval.start), r["start_us"].get<std::string>());
+        EXPECT_EQ(formatMicros(a.syncGaps[i].avoidable), r["avoidable_us"].get<std::string>());
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Traces, SharedTrace, testing::ValuesIn(kTraces),
@@ -110,8 +112,7 @@ INSTANTIATE_TEST_SUITE_P(Traces, SharedTrace, testing::ValuesIn(kTraces),
 TEST(SharedTraceFacts, CudaSyncEventsAndOps)
 {
     const std::string path = test::sharedTrace("hta_cuda_event_sync.json.gz");
-    if (!fs::exists(path))
-        GTEST_SKIP() << "shared trace not present: " << path;
+    SYNCSCOPE_REQUIRE_SHARED(path);
     auto model = loadTrace(path);
     const SyncAnalysis a = analyzeSyncs(*model);
     std::map<std::string, int> kinds;
@@ -129,8 +130,8 @@ TEST(SharedTraceFacts, TwoRanksKeyedByRank)
 {
     const std::string r0 = test::sharedTrace("hta_trace_filter_2ranks/sampled_rank-0.json.gz");
     const std::string r1 = test::sharedTrace("hta_trace_filter_2ranks/sampled_rank-1.json.gz");
-    if (!fs::exists(r0) || !fs::exists(r1))
-        GTEST_SKIP() << "shared traces not present";
+    SYNCSCOPE_REQUIRE_SHARED(r0);
+    SYNCSCOPE_REQUIRE_SHARED(r1);
     auto files = loadTraces({r1, r0});
     ASSERT_EQ(files.size(), 2u);
     EXPECT_EQ(files[0]->info().rank, 0);

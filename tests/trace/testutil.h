@@ -2,6 +2,8 @@
 // Helpers shared by the trace tests.
 #include "trace/tracemodel.h"
 
+#include <cstdlib>
+#include <filesystem>
 #include <string>
 #include <string_view>
 
@@ -16,6 +18,16 @@ inline std::string sharedTrace(const std::string &name)
 {
     return std::string(SYNCSCOPE_SHARED_DIR) + "/traces/" + name;
 }
+
+// Under CI the shared traces must be there: a missing one fails, elsewhere it skips.
+#define SYNCSCOPE_REQUIRE_SHARED(path)                                                       \
+    do {                                                                                     \
+        if (!std::filesystem::exists(path)) {                                                \
+            if (std::getenv("CI"))                                                           \
+                FAIL() << "shared trace missing under CI: " << (path);                       \
+            GTEST_SKIP() << "shared trace not present: " << (path);                          \
+        }                                                                                    \
+    } while (0)
 
 // Index of the first event named `name` on any track, as (track, index).
 inline bool findEvent(const TraceModel &m, std::string_view name, size_t &track, size_t &index)
