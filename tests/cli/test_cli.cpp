@@ -200,7 +200,7 @@ TEST(Cli, VersionAndHelp)
     EXPECT_NE(v.out.find("syncscope-cli"), std::string::npos);
     const auto h = run("--help");
     EXPECT_EQ(h.code, 0);
-    for (const char *sub : {"variants", "sample", "bench", "profile"})
+    for (const char *sub : {"variants", "sample", "bench", "profile", "diff"})
         EXPECT_NE(h.out.find(sub), std::string::npos) << sub;
 }
 
