@@ -1,5 +1,6 @@
 #include "mainwindow.h"
 
+#include "compare/compareview.h"
 #include "distribution/distributionpage.h"
 #include "explorer/explorerpage.h"
 #include "explorer/paramsform.h"
@@ -118,6 +119,35 @@ void MainWindow::showStatusMessage(const QString &text) { statusBar()->showMessa
 void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(page); }
 MainWindow::Page MainWindow::currentPage() const { return static_cast<Page>(m_tabs->currentIndex()); }
 
+CompareView *MainWindow::compareFiles(const QString &before, const QString &after)
+{
+    auto *view = new CompareView(this);
+    view->setWindowFlag(Qt::Window);
+    view->setAttribute(Qt::WA_DeleteOnClose);
+    view->setWindowTitle(tr("Compare %1 with %2 — syncscope")
+                             .arg(QFileInfo(before).fileName(), QFileInfo(after).fileName()));
+    view->show();
+    view->openFiles(before, after);
+    return view;
+}
+
+void MainWindow::compareWithDialog()
+{
+    // The open trace is the "before"; with none open, ask for it first.
+    QString before = m_timeline->hasTrace() && m_timeline->currentFiles().size() == 1
+                         ? m_timeline->currentFiles().front()
+                         : QString();
+    const QString filter = tr("Traces (*.json *.json.gz *.gz);;All files (*)");
+    if (before.isEmpty())
+        before = QFileDialog::getOpenFileName(this, tr("Compare: the trace before"), lastOpenDir(), filter);
+    if (before.isEmpty())
+        return;
+    const QString after = QFileDialog::getOpenFileName(
+        this, tr("Compare %1 with…").arg(QFileInfo(before).fileName()), QFileInfo(before).absolutePath(), filter);
+    if (!after.isEmpty())
+        compareFiles(before, after);
+}
+
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
@@ -132,6 +162,9 @@ void MainWindow::createMenus()
         if (!openDemo(&error))
             QMessageBox::warning(this, tr("Demo Trace"), error);
     });
+    QAction *compare = file->addAction(tr("&Compare With…"), this, &MainWindow::compareWithDialog);
+    compare->setToolTip(tr("Open a second trace beside the open one: before and after, zoom locked, with the "
+                           "deltas of step time, sync gaps, sources, ops and kernels"));
     file->addSeparator();
     file->addAction(m_explorer->saveAction());
     file->addAction(m_explorer->exportCsvAction());

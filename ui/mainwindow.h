@@ -13,6 +13,7 @@ QT_END_NAMESPACE
 
 namespace syncscope::ui {
 
+class CompareView;
 class DistributionPage;
 class ExplorerPage;
 class TimelinePage;
@@ -36,6 +37,8 @@ public:
     // decided on a worker thread; the routing happens when that finishes.
     // Anything but a regular file is refused with a message.
     void openPaths(const QStringList &paths);
+    // Opens a Compare window: BEFORE above AFTER, zoom locked, with the deltas.
+    CompareView *compareFiles(const QString &before, const QString &after);
     // Copies the bundled demo trace to the app's data folder (once) and opens it.
     bool openDemo(QString *error = nullptr);
     // Where the bundled demo trace is unpacked; empty with *error on failure.
@@ -59,6 +62,7 @@ private:
     void routePaths(const QStringList &files, const QList<bool> &bench);
     void warnLater(const QString &title, const QString &text);
     void openWithDialog();
+    void compareWithDialog();
     void addRecent(const QString &path);
     void rebuildRecentMenu();
     void showShortcuts();

@@ -14,6 +14,7 @@ void registerSample(CLI::App &app, int &exitCode);
 void registerBench(CLI::App &app, int &exitCode);
 void registerAnalyze(CLI::App &app, int &exitCode);
 void registerProfile(CLI::App &app, int &exitCode);
+void registerDiff(CLI::App &app, int &exitCode);
 
 // Peak virtual memory of this process in MiB (VmPeak), 0 when unknown.
 inline long peakMemoryMiB()

@@ -24,7 +24,8 @@ int main(int argc, char **argv)
                  "  syncscope-cli sample --variant fused --n 1000 --k 100 --json out.json\n"
                  "  syncscope-cli bench --variants naive,static,fused --n 1000,100000 --json bench.json\n"
                  "  syncscope-cli analyze trace.pt.trace.json.gz --top 20\n"
-                 "  syncscope-cli profile --variant naive --n 100000 --steps 5 --out naive.json.gz\n",
+                 "  syncscope-cli profile --variant naive --n 100000 --steps 5 --out naive.json.gz\n"
+                 "  syncscope-cli diff naive.json.gz static.json.gz --csv diff.csv\n",
                  "syncscope-cli"};
     app.set_version_flag("--version", std::string("syncscope-cli " SYNCSCOPE_VERSION " (LibTorch ") +
                                           syncscope::lab::torchVersion() + ")");
@@ -35,6 +36,7 @@ int main(int argc, char **argv)
     registerBench(app, exitCode);
     registerAnalyze(app, exitCode);
     registerProfile(app, exitCode);
+    registerDiff(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success &e) {

@@ -4,6 +4,7 @@
 #include "apptour.h"
 #include "charts/benchcharts.h"
 #include "charts/chartexport.h"
+#include "compare/compareview.h"
 #include "explorer/explorerpage.h"
 #include "lab/bench.h"
 #include "mainwindow.h"
@@ -45,6 +46,10 @@ void addOptions(QCommandLineParser &parser)
         {QStringLiteral("screenshot-dir"),
          QStringLiteral("Drive every page with real data and save window screenshots (PNG) to DIR, then quit."),
          QStringLiteral("DIR")},
+        {QStringLiteral("compare"),
+         QStringLiteral("Compare BEFORE with the one FILE given (syncscope --compare BEFORE AFTER): two "
+                        "timelines locked together and the deltas."),
+         QStringLiteral("BEFORE")},
         {QStringLiteral("export-chart"),
          QStringLiteral("Render a chart of RESULTS.json (bench JSON) without a display, then exit."),
          QStringLiteral("RESULTS.json")},
@@ -181,6 +186,39 @@ int main(int argc, char **argv)
         return failWith(QStringLiteral("cannot create the screenshot folder '%1'.").arg(shotDir));
 
     ui::MainWindow window;
+    if (parser.isSet(QStringLiteral("compare"))) {
+        // --compare BEFORE AFTER; with --screenshot-dir, saves the Compare window
+        // as compare.png once both traces are shown, then quits.
+        const QStringList files = parser.positionalArguments();
+        if (files.size() != 1)
+            return failWith(QStringLiteral("--compare BEFORE takes exactly one more file, AFTER (got %1).")
+                                .arg(files.size()));
+        const QString before = parser.value(QStringLiteral("compare"));
+        window.show();
+        window.openPaths({before});
+        ui::CompareView *view = window.compareFiles(before, files.front());
+        int exitCode = 0;
+        if (!shotDir.isEmpty()) {
+            view->resize(1500, 950);
+            QObject::connect(view, &ui::CompareView::loadFailed, [&exitCode](const QString &e) {
+                std::fprintf(stderr, "syncscope: %s\n", qPrintable(e));
+                exitCode = 1;
+                QApplication::exit(1);
+            });
+            QObject::connect(view, &ui::CompareView::loaded, [view, shotDir, &exitCode] {
+                QTimer::singleShot(500, view, [view, shotDir, &exitCode] {
+                    const QString path = QDir(shotDir).filePath(QStringLiteral("compare.png"));
+                    if (!view->grab().save(path)) {
+                        std::fprintf(stderr, "syncscope: cannot write '%s'.\n", qPrintable(path));
+                        exitCode = 1;
+                    }
+                    QApplication::exit(exitCode);
+                });
+            });
+        }
+        const int code = QApplication::exec();
+        return exitCode ? exitCode : code;
+    }
     if (parser.isSet(QStringLiteral("smoke")) || !shotDir.isEmpty()) {
         ui::AppTour::Options options;
         options.quick = parser.isSet(QStringLiteral("smoke"));

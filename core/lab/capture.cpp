@@ -102,7 +102,7 @@ struct Steps {
             if (traced) {
                 at::RecordFunction range(at::RecordScope::USER_SCOPE);
                 if (range.isActive())
-                    compat::beginRange(range, "step " + std::to_string(s - first) + ": " + req.variant);
+                    compat::beginRange(range, "ProfilerStep#" + std::to_string(s - first));
                 runVariant(req.variant, in.features, in.labels, cfg);
             } else {
                 runVariant(req.variant, in.features, in.labels, cfg);

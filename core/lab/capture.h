@@ -1,7 +1,8 @@
 #pragma once
 // Captures a Chrome trace of sampler steps with the LibTorch profiler: Kineto
 // (CPU + CUDA activities) where the linked LibTorch has it, else the legacy
-// CPU-only profiler. Each step is a record-function range "step N: <variant>".
+// CPU-only profiler. Each step is a user-scope record-function range
+// "ProfilerStep#N" (N from 0), as torch.profiler's schedule marks steps.
 #include "common/progress.h"
 #include "lab/bench.h"
 

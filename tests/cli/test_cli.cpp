@@ -204,7 +204,7 @@ TEST(Cli, VersionAndHelp)
     EXPECT_NE(v.out.find("syncscope-cli"), std::string::npos);
     const auto h = run("--help");
     EXPECT_EQ(h.code, 0);
-    for (const char *sub : {"variants", "sample", "bench", "profile"})
+    for (const char *sub : {"variants", "sample", "bench", "profile", "diff"})
         EXPECT_NE(h.out.find(sub), std::string::npos) << sub;
 }
 
@@ -220,7 +220,7 @@ TEST(Cli, ProfileWritesATraceOurLoaderReads)
         int steps = 0;
         for (const auto &t : model->tracks())
             for (size_t i = 0; i < t.size(); ++i)
-                steps += model->str(t.name[i]).rfind("step ", 0) == 0;
+                steps += model->str(t.name[i]).rfind("ProfilerStep#", 0) == 0;
         EXPECT_EQ(steps, 3);
         EXPECT_GT(model->counts().durationEvents, 10u);
         std::remove(out.c_str());

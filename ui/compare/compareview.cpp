@@ -1,0 +1,562 @@
+#include "compare/compareview.h"
+
+#include "analysis/jsonwriter.h"
+#include "charts/chartexport.h"
+#include "common/error.h"
+#include "compare/comparedata.h"
+#include "jobs/jobrunner.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelineview.h"
+
+#include <QChart>
+#include <QChartView>
+#include <QComboBox>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QMessageBox>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QSplitter>
+#include <QTabWidget>
+#include <QTableView>
+#include <QVBoxLayout>
+
+#include <algorithm>
+
+namespace syncscope::ui {
+
+namespace {
+
+// ns as ms with 3 decimals, rounded to the microsecond, from integers.
+QString ms(TimeNs ns, bool sign = false)
+{
+    const bool neg = ns < 0;
+    const uint64_t mag = neg ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
+    const uint64_t us = (mag + 500) / 1000;
+    return QStringLiteral("%1%2.%3 ms")
+        .arg(neg              ? QStringLiteral("−")
+             : sign && ns > 0 ? QStringLiteral("+")
+                              : QString())
+        .arg(qulonglong(us / 1000))
+        .arg(qulonglong(us % 1000), 3, 10, QLatin1Char('0'));
+}
+
+// part / whole in per cent with one decimal, rounded half away from zero.
+QString pct(TimeNs part, TimeNs whole)
+{
+    if (whole <= 0)
+        return QStringLiteral("–");
+    const bool neg = part < 0;
+    const __int128 mag = neg ? -__int128(part) : __int128(part);
+    const __int128 permille = (mag * 2000 + whole) / (2 * __int128(whole));
+    return QStringLiteral("%1%2.%3%")
+        .arg(neg && permille ? QStringLiteral("−") : QString())
+        .arg(qlonglong(permille / 10))
+        .arg(qlonglong(permille % 10));
+}
+
+QString change(TimeNs b, TimeNs a)
+{
+    QString t = QStringLiteral("%1 → %2 (%3").arg(ms(b), ms(a), ms(a - b, true));
+    if (b > 0)
+        t += QStringLiteral(", %1%2").arg(a >= b ? QStringLiteral("+") : QString(), pct(a - b, b));
+    return t + QLatin1Char(')');
+}
+
+// The earliest event of a side named `name` whose category is `cat`, or for
+// kernels (gpu = true) any GPU activity category.
+TimelineEvent firstEvent(const TimelineData &d, const std::string &name, const std::string *cat,
+                         bool gpu)
+{
+    const TimelineFile &f = d.files().front();
+    const TraceModel &m = *f.model;
+    const StrId n = m.findString(name);
+    if (n == kNoStr)
+        return {};
+    TimelineEvent best;
+    TimeNs bestStart = 0;
+    for (size_t t = 0; t < m.tracks().size(); ++t) {
+        const Track &tr = m.tracks()[t];
+        for (size_t i = 0; i < tr.size(); ++i) {
+            if (tr.name[i] != n)
+                continue;
+            const std::string_view c = m.str(tr.cat[i]);
+            const bool match =
+                gpu ? (c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset") : c == *cat;
+            if (!match || (best.valid() && tr.start[i] >= bestStart))
+                continue;
+            const TimelineEvent e = d.eventOf(0, {uint32_t(t), uint32_t(i)});
+            if (e.valid()) {
+                best = e;
+                bestStart = tr.start[i];
+            }
+        }
+    }
+    return best;
+}
+
+} // namespace
+
+CompareView::CompareView(QWidget *parent) : QWidget(parent)
+{
+    setWindowTitle(tr("Compare — syncscope"));
+    auto *layout = new QVBoxLayout(this);
+    m_header = new QLabel(tr("Open two traces to compare: File ▸ Compare With…"), this);
+    m_header->setWordWrap(true);
+    m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addWidget(m_header);
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
+    m_error->hide();
+    layout->addWidget(m_error);
+    m_progressRow = new QWidget(this);
+    auto *pl = new QHBoxLayout(m_progressRow);
+    pl->setContentsMargins(0, 0, 0, 0);
+    m_progress = new QProgressBar(m_progressRow);
+    m_progress->setRange(0, 1000);
+    auto *cancel = new QPushButton(tr("Cancel"), m_progressRow);
+    pl->addWidget(m_progress, 1);
+    pl->addWidget(cancel);
+    m_progressRow->hide();
+    layout->addWidget(m_progressRow);
+
+    auto *split = new QSplitter(Qt::Vertical, this);
+    for (int s = 0; s < 2; ++s) {
+        auto *box = new QWidget(split);
+        auto *bl = new QVBoxLayout(box);
+        bl->setContentsMargins(0, 0, 0, 0);
+        auto *row = new QHBoxLayout;
+        m_titles[s] = new QLabel(s ? tr("<b>After</b>") : tr("<b>Before</b>"), box);
+        m_titles[s]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+        m_align[s] = new QComboBox(box);
+        m_align[s]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+        m_align[s]->setToolTip(
+            tr("The step whose start lines up with the other trace's aligned step"));
+        row->addWidget(m_titles[s], 1);
+        row->addWidget(new QLabel(tr("Align at:"), box));
+        row->addWidget(m_align[s]);
+        bl->addLayout(row);
+        m_views[s] = new TimelineView(box);
+        m_views[s]->setMinimumHeight(140);
+        bl->addWidget(m_views[s], 1);
+        split->addWidget(box);
+        connect(m_views[s], &TimelineView::visibleRangeChanged, this, [this, s] { lockFrom(s); });
+        connect(m_align[s], qOverload<int>(&QComboBox::activated), this,
+                [this, s](int i) { setAlignStep(s, m_align[s]->itemData(i).toInt()); });
+    }
+
+    m_tabs = new QTabWidget(split);
+    m_tabs->addTab(makeTablePage(DiffTableModel::Sources), tr("Sync sources"));
+    m_tabs->addTab(makeTablePage(DiffTableModel::Steps), tr("Steps"));
+    m_tabs->addTab(makeTablePage(DiffTableModel::Ops), tr("Ops"));
+    m_tabs->addTab(makeTablePage(DiffTableModel::Kernels), tr("Kernels"));
+    {
+        auto *page = new QWidget(m_tabs);
+        auto *vl = new QVBoxLayout(page);
+        auto *row = new QHBoxLayout;
+        m_metric = new QComboBox(page);
+        for (StepMetric m : {StepMetric::StepTime, StepMetric::GpuBusy, StepMetric::Avoidable})
+            m_metric->addItem(stepMetricTitle(m), int(m));
+        connect(m_metric, qOverload<int>(&QComboBox::activated), this,
+                [this](int i) { setStepMetric(StepMetric(m_metric->itemData(i).toInt())); });
+        auto *exportButton = new QPushButton(tr("Export Chart…"), page);
+        connect(exportButton, &QPushButton::clicked, this, [this] {
+            const QString path =
+                QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("steps.png"),
+                                             tr("Images (*.png *.svg *.pdf)"));
+            QString error;
+            if (!path.isEmpty() && !exportStepChart(path, QSize(1200, 700), &error))
+                QMessageBox::warning(this, tr("Export Chart"), error);
+        });
+        row->addWidget(new QLabel(tr("Per step:"), page));
+        row->addWidget(m_metric);
+        row->addStretch(1);
+        row->addWidget(exportButton);
+        vl->addLayout(row);
+        m_chartView = new QChartView(page);
+        m_chartView->setRenderHint(QPainter::Antialiasing);
+        vl->addWidget(m_chartView, 1);
+        m_tabs->addTab(page, tr("Chart per step"));
+    }
+    split->addWidget(m_tabs);
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 3);
+    layout->addWidget(split, 1);
+
+    auto *bottom = new QHBoxLayout;
+    auto *exportAll = new QPushButton(tr("Export Comparison…"), this);
+    exportAll->setToolTip(
+        tr("The whole comparison as `syncscope-cli diff` writes it: JSON or CSV"));
+    connect(exportAll, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export Comparison"), QStringLiteral("diff.json"),
+                                         tr("JSON or CSV (*.json *.csv)"));
+        QString error;
+        if (!path.isEmpty() && !exportComparison(path, &error))
+            QMessageBox::warning(this, tr("Export Comparison"), error);
+    });
+    bottom->addStretch(1);
+    bottom->addWidget(exportAll);
+    layout->addLayout(bottom);
+
+    m_loader = new JobRunner(this);
+    connect(cancel, &QPushButton::clicked, m_loader, &JobRunner::cancel);
+    connect(m_loader, &JobRunner::started, this, [this](quint64, const QString &) {
+        m_progress->setValue(0);
+        m_progressRow->show();
+    });
+    connect(m_loader, &JobRunner::progress, this,
+            [this](quint64, double f, const QString &) { m_progress->setValue(int(f * 1000)); });
+    connect(m_loader, &JobRunner::finished, this, [this](quint64, const std::any &result) {
+        m_progressRow->hide();
+        if (const auto *d = std::any_cast<std::shared_ptr<const CompareData>>(&result)) {
+            setData(*d);
+            Q_EMIT loaded();
+        }
+    });
+    connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        m_progressRow->hide();
+        showError(error);
+        Q_EMIT loadFailed(error);
+    });
+    connect(m_loader, &JobRunner::cancelled, this, [this](quint64) { m_progressRow->hide(); });
+    resize(1280, 900);
+}
+
+CompareView::~CompareView()
+{
+    m_loader->cancel();
+    m_loader->waitForDone();
+}
+
+QWidget *CompareView::makeTablePage(DiffTableModel::Section s)
+{
+    auto *page = new QWidget(this);
+    auto *vl = new QVBoxLayout(page);
+    m_models[s] = new DiffTableModel(s, this);
+    m_proxies[s] = new QSortFilterProxyModel(this);
+    m_proxies[s]->setSourceModel(m_models[s]);
+    m_proxies[s]->setSortRole(DiffTableModel::SortRole);
+    m_tables[s] = new QTableView(page);
+    m_tables[s]->setModel(m_proxies[s]);
+    m_tables[s]->setSortingEnabled(true);
+    m_tables[s]->sortByColumn(-1,
+                              Qt::AscendingOrder); // the diff's own order until a header is clicked
+    m_tables[s]->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_tables[s]->setSelectionMode(QAbstractItemView::SingleSelection);
+    m_tables[s]->verticalHeader()->hide();
+    m_tables[s]->horizontalHeader()->setStretchLastSection(true);
+    connect(m_tables[s], &QTableView::clicked, this, [this, s](const QModelIndex &i) {
+        activateRow(s, m_proxies[s]->mapToSource(i).row());
+    });
+    vl->addWidget(m_tables[s], 1);
+    auto *row = new QHBoxLayout;
+    auto *exportButton = new QPushButton(tr("Export Table…"), page);
+    exportButton->setToolTip(tr("This table as CSV or JSON, in the order shown"));
+    connect(exportButton, &QPushButton::clicked, this, [this, s] { exportTableWithDialog(s); });
+    row->addStretch(1);
+    row->addWidget(exportButton);
+    vl->addLayout(row);
+    return page;
+}
+
+void CompareView::openFiles(const QString &before, const QString &after)
+{
+    m_error->hide();
+    m_loader->start(
+        tr("Comparing"),
+        [before, after](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+            return CompareData::build(before, after, progress, cancel);
+        });
+}
+
+bool CompareView::isLoading() const
+{
+    return m_loader->isRunning();
+}
+
+void CompareView::showError(const QString &text)
+{
+    m_error->setText(text);
+    m_error->show();
+}
+
+void CompareView::setData(std::shared_ptr<const CompareData> data)
+{
+    m_data = std::move(data);
+    for (int s = 0; s < 2; ++s) {
+        m_titles[s]->setText(
+            QStringLiteral("<b>%1</b> %2")
+                .arg(s ? tr("After") : tr("Before"),
+                     (s ? m_data->afterPath : m_data->beforePath).toHtmlEscaped()));
+        m_views[s]->setData(s ? m_data->after : m_data->before);
+    }
+    for (DiffTableModel *m : m_models)
+        m->setData(m_data);
+    for (QTableView *t : m_tables)
+        t->resizeColumnsToContents();
+    m_header->setText(headerText());
+    // Open on the first table that has something to say.
+    const TraceDiff &d = m_data->diff;
+    m_tabs->setCurrentIndex(!d.sources.empty() ? DiffTableModel::Sources
+                            : !d.steps.empty() ? DiffTableModel::Steps
+                                               : DiffTableModel::Ops);
+    fillAlignCombos();
+    // First view: the aligned steps, as wide as the longer of the two.
+    TimeNs width = 0;
+    for (int s = 0; s < 2; ++s) {
+        const SyncAnalysis &a = m_data->side(s).files().front().sync;
+        if (m_alignStep[s] >= 0)
+            width = std::max(width, a.steps[size_t(m_alignStep[s])].end -
+                                        a.steps[size_t(m_alignStep[s])].start);
+    }
+    if (width > 0)
+        m_views[0]->showInterval(anchor(0), anchor(0) + width);
+    else
+        m_views[0]->fitAll();
+    lockFrom(0);
+    rebuildChart();
+}
+
+void CompareView::fillAlignCombos()
+{
+    for (int s = 0; s < 2; ++s) {
+        const SyncAnalysis &a = m_data->side(s).files().front().sync;
+        const TraceModel &m = *m_data->side(s).files().front().model;
+        m_align[s]->clear();
+        m_align[s]->addItem(tr("trace start"), -1);
+        for (size_t i = 0; i < a.steps.size(); ++i)
+            m_align[s]->addItem(QStringLiteral("%1 (step %2)")
+                                    .arg(QString::fromUtf8(m.str(a.steps[i].name).data(),
+                                                           int(m.str(a.steps[i].name).size())))
+                                    .arg(i),
+                                int(i));
+        m_alignStep[s] = a.steps.size() >= 2 ? 1 : a.steps.empty() ? -1 : 0;
+        m_align[s]->setCurrentIndex(m_align[s]->findData(m_alignStep[s]));
+    }
+}
+
+TimeNs CompareView::anchor(int side) const
+{
+    if (!m_data)
+        return 0;
+    const TimelineData &d = m_data->side(side);
+    const SyncAnalysis &a = d.files().front().sync;
+    const int step = m_alignStep[side];
+    if (step >= 0 && size_t(step) < a.steps.size())
+        return a.steps[size_t(step)].start;
+    return d.minTime();
+}
+
+void CompareView::setAlignStep(int side, int step)
+{
+    if (!m_data)
+        return;
+    const SyncAnalysis &a = m_data->side(side).files().front().sync;
+    m_alignStep[side] = step >= 0 && size_t(step) < a.steps.size() ? step : -1;
+    const int i = m_align[side]->findData(m_alignStep[side]);
+    if (i != m_align[side]->currentIndex())
+        m_align[side]->setCurrentIndex(i);
+    // The side that did not change leads: the changed one moves to line up.
+    lockFrom(1 - side);
+}
+
+void CompareView::lockFrom(int side)
+{
+    if (m_locking || !m_data)
+        return;
+    m_locking = true;
+    const TimeMapping &m = m_views[side]->mapping();
+    const TimeNs offset = m.start() - anchor(side);
+    const TimeNs t0 = anchor(1 - side) + offset;
+    m_views[1 - side]->setVisibleRange(t0, t0 + m.span());
+    // Each view keeps itself within its own trace (plus a margin). Where that
+    // moved the follower, the leader follows it back, so the pair stays aligned
+    // as far as both traces reach.
+    const TimeMapping &f = m_views[1 - side]->mapping();
+    const TimeNs moved = f.start() - anchor(1 - side);
+    if (moved != offset && f.span() == m.span())
+        m_views[side]->setVisibleRange(anchor(side) + moved, anchor(side) + moved + f.span());
+    m_locking = false;
+}
+
+void CompareView::activateRow(DiffTableModel::Section s, int row)
+{
+    if (!m_data || row < 0 || row >= m_models[s]->rowCount())
+        return;
+    const TraceDiff &d = m_data->diff;
+    TimelineEvent ev[2];
+    switch (s) {
+    case DiffTableModel::Sources: {
+        const SourceDiff &src = d.sources[size_t(row)];
+        const size_t idx[2] = {src.beforeIndex, src.afterIndex};
+        for (int side = 0; side < 2; ++side) {
+            const TimelineFile &f = m_data->side(side).files().front();
+            if (idx[side] == kNoIndex || f.sync.sources[idx[side]].calls.empty())
+                continue;
+            const SyncCall &c = f.sync.syncCalls[f.sync.sources[idx[side]].calls.front()];
+            ev[side] = m_data->side(side).eventOf(0, c.event);
+        }
+        break;
+    }
+    case DiffTableModel::Steps: {
+        // A step row also aligns both timelines at that step.
+        const size_t i = d.steps[size_t(row)].index;
+        for (int side = 0; side < 2; ++side) {
+            const TimelineFile &f = m_data->side(side).files().front();
+            if (i < f.sync.steps.size()) {
+                ev[side] = m_data->side(side).eventOf(0, f.sync.steps[i].event);
+                m_alignStep[side] = int(i);
+                m_align[side]->setCurrentIndex(m_align[side]->findData(int(i)));
+            }
+        }
+        break;
+    }
+    case DiffTableModel::Ops: {
+        const OpDiff &o = d.ops[size_t(row)];
+        for (int side = 0; side < 2; ++side)
+            if (side ? bool(o.after) : bool(o.before))
+                ev[side] = firstEvent(m_data->side(side), o.name, &o.cat, false);
+        break;
+    }
+    case DiffTableModel::Kernels: {
+        const KernelDiff &k = d.kernels[size_t(row)];
+        for (int side = 0; side < 2; ++side)
+            if (side ? bool(k.after) : bool(k.before))
+                ev[side] = firstEvent(m_data->side(side), k.name, nullptr, true);
+        break;
+    }
+    }
+    // Select in both without moving them, then reveal in one: the lock moves the other.
+    for (int side = 0; side < 2; ++side)
+        m_views[side]->selectEvent(ev[side], false);
+    const int lead = ev[0].valid() ? 0 : 1;
+    if (ev[lead].valid()) {
+        const TimelineData &dd = m_data->side(lead);
+        m_views[lead]->ensureRowVisible(dd.rowOf(ev[lead]));
+        m_views[1 - lead]->ensureRowVisible(
+            ev[1 - lead].valid() ? m_data->side(1 - lead).rowOf(ev[1 - lead]) : 0);
+        m_views[lead]->showInterval(dd.start(ev[lead]), dd.end(ev[lead]));
+    }
+    lockFrom(lead);
+}
+
+QString CompareView::headerText() const
+{
+    if (!m_data)
+        return m_header->text();
+    const TraceDiff &d = m_data->diff;
+    QStringList parts;
+    const StepTime &sb = d.stepTimeBefore, &sa = d.stepTimeAfter;
+    if (sb.count && sa.count)
+        parts << tr("<b>Step time</b> (median of %1 → %2 steps): %3")
+                     .arg(sb.count)
+                     .arg(sa.count)
+                     .arg(change(sb.median, sa.median));
+    else
+        parts << tr("<b>Step time</b>: no ProfilerStep#N steps in %1")
+                     .arg(sb.count   ? tr("after")
+                          : sa.count ? tr("before")
+                                     : tr("either trace"));
+    const DiffTotals &tb = d.totalsBefore, &ta = d.totalsAfter;
+    if (tb.devices || ta.devices) {
+        parts << tr("<b>GPU busy</b>: %1 → %2").arg(pct(tb.busy, tb.span), pct(ta.busy, ta.span));
+        parts << tr("<b>Sync-gap time</b>: %1").arg(change(tb.syncGap, ta.syncGap));
+        parts << tr("<b>Avoidable</b>: %1").arg(change(tb.avoidable, ta.avoidable));
+    } else {
+        parts << tr("<b>GPU</b>: no GPU activity in either trace");
+    }
+    parts << tr("<b>Sync calls</b>: %1 → %2").arg(tb.syncCalls).arg(ta.syncCalls);
+    return parts.join(QStringLiteral(" &nbsp;·&nbsp; "));
+}
+
+bool CompareView::exportTable(DiffTableModel::Section s, const QString &path, QString *error)
+{
+    std::vector<int> rows;
+    for (int r = 0; r < m_proxies[s]->rowCount(); ++r)
+        rows.push_back(m_proxies[s]->mapToSource(m_proxies[s]->index(r, 0)).row());
+    const bool json = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+    if (!json && !path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive)) {
+        if (error)
+            *error = tr("'%1' must end in .csv or .json.").arg(path);
+        return false;
+    }
+    if (rows.empty() && m_models[s]->rowCount() == 0 && !m_data) {
+        if (error)
+            *error = tr("There is no comparison to export yet.");
+        return false;
+    }
+    const std::string text = json ? m_models[s]->toJson(rows) : m_models[s]->toCsv(rows);
+    return writeFileAtomically(path, QByteArray::fromStdString(text), error);
+}
+
+bool CompareView::exportComparison(const QString &path, QString *error)
+{
+    const bool json = path.endsWith(QLatin1String(".json"), Qt::CaseInsensitive);
+    if (!m_data || (!json && !path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))) {
+        if (error)
+            *error = m_data ? tr("'%1' must end in .csv or .json.").arg(path)
+                            : tr("There is no comparison to export yet.");
+        return false;
+    }
+    const std::string text = json ? traceDiffToJson(m_data->diff) : traceDiffToCsv(m_data->diff);
+    return writeFileAtomically(path, QByteArray::fromStdString(text), error);
+}
+
+void CompareView::exportTableWithDialog(DiffTableModel::Section s)
+{
+    static const char *names[] = {"sources", "steps", "ops", "kernels"};
+    const QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Table"), QStringLiteral("%1.csv").arg(QLatin1String(names[s])),
+        tr("CSV or JSON (*.csv *.json)"));
+    QString error;
+    if (!path.isEmpty() && !exportTable(s, path, &error))
+        QMessageBox::warning(this, tr("Export Table"), error);
+}
+
+void CompareView::setStepMetric(StepMetric metric)
+{
+    m_stepMetric = metric;
+    m_metric->setCurrentIndex(m_metric->findData(int(metric)));
+    rebuildChart();
+}
+
+void CompareView::rebuildChart()
+{
+    if (!m_data)
+        return;
+    QString why;
+    QChart *chart = makeStepCompareChart(m_data->diff, m_stepMetric, &why);
+    if (!chart) {
+        chart = new QChart;
+        chart->setTitle(why);
+    }
+    QChart *old = m_chartView->chart();
+    m_chartView->setChart(chart);
+    delete old;
+}
+
+bool CompareView::exportStepChart(const QString &path, const QSize &size, QString *error)
+{
+    if (!m_data) {
+        if (error)
+            *error = tr("There is no comparison to export yet.");
+        return false;
+    }
+    QString why;
+    std::unique_ptr<QChart> chart(makeStepCompareChart(m_data->diff, m_stepMetric, &why));
+    if (!chart) {
+        if (error)
+            *error = why;
+        return false;
+    }
+    return exportChart(chart.get(), size, path, error);
+}
+
+} // namespace syncscope::ui
