@@ -148,7 +148,9 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
         }
         if (it->second)
             return true;
-        return (cat == catCpuOp || cat == catUserAnn) && model.str(name).rfind("ProfilerStep#", 0) == 0;
+        // The legacy profiler (LibTorch without Kineto) writes its steps without a category.
+        return (cat == catCpuOp || cat == catUserAnn || cat == kEmptyStr) &&
+               model.str(name).rfind("ProfilerStep#", 0) == 0;
     };
 
     // Devices of string pids, from the process-name metadata.

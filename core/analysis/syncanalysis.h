@@ -36,7 +36,7 @@ struct AnalysisOptions {
     // Python frames whose name starts with one of these are library code too.
     std::vector<std::string> libPrefixes;
     // Events whose name matches this ECMAScript regex are steps too (besides
-    // ProfilerStep#N of category cpu_op or user_annotation). Empty: none.
+    // ProfilerStep#N of category cpu_op, user_annotation or none). Empty: none.
     std::string stepRegex;
 };
 

@@ -382,3 +382,15 @@ TEST(SyncVerdicts, KernelsPlacedByProcessName)
     const std::string doc = analysisToJson(analyzeJob({m}), 1);
     EXPECT_NE(doc.find("\"unplaced_gpu_events\": 1"), std::string::npos);
 }
+
+// The legacy profiler writes ProfilerStep#N without a category: still a step.
+TEST(SyncVerdicts, LegacyStepsWithoutCategory)
+{
+    const std::string text = R"({"traceEvents": [
+        {"ph": "X", "name": "ProfilerStep#0", "pid": 1, "tid": 1, "ts": 0, "dur": 10},
+        {"ph": "X", "name": "ProfilerStep#1", "pid": 1, "tid": 1, "ts": 10, "dur": 10},
+        {"ph": "X", "cat": "python_function", "name": "ProfilerStep#9", "pid": 1, "tid": 1, "ts": 30, "dur": 1}]})";
+    const SyncAnalysis a = analyzeSyncs(*loadTraceFromMemory(text, "legacy.json"));
+    ASSERT_EQ(a.steps.size(), 2u);
+    EXPECT_EQ(a.steps[1].start, 10'000);
+}

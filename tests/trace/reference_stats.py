@@ -273,7 +273,7 @@ def analyse(path, top, lib_prefixes):
                           "pageable": pageable})
     calls.sort(key=lambda c: c["start"])
 
-    steps = [e for e in events if e.cat in OPS and e.name.startswith("ProfilerStep#")]
+    steps = [e for e in events if e.cat in OPS | {""} and e.name.startswith("ProfilerStep#")]
     steps.sort(key=lambda e: e.start)
 
     for c in calls:
