@@ -18,6 +18,7 @@
 
 #include <zlib.h>
 
+#include <algorithm>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -58,13 +59,25 @@ void publish(const std::string &tmpJson, const std::string &out)
     z_stream zs{};
     if (deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16 /* gzip header */, 8, Z_DEFAULT_STRATEGY) != Z_OK)
         throw Error("cannot compress the trace for '" + out + "'");
-    std::string gz(deflateBound(&zs, static_cast<uLong>(data.size())), '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data()));
-    zs.avail_in = static_cast<uInt>(data.size());
-    zs.next_out = reinterpret_cast<Bytef *>(gz.data());
-    zs.avail_out = static_cast<uInt>(gz.size());
-    const int rc = deflate(&zs, Z_FINISH);
-    gz.resize(zs.total_out);
+    // zlib counts in 32-bit uInt: feed and drain in pieces so captures over 4 GiB work.
+    constexpr size_t kPiece = size_t(1) << 30;
+    std::string gz;
+    char buf[1 << 16];
+    size_t pos = 0;
+    int rc = Z_OK;
+    do {
+        const size_t n = std::min(kPiece, data.size() - pos);
+        zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(data.data() + pos));
+        zs.avail_in = static_cast<uInt>(n);
+        pos += n;
+        const int flush = pos == data.size() ? Z_FINISH : Z_NO_FLUSH;
+        do {
+            zs.next_out = reinterpret_cast<Bytef *>(buf);
+            zs.avail_out = sizeof buf;
+            rc = deflate(&zs, flush);
+            gz.append(buf, sizeof buf - zs.avail_out);
+        } while (zs.avail_out == 0);
+    } while (pos < data.size() && rc == Z_OK);
     deflateEnd(&zs);
     if (rc != Z_STREAM_END)
         throw Error("cannot compress the trace for '" + out + "'");
@@ -189,6 +202,8 @@ CaptureResult captureTrace(const CaptureRequest &req, const ProgressFn &progress
     steps.run(0, req.warmup, false);
 
     const std::string tmpJson = req.outPath + ".capture-" + std::to_string(::getpid()) + ".json";
+    // Removed on cancel, error or signal; publish() consumes it on success.
+    ScopedTempFile rawGuard(tmpJson);
     CaptureResult res;
     res.path = req.outPath;
     res.steps = req.steps;
