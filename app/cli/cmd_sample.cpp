@@ -91,7 +91,7 @@ void registerSample(CLI::App &app, int &exitCode)
                               {"features", rows3(run.inputFeatures, run.batch, run.n, run.dim)}};
             j["output"] = {{"indices", rows(run.indices, run.batch, run.k)},
                            {"labels", rows(run.labels, run.batch, run.k)},
-                           {"features", rows3(run.features, run.batch, run.k, run.dim)},
+                           {"features", rows3(run.features, run.batch, run.k, run.outDim)},
                            {"valid", run.valid}};
             const std::string text = j.dump() + "\n";
             if (o->json == "-")

@@ -65,8 +65,7 @@ void validate(const BenchRequest &r)
         throw Error("warm-up iterations must be 0 or more (got " + std::to_string(r.warmup) + ")");
     if (r.iters < 1)
         throw Error("iterations must be at least 1 (got " + std::to_string(r.iters) + ")");
-    if (r.threads < 0)
-        throw Error("threads must be 0 (all cores) or more (got " + std::to_string(r.threads) + ")");
+    checkThreads(r.threads);
     for (const auto &p : r.points) {
         if (p.n < 1)
             throw Error("N must be at least 1 (got " + std::to_string(p.n) + ")");
@@ -210,9 +209,7 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
     report.torchVersion = torchVersion();
     // Our kernels and ATen's intra-op pool get the same thread count, so the
     // comparison is fair.
-    kernels::ThreadPool::instance().setThreads(request.threads);
-    at::set_num_threads(kernels::ThreadPool::instance().threads());
-    report.threads = kernels::ThreadPool::instance().threads();
+    report.threads = useThreads(request.threads);
     const bool cuda = request.device == "cuda";
     const at::Device device(cuda ? at::kCUDA : at::kCPU);
     const char *timer = cuda ? "cuda_events" : "steady_clock";

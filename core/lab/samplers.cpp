@@ -1,6 +1,7 @@
 // The three tensor-level sampler variants. Inputs arrive validated and batched.
 #include "lab/sampler.h"
 
+#include "common/error.h"
 #include "kernels/countrule.h"
 #include "kernels/cpu/fusedsampler.h"
 #include "lab/hostalloc.h"
@@ -120,6 +121,59 @@ SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labe
         out.features = at::constant_pad_nd(out.features, {0, 0, 0, K - W}, 0);
     }
     out.valid = valid;
+    return out;
+}
+
+// The article's opt_sample_data, op for op (torch.where(m, x, -1) is written
+// x.masked_fill(~m, -1)); SUB_SAMPLE is cfg.k. Kept to show its defects, which
+// its tests assert: the gather index idxs.unsqueeze(-1) returns column 0 only;
+// the last topk ranks the winners by the very keys that selected them, so the
+// class that keeps most of its items (the minority, whose keys span [0, 1))
+// lands behind the other (whose winners are its largest keys); the counts use K//2 whatever the target fraction, and a row with fewer
+// than K eligible items is filled with ineligible ones (there is no padding).
+SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &labels,
+                                 const SamplerConfig &cfg)
+{
+    const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k;
+    if (K > N)
+        throw Error("article-static needs K <= N (got K=" + std::to_string(K) + ", N=" + std::to_string(N) +
+                    "): the published code calls topk(k=K) on the N labels");
+    auto gen = compat::makeGenerator(labels.device(), cfg.seed);
+    const at::Tensor posMask = labels == 1;
+    const at::Tensor negMask = labels == 0;
+    const at::Tensor numPosIdxs = compat::countNonzeroLastDim(posMask);
+    const at::Tensor numNegIdxs = compat::countNonzeroLastDim(negMask);
+    const int64_t half = K / 2;
+    at::Tensor numPos = at::clamp_max(numPosIdxs, half);
+    at::Tensor numNeg = at::clamp_max(numNegIdxs, half);
+    numPos = at::where(numNeg < half, at::rsub(numNeg, K), numPos);
+    numNeg = at::rsub(numPos, K);
+
+    // create random ordering on pos and neg entries
+    const at::Tensor rand = at::rand({B, N}, gen, features.options().dtype(at::kFloat));
+    const at::Tensor posRand = rand.masked_fill(posMask.logical_not(), -1);
+    const at::Tensor negRand = rand.masked_fill(negMask.logical_not(), -1);
+
+    // select top pos entries and invalidate others
+    auto posTop = at::topk(posRand, K, -1);
+    const at::Tensor arange = at::arange(K, longOpts(labels)).unsqueeze(0);
+    const at::Tensor topPosRand = std::get<0>(posTop).masked_fill(arange >= numPos.unsqueeze(-1), -1);
+    auto negTop = at::topk(negRand, K, -1);
+    const at::Tensor topNegRand = std::get<0>(negTop).masked_fill(arange >= numNeg.unsqueeze(-1), -1);
+
+    // combine and mix together positive and negative idxs
+    const at::Tensor catRand = at::cat({topPosRand, topNegRand}, -1);
+    const at::Tensor catIdx = at::cat({std::get<1>(posTop), std::get<1>(negTop)}, -1);
+    const at::Tensor topkRandIdx = std::get<1>(at::topk(catRand, K, -1));
+    const at::Tensor sampledIdxs = at::gather(catIdx, -1, topkRandIdx);
+    const at::Tensor sampledInput = at::gather(features, -2, sampledIdxs.unsqueeze(-1));
+    const at::Tensor sampledLabels = at::gather(labels, -1, sampledIdxs);
+
+    SampleOutput out;
+    out.indices = sampledIdxs;
+    out.labels = sampledLabels.to(at::kLong);
+    out.features = sampledInput; // [B, K, 1]
+    out.valid = at::full({B}, K, longOpts(labels));
     return out;
 }
 
