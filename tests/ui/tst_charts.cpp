@@ -134,6 +134,33 @@ private Q_SLOTS:
         QCOMPARE(named, 3);
     }
 
+    void sweepDrawsTheGatherFloor()
+    {
+        lab::BenchReport r;
+        r.device = "cpu";
+        for (int64_t n : {1000, 100000}) {
+            lab::BenchResult x;
+            x.variant = "fused";
+            x.point.n = n;
+            x.stats.medianMs = 1e-3 * static_cast<double>(n);
+            x.stats.p5Ms = x.stats.p95Ms = x.stats.medianMs;
+            x.floorMs = 1e-5 * static_cast<double>(n);
+            x.gatherFloorMs = 7e-4 * static_cast<double>(n);
+            r.results.push_back(x);
+        }
+        QString why;
+        std::unique_ptr<QChart> sweep(makeSweepChart(r, &why));
+        QVERIFY2(sweep, qPrintable(why));
+        QLineSeries *gather = nullptr;
+        for (auto *s : sweep->series())
+            if (s->name().startsWith(QStringLiteral("gather floor")))
+                gather = qobject_cast<QLineSeries *>(s);
+        QVERIFY(gather);
+        QCOMPARE(gather->count(), 2);
+        QCOMPARE(gather->at(0), QPointF(1000, 0.7));
+        QCOMPARE(gather->at(1), QPointF(100000, 70.0));
+    }
+
     void exportFormats_data()
     {
         QTest::addColumn<QString>("file");

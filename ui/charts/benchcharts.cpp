@@ -162,10 +162,11 @@ struct Line {
     std::map<double, std::array<double, 3>> points; // x -> lo, mid, hi
 };
 
-// One line per variant with its spread as a translucent band, plus an optional
-// dashed reference line; log axes where every value allows it.
+// One line per variant with its spread as a translucent band, plus reference
+// lines (the floors: dashed grey, then dotted dark red); log axes where every
+// value allows it.
 QChart *lineChart(const QString &title, const QString &xTitle, const QString &yTitle,
-                  const std::vector<Line> &lines, const Line *ref)
+                  const std::vector<Line> &lines, const std::vector<Line> &refs)
 {
     QChart *chart = newChart(title);
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -179,8 +180,8 @@ QChart *lineChart(const QString &title, const QString &xTitle, const QString &yT
     };
     for (const auto &l : lines)
         extend(l);
-    if (ref)
-        extend(*ref);
+    for (const auto &r : refs)
+        extend(r);
     const bool logX = xlo > 0, logY = ylo > 0;
     QAbstractAxis *axisX = makeAxis(logX, xTitle, xlo, xhi);
     QAbstractAxis *axisY = makeAxis(logY, yTitle, ylo, yhi);
@@ -213,14 +214,14 @@ QChart *lineChart(const QString &title, const QString &xTitle, const QString &yT
         mid->setMarkerSize(7);
         add(mid);
     }
-    if (ref) {
+    for (size_t i = 0; i < refs.size(); ++i) {
         auto *r = new QLineSeries;
-        for (const auto &[x, v] : ref->points)
+        for (const auto &[x, v] : refs[i].points)
             r->append(x, v[1]);
-        r->setName(ref->name);
-        QPen pen(QColor(0x55, 0x55, 0x55));
-        pen.setStyle(Qt::DashLine);
-        pen.setWidthF(1.6);
+        r->setName(refs[i].name);
+        QPen pen(i == 0 ? QColor(0x55, 0x55, 0x55) : QColor(0x8b, 0x1a, 0x1a));
+        pen.setStyle(i == 0 ? Qt::DashLine : Qt::DotLine);
+        pen.setWidthF(i == 0 ? 1.6 : 2.0);
         r->setPen(pen);
         add(r);
     }
@@ -353,7 +354,8 @@ QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
                                         "the positive fraction to vary.")), nullptr;
     std::vector<Line> lines;
     Line floor{QColor(), QStringLiteral("floor: one read pass"), {}};
-    std::map<double, std::vector<double>> floorsAt;
+    Line gatherFloor{QColor(), QStringLiteral("gather floor: labels read, K rows gathered"), {}};
+    std::map<double, std::vector<double>> floorsAt, gatherAt;
     for (const auto &name : reportVariants(report)) {
         Line l{variantColor(name), QString::fromStdString(name), {}};
         for (const auto &r : report.results) {
@@ -363,21 +365,33 @@ QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
             l.points[x] = {std::max(r.stats.p5Ms, 1e-9), r.stats.medianMs, r.stats.p95Ms};
             if (r.floorMs > 0)
                 floorsAt[x].push_back(r.floorMs);
+            if (r.gatherFloorMs && *r.gatherFloorMs > 0)
+                gatherAt[x].push_back(*r.gatherFloorMs);
         }
         if (!l.points.empty())
             lines.push_back(std::move(l));
     }
     if (lines.empty())
         return fail(why, QStringLiteral("The results hold no successful measurement to plot.")), nullptr;
-    for (auto &[x, v] : floorsAt) {
-        std::sort(v.begin(), v.end());
-        const double m = v[v.size() / 2];
-        floor.points[x] = {m, m, m};
-    }
+    // One value per x: the floors are measured once per point and repeated
+    // in every variant's result.
+    auto medianPerX = [](std::map<double, std::vector<double>> &at, Line &line) {
+        for (auto &[x, v] : at) {
+            std::sort(v.begin(), v.end());
+            const double m = v[v.size() / 2];
+            line.points[x] = {m, m, m};
+        }
+    };
+    medianPerX(floorsAt, floor);
+    medianPerX(gatherAt, gatherFloor);
+    std::vector<Line> refs;
+    if (!floor.points.empty())
+        refs.push_back(std::move(floor));
+    if (!gatherFloor.points.empty())
+        refs.push_back(std::move(gatherFloor));
     return lineChart(QStringLiteral("Step time vs %1 on %2 (median, band p5–p95)")
                          .arg(sweepAxisLabel(axis), deviceName(report)),
-                     sweepAxisLabel(axis), QStringLiteral("ms per step"), lines,
-                     floor.points.empty() ? nullptr : &floor);
+                     sweepAxisLabel(axis), QStringLiteral("ms per step"), lines, refs);
 }
 
 QChart *makeSpeedupChart(const lab::BenchReport &report, const std::string &baseline, QString *why)
@@ -440,7 +454,7 @@ QChart *makeSpeedupChart(const lab::BenchReport &report, const std::string &base
         for (const auto &[x, v] : l.points)
             one.points[x] = {1, 1, 1};
     return lineChart(title, sweepAxisLabel(axis), QStringLiteral("× faster (band: p5/p95 spread)"),
-                     lines, &one);
+                     lines, {one});
 }
 
 namespace {
