@@ -40,6 +40,13 @@ SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, 
 SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels,
                               const SamplerConfig &cfg, at::Generator gen);
 SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
+// fused into outputs the caller allocated and may reuse across calls, so a
+// call allocates nothing: out.indices/labels int64 [B, K], out.features [B, K, D]
+// of the features' dtype, out.valid int64 [B], all contiguous on the CPU.
+// Inputs as for runVariant (N x D or B x N x D). Same results as fused for a
+// seed. Throws syncscope::Error naming the output that does not fit.
+void sampleFusedInto(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                     SampleOutput &out);
 // The article's opt_sample_data exactly as published, defects included: features
 // come back as [B, K, 1] (column 0), the order follows the selection keys, the
 // target fraction is ignored (K//2) and every row claims K valid items.

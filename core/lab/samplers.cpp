@@ -11,6 +11,7 @@
 #endif
 
 #include <algorithm>
+#include <sstream>
 #include <vector>
 
 namespace syncscope::lab {
@@ -216,6 +217,60 @@ kernels::FusedSamplerArgs fusedArgs(const FusedInputs &in, const SamplerConfig &
     a.outFeatures = static_cast<uint8_t *>(out.features.data_ptr());
     a.outValid = out.valid.data_ptr<int64_t>();
     return a;
+}
+
+void sampleFusedInto(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                     SampleOutput &out)
+{
+    validateTensors(features, labels, cfg);
+    if (labels.is_cuda())
+        throw Error("sampling into caller outputs runs on the CPU only (the labels are on CUDA)");
+    useTorchThreadPool();
+    // No views or copies on the hot path: the kernel reads the (batched or
+    // unbatched) inputs in place when they are contiguous.
+    const bool batched = labels.dim() == 2;
+    const int64_t B = batched ? labels.size(0) : 1, N = labels.size(-1), K = cfg.k, D = features.size(-1);
+    const FusedInputs in = fusedInputs(features, labels);
+    auto check = [](const char *name, const at::Tensor &t, std::initializer_list<int64_t> shape,
+                    at::ScalarType dtype) {
+        if (t.defined() && t.sizes() == c10::IntArrayRef(shape) && t.scalar_type() == dtype && t.is_contiguous() &&
+            t.device().is_cpu())
+            return;
+        std::ostringstream want;
+        want << c10::IntArrayRef(shape);
+        if (!t.defined())
+            throw Error(std::string("output ") + name + " is missing (want " + want.str() + ")");
+        std::ostringstream got;
+        got << t.sizes() << ' ' << t.scalar_type() << (t.is_contiguous() ? "" : " non-contiguous") << " on "
+            << t.device();
+        throw Error(std::string("output ") + name + " must be a contiguous CPU " + c10::toString(dtype) +
+                    " tensor of shape " + want.str() + " (got " + got.str() + ")");
+    };
+    check("indices", out.indices, {B, K}, at::kLong);
+    check("labels", out.labels, {B, K}, at::kLong);
+    check("features", out.features, {B, K, D}, in.features.scalar_type());
+    check("valid", out.valid, {B}, at::kLong);
+    kernels::FusedSamplerArgs a;
+    a.labels = in.labels.data_ptr();
+    a.labelType = kernelLabelType(in.labels.scalar_type());
+    a.batch = B;
+    a.n = N;
+    a.labelRowStride = N;
+    a.features = static_cast<const uint8_t *>(in.features.data_ptr());
+    a.featureRowBytes = D * static_cast<int64_t>(in.features.element_size());
+    a.featureBatchStride = N * a.featureRowBytes;
+    a.k = K;
+    a.targetPosFraction = cfg.targetPosFraction;
+    a.seed = cfg.seed;
+    a.outIndices = out.indices.data_ptr<int64_t>();
+    a.outLabels = out.labels.data_ptr<int64_t>();
+    a.outFeatures = static_cast<uint8_t *>(out.features.data_ptr());
+    a.outValid = out.valid.data_ptr<int64_t>();
+    try {
+        kernels::fusedSampleCpu(a);
+    } catch (const std::exception &e) {
+        throw Error(std::string("variant 'fused' failed: ") + e.what());
+    }
 }
 
 // Our own kernel on the CPU; its outputs live on huge pages (hostalloc.h).
