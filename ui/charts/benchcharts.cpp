@@ -10,6 +10,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QScatterSeries>
+#include <QCategoryAxis>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
@@ -344,6 +346,77 @@ QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint 
                         .arg(deviceName(report), describePoint(point)),
                     QStringLiteral("ms per step"), items, floor,
                     QStringLiteral("floor: one read pass over the labels"), true);
+}
+
+QChart *makeStepSamplesChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+{
+    struct Strip {
+        std::string variant;
+        const std::vector<double> *samples;
+        double median;
+    };
+    std::vector<Strip> strips;
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto &r : report.results) {
+        if (!ok(r) || !samePoint(r.point, point) || r.samplesMs.empty())
+            continue;
+        strips.push_back({r.variant, &r.samplesMs, r.stats.medianMs});
+        for (double v : r.samplesMs)
+            if (std::isfinite(v) && v > 0) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+    }
+    if (strips.empty() || !(hi > 0))
+        return fail(why, QStringLiteral("No result at %1 carries its per-step times (results saved before "
+                                        "samples_ms existed have only the summary).")
+                             .arg(describePoint(point))),
+               nullptr;
+    QChart *chart = newChart(QStringLiteral("Every timed step at %1 on %2 (dots: steps; bar: median)")
+                                 .arg(describePoint(point), deviceName(report)));
+    auto *axisX = new QCategoryAxis;
+    axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axisX->setRange(-0.5, static_cast<double>(strips.size()) - 0.5);
+    for (size_t i = 0; i < strips.size(); ++i)
+        axisX->append(QString::fromStdString(strips[i].variant), static_cast<double>(i));
+    axisX->setTitleText(QStringLiteral("variant"));
+    // A log axis when the steps span more than a decade, so a bimodal
+    // distribution and its fast mode both stay visible.
+    QAbstractAxis *axisY = makeAxis(hi / lo > 10.0, QStringLiteral("ms per step"), lo, hi);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    for (size_t i = 0; i < strips.size(); ++i) {
+        const QColor color = variantColor(strips[i].variant);
+        auto *dots = new QScatterSeries;
+        dots->setName(QString::fromStdString(strips[i].variant));
+        dots->setMarkerSize(6);
+        QColor fill = color;
+        fill.setAlpha(140);
+        dots->setColor(fill);
+        dots->setBorderColor(color);
+        const auto &v = *strips[i].samples;
+        for (size_t j = 0; j < v.size(); ++j) {
+            if (!(std::isfinite(v[j]) && v[j] > 0))
+                continue;
+            // deterministic jitter (golden-ratio sequence) inside +-0.3 of the strip
+            const double jitter = std::fmod(static_cast<double>(j) * 0.6180339887, 1.0) * 0.6 - 0.3;
+            dots->append(static_cast<double>(i) + jitter, v[j]);
+        }
+        chart->addSeries(dots);
+        dots->attachAxis(axisX);
+        dots->attachAxis(axisY);
+        auto *median = new QLineSeries;
+        median->append(static_cast<double>(i) - 0.4, strips[i].median);
+        median->append(static_cast<double>(i) + 0.4, strips[i].median);
+        QPen pen(color.darker(160));
+        pen.setWidthF(3);
+        median->setPen(pen);
+        chart->addSeries(median);
+        median->attachAxis(axisX);
+        median->attachAxis(axisY);
+        hideFromLegend(chart, median);
+    }
+    return chart;
 }
 
 QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
