@@ -223,3 +223,26 @@ TEST(FusedInto, OutputsThatDoNotFitAreNamed)
         EXPECT_NE(std::string(e.what()).find("K must be at least 1"), std::string::npos) << e.what();
     }
 }
+
+#include "lab/hostalloc.h"
+
+// Large outputs are reused across calls of the same size (no page zeroing per
+// call), and a kept block is never handed out twice.
+TEST(HostOutput, FreedBlocksAreReusedForTheSameSize)
+{
+    const void *first = nullptr;
+    {
+        at::Tensor a = emptyHostOutput({1, 1000000, 2}, at::kFloat); // 8 MB
+        first = a.data_ptr();
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % (2u << 20), 0u);
+    }
+    at::Tensor b = emptyHostOutput({1, 1000000, 2}, at::kFloat);
+    EXPECT_EQ(b.data_ptr(), first);
+    at::Tensor c = emptyHostOutput({1, 1000000, 2}, at::kFloat); // b still alive
+    EXPECT_NE(c.data_ptr(), b.data_ptr());
+    at::Tensor d = emptyHostOutput({3000000}, at::kLong); // another size
+    EXPECT_NE(d.data_ptr(), first);
+    b.fill_(1.0f);
+    c.fill_(2.0f);
+    EXPECT_EQ(b.sum().item<double>(), 2e6);
+}
