@@ -390,10 +390,12 @@ void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
         rankNeg[c + 1] = rankNeg[c] + s.chunkNeg[c];
     }
     if (par) {
-        forTasks(par, chunks, [&](int c) {
+        // Serial: N/64 popcounts cost less than a parallel region's join,
+        // which on a busy machine can wait a scheduler tick.
+        for (int c = 0; c < chunks; ++c) {
             s.outPos[c + 1] = countBits(s.selPos.data(), rankPos[c], rankPos[c + 1]);
             s.outNeg[c + 1] = countBits(s.selNeg.data(), rankNeg[c], rankNeg[c + 1]);
-        });
+        }
         for (int c = 0; c < chunks; ++c) {
             s.outPos[c + 1] += s.outPos[c];
             s.outNeg[c + 1] += s.outNeg[c];
