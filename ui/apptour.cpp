@@ -175,11 +175,35 @@ void AppTour::runDistribution()
             [this](quint64, const QString &error) { fail(tr("The sampling test failed: %1").arg(error)); });
     waitFor(page, &DistributionPage::finished, [this] {
         if (grab(QStringLiteral("distribution")))
-            finish();
+            runOrderComparison(QStringLiteral("article-static"), QStringLiteral("static"));
     }, tr("the sampling test"));
     page->run();
     if (!page->isBusy())
         fail(tr("The sampling test did not start."));
+}
+
+void AppTour::runOrderComparison(const QString &variant, const QString &next)
+{
+    DistributionPage *page = m_window->distribution();
+    lab::SampleRequest r;
+    r.variant = variant.toStdString();
+    r.input.n = m_options.quick ? 1000 : 10000;
+    r.input.batch = 1;
+    r.input.posFrac = 0.01;
+    r.k = m_options.quick ? 100 : 1000;
+    r.seed = 1;
+    page->setRequest(r, m_options.quick ? 20 : 300);
+    waitFor(page, &DistributionPage::finished, [this, variant, next] {
+        if (!grab(QStringLiteral("distribution-order-") + variant))
+            return;
+        if (next.isEmpty())
+            finish();
+        else
+            runOrderComparison(next, QString());
+    }, tr("the order test of %1").arg(variant));
+    page->run();
+    if (!page->isBusy())
+        fail(tr("The order test of %1 did not start.").arg(variant));
 }
 
 } // namespace syncscope::ui

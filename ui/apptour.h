@@ -32,6 +32,8 @@ private:
     void runSweep();
     void showTimeline();
     void runDistribution();
+    // The order test at 1 % positives: the article's sampler, then ours.
+    void runOrderComparison(const QString &variant, const QString &next);
     bool grab(const QString &name);
     void fail(const QString &message);
     void finish();

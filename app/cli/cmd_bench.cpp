@@ -32,11 +32,12 @@ void printTable(const lab::BenchReport &rep)
 {
     std::printf("device %s, LibTorch %s, %d threads\n", rep.device.c_str(), rep.torchVersion.c_str(),
                 rep.threads);
-    std::printf("%-10s %10s %9s %4s %4s %5s %11s %23s %10s %8s %7s\n", "variant", "N", "K", "B", "D",
-                "p", "median ms", "p5 - p95 ms", "floor ms", "x floor", "syncs");
+    std::printf("%-14s %10s %9s %4s %4s %5s %10s %11s %23s %10s %8s %10s %8s %7s\n", "variant", "N", "K", "B",
+                "D", "p", "min ms", "median ms", "p5 - p95 ms", "floor ms", "x floor", "gather ms", "x gather",
+                "syncs");
     for (const auto &r : rep.results) {
         if (!r.error.empty()) {
-            std::printf("%-10s %10lld %9lld %4lld %4lld %5.3g  error: %s\n", r.variant.c_str(),
+            std::printf("%-14s %10lld %9lld %4lld %4lld %5.3g  error: %s\n", r.variant.c_str(),
                         static_cast<long long>(r.point.n), static_cast<long long>(r.point.k),
                         static_cast<long long>(r.point.batch), static_cast<long long>(r.point.dim),
                         r.point.posFrac, r.error.c_str());
@@ -44,12 +45,17 @@ void printTable(const lab::BenchReport &rep)
         }
         const std::string spread = fmtMs(r.stats.p5Ms) + " - " + fmtMs(r.stats.p95Ms);
         const std::string syncs = r.syncsPerStep ? std::to_string(*r.syncsPerStep) : "n/a";
-        std::printf("%-10s %10lld %9lld %4lld %4lld %5.3g %11s %23s %10s %8.2f %7s\n", r.variant.c_str(),
-                    static_cast<long long>(r.point.n), static_cast<long long>(r.point.k),
+        const bool gather = r.gatherFloorMs && *r.gatherFloorMs > 0;
+        const std::string gatherMs = gather ? fmtMs(*r.gatherFloorMs) : "n/a";
+        char gatherRatio[32] = "n/a";
+        if (gather)
+            std::snprintf(gatherRatio, sizeof gatherRatio, "%.2f", r.stats.medianMs / *r.gatherFloorMs);
+        std::printf("%-14s %10lld %9lld %4lld %4lld %5.3g %10s %11s %23s %10s %8.2f %10s %8s %7s\n",
+                    r.variant.c_str(), static_cast<long long>(r.point.n), static_cast<long long>(r.point.k),
                     static_cast<long long>(r.point.batch), static_cast<long long>(r.point.dim),
-                    r.point.posFrac, fmtMs(r.stats.medianMs).c_str(), spread.c_str(),
-                    fmtMs(r.floorMs).c_str(), r.floorMs > 0 ? r.stats.medianMs / r.floorMs : 0.0,
-                    syncs.c_str());
+                    r.point.posFrac, fmtMs(r.stats.minMs).c_str(), fmtMs(r.stats.medianMs).c_str(),
+                    spread.c_str(), fmtMs(r.floorMs).c_str(), r.floorMs > 0 ? r.stats.medianMs / r.floorMs : 0.0,
+                    gatherMs.c_str(), gatherRatio, syncs.c_str());
     }
 }
 } // namespace
@@ -58,7 +64,8 @@ void registerBench(CLI::App &app, int &exitCode)
 {
     auto o = std::make_shared<BenchOptions>();
     auto *cmd = app.add_subcommand(
-        "bench", "Time variants over a grid of N: median and spread per step, and the label read-pass floor.\n"
+        "bench", "Time variants over a grid of N: median and spread per step, the label read-pass floor and\n"
+                 "the gather floor (labels read, K full rows gathered, indices and labels written).\n"
                  "Example: syncscope-cli bench --variants naive,static,fused --n 1e3,1e5,1e6 --json bench.json");
     cmd->add_option("--variants", o->variants, "Comma-separated variant names")->required();
     cmd->add_option("--n", o->ns, "Comma-separated N values (1000 or 1e6)")->required();

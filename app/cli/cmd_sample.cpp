@@ -174,7 +174,7 @@ void registerSample(CLI::App &app, int &exitCode)
             j.key("output");
             j.put("{");
             j.key("features", true);
-            j.rows3(run.features, run.batch, run.k, run.dim);
+            j.rows3(run.features, run.batch, run.k, run.outDim);
             j.key("indices");
             j.rows(run.indices, run.batch, run.k);
             j.key("labels");

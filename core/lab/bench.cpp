@@ -6,6 +6,8 @@
 
 #include "common/error.h"
 #include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/fusedsampler.h"
+#include "lab/hostalloc.h"
 #include "lab/sampler.h"
 #include "lab/torchcompat.h"
 
@@ -65,8 +67,7 @@ void validate(const BenchRequest &r)
         throw Error("warm-up iterations must be 0 or more (got " + std::to_string(r.warmup) + ")");
     if (r.iters < 1)
         throw Error("iterations must be at least 1 (got " + std::to_string(r.iters) + ")");
-    if (r.threads < 0)
-        throw Error("threads must be 0 (all cores) or more (got " + std::to_string(r.threads) + ")");
+    checkThreads(r.threads);
     for (const auto &p : r.points) {
         if (p.n < 1)
             throw Error("N must be at least 1 (got " + std::to_string(p.n) + ")");
@@ -195,6 +196,41 @@ std::string oneLine(const char *what)
     return pos == std::string::npos ? s : s.substr(0, pos);
 }
 
+// The gather floor's inputs and outputs for one input set: K' = min(K, N)
+// sorted distinct uniform indices per row, drawn before timing, and outputs
+// allocated once like the fused sampler's (hostalloc.h).
+struct GatherFloorSet {
+    at::Tensor indices, outIndices, outLabels, outFeatures;
+    kernels::GatherFloorArgs args;
+};
+
+GatherFloorSet makeGatherFloorSet(const GeneratedInput &in, int64_t k, uint64_t seed)
+{
+    const at::Tensor labels = in.labels.contiguous(), features = in.features.contiguous();
+    const int64_t B = labels.size(0), N = labels.size(1), D = features.size(2), kk = std::min(k, N);
+    GatherFloorSet g;
+    g.indices = at::empty({B, kk}, at::kLong);
+    for (int64_t b = 0; b < B; ++b)
+        kernels::sortedRandomSubset(N, kk, seed, static_cast<uint64_t>(b), g.indices.data_ptr<int64_t>() + b * kk);
+    g.outIndices = emptyHostOutput({B, kk}, at::kLong);
+    g.outLabels = emptyHostOutput({B, kk}, at::kLong);
+    g.outFeatures = emptyHostOutput({B, kk, D}, features.scalar_type());
+    auto &a = g.args;
+    a.labels = labels.data_ptr();
+    a.labelType = kernelLabelType(labels.scalar_type());
+    a.batch = B;
+    a.n = N;
+    a.features = static_cast<const uint8_t *>(features.data_ptr());
+    a.featureRowBytes = D * static_cast<int64_t>(features.element_size());
+    a.featureBatchStride = N * a.featureRowBytes;
+    a.k = kk;
+    a.indices = g.indices.data_ptr<int64_t>();
+    a.outIndices = g.outIndices.data_ptr<int64_t>();
+    a.outLabels = g.outLabels.data_ptr<int64_t>();
+    a.outFeatures = static_cast<uint8_t *>(g.outFeatures.data_ptr());
+    return g;
+}
+
 // Steps run with the sync debug mode on, after the timed ones: a warning costs
 // host time, so counting stays out of the timing.
 constexpr int kSyncCountSteps = 5;
@@ -210,9 +246,7 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
     report.torchVersion = torchVersion();
     // Our kernels and ATen's intra-op pool get the same thread count, so the
     // comparison is fair.
-    kernels::ThreadPool::instance().setThreads(request.threads);
-    at::set_num_threads(kernels::ThreadPool::instance().threads());
-    report.threads = kernels::ThreadPool::instance().threads();
+    report.threads = useThreads(request.threads);
     const bool cuda = request.device == "cuda";
     const at::Device device(cuda ? at::kCUDA : at::kCPU);
     const char *timer = cuda ? "cuda_events" : "steady_clock";
@@ -221,7 +255,7 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
     const int64_t syncSteps = cuda ? kSyncCountSteps : 0;
     Ticker ticker(progress, cancel,
                   static_cast<int64_t>(request.points.size()) *
-                      (static_cast<int64_t>(request.variants.size() + 1 + (cuda ? 1 : 0)) * perCell +
+                      (static_cast<int64_t>(request.variants.size() + 2) * perCell +
                        static_cast<int64_t>(request.variants.size()) * syncSteps));
 
 #if defined(SYNCSCOPE_WITH_CUDA)
@@ -247,7 +281,7 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
         // The floors, in the same run: one read pass over the same labels and,
         // on CUDA, one replay of a graph holding one empty kernel.
         double floorMs = 0;
-        std::optional<double> launchFloorMs;
+        std::optional<double> launchFloorMs, gatherFloorMs;
         if (inputError.empty()) {
             try {
 #if defined(SYNCSCOPE_WITH_CUDA)
@@ -274,6 +308,19 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
                                                   },
                                                   noHook))
                                   .medianMs;
+                if (!cuda) {
+                    std::vector<GatherFloorSet> gather;
+                    for (size_t s = 0; s < sets.size(); ++s)
+                        gather.push_back(makeGatherFloorSet(sets[s], p.k, request.seed + 7919ull * (s + 1)));
+                    gatherFloorMs = summarize(timeSteps(false, request.warmup, request.iters, ticker, "gather floor",
+                                                        [&](int64_t it) {
+                                                            volatile int64_t sink = kernels::gatherFloorCpu(
+                                                                gather[static_cast<size_t>(it) % gather.size()].args);
+                                                            (void)sink;
+                                                        },
+                                                        noHook))
+                                        .medianMs;
+                }
             } catch (const c10::Error &e) {
                 inputError = "the floor could not run: " + oneLine(e.what_without_backtrace());
             }
@@ -286,6 +333,7 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
             res.device = request.device;
             res.floorMs = floorMs;
             res.launchFloorMs = launchFloorMs;
+            res.gatherFloorMs = gatherFloorMs;
             res.timer = timer;
             std::string why;
             if (!inputError.empty()) {
@@ -319,8 +367,9 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
                         base = compat::cudaAllocatedBytes(dev);
                         compat::cudaResetPeak(dev);
                     };
-                    res.stats = summarize(
-                        timeSteps(true, request.warmup, request.iters, ticker, variant.c_str(), step, resetPeak));
+                    res.samplesMs =
+                        timeSteps(true, request.warmup, request.iters, ticker, variant.c_str(), step, resetPeak);
+                    res.stats = summarize(res.samplesMs);
                     res.peakBytes = std::max<int64_t>(0, compat::cudaPeakAllocatedBytes(dev) - base);
                     int64_t syncs = 0;
                     {
@@ -336,9 +385,11 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
                     releaseStaticGraphs();
                 }
 #endif
-                if (!cuda)
-                    res.stats = summarize(
-                        timeSteps(false, request.warmup, request.iters, ticker, variant.c_str(), step, noHook));
+                if (!cuda) {
+                    res.samplesMs =
+                        timeSteps(false, request.warmup, request.iters, ticker, variant.c_str(), step, noHook);
+                    res.stats = summarize(res.samplesMs);
+                }
                 res.iters = request.iters;
             } catch (const Cancelled &) {
                 throw;

@@ -45,6 +45,11 @@ struct BenchResult {
     int iters = 0;
     double floorMs = 0;                    // one read pass over the same labels
     std::optional<double> launchFloorMs;    // CUDA: one replay of a one-empty-kernel graph
+    // CPU: the least memory work any correct sampler does on the same input
+    // (all labels read, K full rows gathered at K sorted random indices drawn
+    // before timing, K indices and labels written); null where not measured.
+    std::optional<double> gatherFloorMs;
+    std::vector<double> samplesMs;          // every timed step, in order
     std::string timer;                      // "steady_clock" or "cuda_events"
     std::optional<double> syncsPerStep; // null where the device cannot count them
     std::optional<int64_t> peakBytes;   // null where the device cannot measure it

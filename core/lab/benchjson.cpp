@@ -51,6 +51,11 @@ std::string benchReportToJson(const BenchReport &report)
         o["iters"] = r.iters;
         o["floor_ms"] = number(r.floorMs);
         o["launch_floor_ms"] = r.launchFloorMs ? number(*r.launchFloorMs) : json(nullptr);
+        o["gather_floor_ms"] = r.gatherFloorMs ? number(*r.gatherFloorMs) : json(nullptr);
+        json samples = json::array();
+        for (double v : r.samplesMs)
+            samples.push_back(number(v));
+        o["samples_ms"] = std::move(samples);
         if (!r.timer.empty())
             o["timer"] = r.timer;
         o["syncs_per_step"] = r.syncsPerStep ? json(*r.syncsPerStep) : json(nullptr);
@@ -101,6 +106,11 @@ BenchReport benchReportFromJson(const std::string &text)
                 r.syncsPerStep = o["syncs_per_step"].get<double>();
             if (o.contains("launch_floor_ms") && !o["launch_floor_ms"].is_null())
                 r.launchFloorMs = o["launch_floor_ms"].get<double>();
+            if (o.contains("gather_floor_ms") && !o["gather_floor_ms"].is_null())
+                r.gatherFloorMs = o["gather_floor_ms"].get<double>();
+            if (o.contains("samples_ms") && o["samples_ms"].is_array())
+                for (const auto &v : o["samples_ms"])
+                    r.samplesMs.push_back(v.is_null() ? NAN : v.get<double>());
             r.timer = get<std::string>(o, "timer", "");
             if (o.contains("peak_bytes") && !o["peak_bytes"].is_null())
                 r.peakBytes = o["peak_bytes"].get<int64_t>();
@@ -120,7 +130,7 @@ std::string benchReportToCsv(const BenchReport &report)
     std::ostringstream os;
     os.precision(9);
     os << "variant,device,n,k,batch,dim,pos_frac,ignore_frac,target_pos_fraction,median_ms,mean_ms,"
-          "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,syncs_per_step,peak_bytes,error\n";
+          "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,gather_floor_ms,syncs_per_step,peak_bytes,error\n";
     for (const auto &r : report.results) {
         const bool ok = r.error.empty();
         auto num = [&](double v) { return ok && std::isfinite(v) ? std::to_string(v) : std::string(); };
@@ -134,6 +144,7 @@ std::string benchReportToCsv(const BenchReport &report)
            << num(r.stats.medianMs) << ',' << num(r.stats.meanMs) << ',' << num(r.stats.minMs) << ','
            << num(r.stats.p5Ms) << ',' << num(r.stats.p95Ms) << ',' << num(r.stats.stdevMs) << ','
            << r.iters << ',' << (std::isfinite(r.floorMs) ? std::to_string(r.floorMs) : "") << ','
+           << (r.gatherFloorMs && std::isfinite(*r.gatherFloorMs) ? std::to_string(*r.gatherFloorMs) : "") << ','
            << (r.syncsPerStep ? std::to_string(*r.syncsPerStep) : "") << ','
            << (r.peakBytes ? std::to_string(*r.peakBytes) : "") << ",\"" << err << "\"\n";
     }

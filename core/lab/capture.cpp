@@ -190,10 +190,10 @@ CaptureResult captureTrace(const CaptureRequest &req, const ProgressFn &progress
     std::string why;
     if (!variantRunnable(req.variant, req.device, &why))
         throw Error("cannot run variant '" + req.variant + "' on " + req.device + ": " + why);
+    checkThreads(req.threads);
     checkWritable(req.outPath);
 
-    kernels::ThreadPool::instance().setThreads(req.threads);
-    at::set_num_threads(kernels::ThreadPool::instance().threads());
+    useThreads(req.threads);
     const at::Device device(req.device == "cuda" ? at::kCUDA : at::kCPU);
     Steps steps{req, progress, cancel, {}};
     for (uint64_t s = 0; s < 2; ++s)

@@ -8,7 +8,9 @@
 namespace syncscope::lab {
 
 // Like at::empty on the CPU; buffers of 4 MiB and more are 2 MiB aligned and
-// advised MADV_HUGEPAGE. Throws syncscope::Error when memory runs out.
+// advised MADV_HUGEPAGE, and freed ones are kept (up to 8 blocks, 512 MiB)
+// for the next output of the same size. Throws syncscope::Error when memory
+// runs out.
 at::Tensor emptyHostOutput(at::IntArrayRef sizes, at::ScalarType dtype);
 
 } // namespace syncscope::lab

@@ -9,12 +9,58 @@
 #include "lab/cudalab.h"
 #endif
 
+#include "kernels/cpu/threadpool.h"
+
+#include <ATen/Parallel.h>
 #include <torch/version.h>
 
 #include <functional>
 #include <sstream>
 
 namespace syncscope::lab {
+
+namespace {
+// The kernels' backend: LibTorch's intra-op pool, at the thread count the
+// kernels were given (set on the calling thread, as ATen's own ops read it).
+void torchForRange(int threads, int64_t tasks, const std::function<void(int64_t, int64_t)> &body)
+{
+    if (at::get_num_threads() != threads)
+        at::set_num_threads(threads);
+    at::parallel_for(0, tasks, 1, body);
+}
+} // namespace
+
+void useTorchThreadPool()
+{
+    static const bool installed = [] {
+        kernels::ThreadPool::instance().setBackend(&torchForRange);
+        return true;
+    }();
+    (void)installed;
+}
+
+namespace {
+// Installed before main, so code that reaches the kernels' pool directly
+// (tests, tools) gets the same one pool as the lab's entry points.
+const bool g_torchPoolInstalled = (useTorchThreadPool(), true);
+} // namespace
+
+void checkThreads(int threads)
+{
+    if (threads < 0 || threads > kernels::ThreadPool::kMaxThreads)
+        throw Error("threads must be between 1 and " + std::to_string(kernels::ThreadPool::kMaxThreads) +
+                    ", or 0 for all cores (got " + std::to_string(threads) + ")");
+}
+
+int useThreads(int threads)
+{
+    checkThreads(threads);
+    useTorchThreadPool();
+    auto &pool = kernels::ThreadPool::instance();
+    pool.setThreads(threads);
+    at::set_num_threads(pool.threads());
+    return pool.threads();
+}
 
 const std::vector<VariantInfo> &allVariants()
 {
@@ -38,6 +84,13 @@ const std::vector<VariantInfo> &allVariants()
          "Our hand-written kernel: one read pass over the labels, exact uniform subsets, "
          "parallel over rows and chunks; on CUDA, no host sync and capturable into a graph.",
          true, true, false, true, ""},
+        {"article-static",
+         "The article's published sync-free sampler, op for op, kept to show its defects: it "
+         "gathers idxs.unsqueeze(-1), so only feature column 0 comes back; its last topk orders "
+         "the winners by their selection keys, so a minority class sits at the end of the "
+         "output; its K//2 count rule ignores the target fraction and, when fewer than K items "
+         "are eligible, fills the rest with items that are not. Not held to the output contract.",
+         true, true, false, true, "", true},
     };
     return v;
 }
@@ -181,6 +234,8 @@ VariantFn variantFunction(const std::string &name)
         return &sampleStatic;
     if (name == "fused")
         return &sampleFused;
+    if (name == "article-static")
+        return &sampleArticleStatic;
 #if defined(SYNCSCOPE_WITH_CUDA)
     if (name == "static-graph")
         return &sampleStaticGraph;
@@ -206,6 +261,7 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
                         const at::Tensor &labels, const SamplerConfig &cfg)
 {
     validateTensors(features, labels, cfg);
+    useTorchThreadPool();
     std::string why;
     if (!variantRunnable(name, features.is_cuda() ? "cuda" : "cpu", &why))
         throw Error("cannot run variant '" + name + "': " + why);
@@ -268,6 +324,7 @@ int64_t labelReadPass(const at::Tensor &labels)
         throw Error("CUDA labels in a build without CUDA");
 #endif
     }
+    useTorchThreadPool();
     const at::Tensor lab = labels.contiguous();
     kernels::LabelType type = kernels::LabelType::Int64;
     if (lab.scalar_type() == at::kByte)

@@ -40,6 +40,18 @@ SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, 
 SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels,
                               const SamplerConfig &cfg, at::Generator gen);
 SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
+// fused into outputs the caller allocated and may reuse across calls, so a
+// call allocates nothing: out.indices/labels int64 [B, K], out.features [B, K, D]
+// of the features' dtype, out.valid int64 [B], all contiguous on the CPU.
+// Inputs as for runVariant (N x D or B x N x D). Same results as fused for a
+// seed. Throws syncscope::Error naming the output that does not fit.
+void sampleFusedInto(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                     SampleOutput &out);
+// The article's opt_sample_data exactly as published, defects included: features
+// come back as [B, K, 1] (column 0), the order follows the selection keys, the
+// target fraction is ignored (K//2) and every row claims K valid items.
+SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &labels,
+                                 const SamplerConfig &cfg);
 
 // The fused kernels (CPU and CUDA) share one host API on raw pointers. These
 // prepare it: labels read in place when uint8/int32/int64 (other integer types
@@ -61,6 +73,15 @@ struct GeneratedInput {
 };
 GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac,
                              double ignoreFrac, uint64_t seed, const at::Device &device);
+
+// The CPU kernels run on LibTorch's intra-op pool (one pool per process);
+// every lab entry point calls this first.
+void useTorchThreadPool();
+// Throws syncscope::Error (one sentence) unless 0 <= threads <= the kernels' cap.
+void checkThreads(int threads);
+// Validates, then gives the kernels and ATen's ops on this thread the same
+// count (0 = all cores); returns it.
+int useThreads(int threads);
 
 // The floor: one read pass over the labels. Returns a value so it is not elided.
 int64_t labelReadPass(const at::Tensor &labels);

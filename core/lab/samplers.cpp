@@ -1,6 +1,7 @@
 // The three tensor-level sampler variants. Inputs arrive validated and batched.
 #include "lab/sampler.h"
 
+#include "common/error.h"
 #include "kernels/countrule.h"
 #include "kernels/cpu/fusedsampler.h"
 #include "lab/hostalloc.h"
@@ -10,6 +11,7 @@
 #endif
 
 #include <algorithm>
+#include <sstream>
 #include <vector>
 
 namespace syncscope::lab {
@@ -123,6 +125,59 @@ SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labe
     return out;
 }
 
+// The article's opt_sample_data, op for op (torch.where(m, x, -1) is written
+// x.masked_fill(~m, -1)); SUB_SAMPLE is cfg.k. Kept to show its defects, which
+// its tests assert: the gather index idxs.unsqueeze(-1) returns column 0 only;
+// the last topk ranks the winners by the very keys that selected them, so the
+// class that keeps most of its items (the minority, whose keys span [0, 1))
+// lands behind the other (whose winners are its largest keys); the counts use K//2 whatever the target fraction, and a row with fewer
+// than K eligible items is filled with ineligible ones (there is no padding).
+SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &labels,
+                                 const SamplerConfig &cfg)
+{
+    const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k;
+    if (K > N)
+        throw Error("article-static needs K <= N (got K=" + std::to_string(K) + ", N=" + std::to_string(N) +
+                    "): the published code calls topk(k=K) on the N labels");
+    auto gen = compat::makeGenerator(labels.device(), cfg.seed);
+    const at::Tensor posMask = labels == 1;
+    const at::Tensor negMask = labels == 0;
+    const at::Tensor numPosIdxs = compat::countNonzeroLastDim(posMask);
+    const at::Tensor numNegIdxs = compat::countNonzeroLastDim(negMask);
+    const int64_t half = K / 2;
+    at::Tensor numPos = at::clamp_max(numPosIdxs, half);
+    at::Tensor numNeg = at::clamp_max(numNegIdxs, half);
+    numPos = at::where(numNeg < half, at::rsub(numNeg, K), numPos);
+    numNeg = at::rsub(numPos, K);
+
+    // create random ordering on pos and neg entries
+    const at::Tensor rand = at::rand({B, N}, gen, features.options().dtype(at::kFloat));
+    const at::Tensor posRand = rand.masked_fill(posMask.logical_not(), -1);
+    const at::Tensor negRand = rand.masked_fill(negMask.logical_not(), -1);
+
+    // select top pos entries and invalidate others
+    auto posTop = at::topk(posRand, K, -1);
+    const at::Tensor arange = at::arange(K, longOpts(labels)).unsqueeze(0);
+    const at::Tensor topPosRand = std::get<0>(posTop).masked_fill(arange >= numPos.unsqueeze(-1), -1);
+    auto negTop = at::topk(negRand, K, -1);
+    const at::Tensor topNegRand = std::get<0>(negTop).masked_fill(arange >= numNeg.unsqueeze(-1), -1);
+
+    // combine and mix together positive and negative idxs
+    const at::Tensor catRand = at::cat({topPosRand, topNegRand}, -1);
+    const at::Tensor catIdx = at::cat({std::get<1>(posTop), std::get<1>(negTop)}, -1);
+    const at::Tensor topkRandIdx = std::get<1>(at::topk(catRand, K, -1));
+    const at::Tensor sampledIdxs = at::gather(catIdx, -1, topkRandIdx);
+    const at::Tensor sampledInput = at::gather(features, -2, sampledIdxs.unsqueeze(-1));
+    const at::Tensor sampledLabels = at::gather(labels, -1, sampledIdxs);
+
+    SampleOutput out;
+    out.indices = sampledIdxs;
+    out.labels = sampledLabels.to(at::kLong);
+    out.features = sampledInput; // [B, K, 1]
+    out.valid = at::full({B}, K, longOpts(labels));
+    return out;
+}
+
 kernels::LabelType kernelLabelType(at::ScalarType t)
 {
     switch (t) {
@@ -162,6 +217,60 @@ kernels::FusedSamplerArgs fusedArgs(const FusedInputs &in, const SamplerConfig &
     a.outFeatures = static_cast<uint8_t *>(out.features.data_ptr());
     a.outValid = out.valid.data_ptr<int64_t>();
     return a;
+}
+
+void sampleFusedInto(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                     SampleOutput &out)
+{
+    validateTensors(features, labels, cfg);
+    if (labels.is_cuda())
+        throw Error("sampling into caller outputs runs on the CPU only (the labels are on CUDA)");
+    useTorchThreadPool();
+    // No views or copies on the hot path: the kernel reads the (batched or
+    // unbatched) inputs in place when they are contiguous.
+    const bool batched = labels.dim() == 2;
+    const int64_t B = batched ? labels.size(0) : 1, N = labels.size(-1), K = cfg.k, D = features.size(-1);
+    const FusedInputs in = fusedInputs(features, labels);
+    auto check = [](const char *name, const at::Tensor &t, std::initializer_list<int64_t> shape,
+                    at::ScalarType dtype) {
+        if (t.defined() && t.sizes() == c10::IntArrayRef(shape) && t.scalar_type() == dtype && t.is_contiguous() &&
+            t.device().is_cpu())
+            return;
+        std::ostringstream want;
+        want << c10::IntArrayRef(shape);
+        if (!t.defined())
+            throw Error(std::string("output ") + name + " is missing (want " + want.str() + ")");
+        std::ostringstream got;
+        got << t.sizes() << ' ' << t.scalar_type() << (t.is_contiguous() ? "" : " non-contiguous") << " on "
+            << t.device();
+        throw Error(std::string("output ") + name + " must be a contiguous CPU " + c10::toString(dtype) +
+                    " tensor of shape " + want.str() + " (got " + got.str() + ")");
+    };
+    check("indices", out.indices, {B, K}, at::kLong);
+    check("labels", out.labels, {B, K}, at::kLong);
+    check("features", out.features, {B, K, D}, in.features.scalar_type());
+    check("valid", out.valid, {B}, at::kLong);
+    kernels::FusedSamplerArgs a;
+    a.labels = in.labels.data_ptr();
+    a.labelType = kernelLabelType(in.labels.scalar_type());
+    a.batch = B;
+    a.n = N;
+    a.labelRowStride = N;
+    a.features = static_cast<const uint8_t *>(in.features.data_ptr());
+    a.featureRowBytes = D * static_cast<int64_t>(in.features.element_size());
+    a.featureBatchStride = N * a.featureRowBytes;
+    a.k = K;
+    a.targetPosFraction = cfg.targetPosFraction;
+    a.seed = cfg.seed;
+    a.outIndices = out.indices.data_ptr<int64_t>();
+    a.outLabels = out.labels.data_ptr<int64_t>();
+    a.outFeatures = static_cast<uint8_t *>(out.features.data_ptr());
+    a.outValid = out.valid.data_ptr<int64_t>();
+    try {
+        kernels::fusedSampleCpu(a);
+    } catch (const std::exception &e) {
+        throw Error(std::string("variant 'fused' failed: ") + e.what());
+    }
 }
 
 // Our own kernel on the CPU; its outputs live on huge pages (hostalloc.h).

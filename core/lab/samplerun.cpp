@@ -66,6 +66,7 @@ SampleRun runSample(const SampleRequest &request, bool keepInputFeatures)
     run.n = request.input.n;
     run.k = request.k;
     run.dim = request.input.dim;
+    run.outDim = out.features.size(2);
     run.inputLabels = toHost<int64_t>(in.labels);
     if (keepInputFeatures)
         run.inputFeatures = toHost<float>(in.features);

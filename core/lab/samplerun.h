@@ -30,11 +30,12 @@ struct SampleRequest {
 // Row-major host copies. Arrays are always batched: B = 1 gives one row.
 struct SampleRun {
     int64_t batch = 0, n = 0, k = 0, dim = 0;
+    int64_t outDim = 0; // columns per output row: dim, except for article-static (1)
     std::vector<int64_t> inputLabels;   // B*N
     std::vector<float> inputFeatures;   // B*N*D (empty unless asked for)
     std::vector<int64_t> indices;       // B*K, -1 = padding
     std::vector<int64_t> labels;        // B*K, -1 = padding
-    std::vector<float> features;        // B*K*D, 0 = padding
+    std::vector<float> features;        // B*K*outDim, 0 = padding
     std::vector<int64_t> valid;         // B
 };
 

@@ -15,6 +15,9 @@ struct VariantInfo {
     // Whether the variant's step can be captured into a CUDA graph; if not, why.
     bool capturable = false;
     std::string notCapturableReason;
+    // A reference kept to show its defects: not held to the output contract
+    // (the contract tests skip it; its own tests assert the defects).
+    bool reference = false;
 };
 
 // Every variant this build knows, in display order.

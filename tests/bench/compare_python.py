@@ -52,7 +52,8 @@ def time_python(fn, inputs, warmup, iters):
         dt = (time.perf_counter() - t0) * 1e3
         if it >= warmup:
             samples.append(dt)
-    return {"median": statistics.median(samples), "p5": quantile(samples, 0.05), "p95": quantile(samples, 0.95)}
+    return {"median": statistics.median(samples), "min": min(samples), "p5": quantile(samples, 0.05),
+            "p95": quantile(samples, 0.95)}
 
 
 def iters_for(n, b):
@@ -70,7 +71,7 @@ def run_cli(cli, n, k, b, d, p, threads, warmup, iters):
     with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as tmp:
         path = tmp.name
     try:
-        subprocess.run([cli, "bench", "--variants", "naive,static,fused", "--n", str(n), "--k", str(k),
+        subprocess.run([cli, "bench", "--variants", "naive,static,article-static,fused", "--n", str(n), "--k", str(k),
                         "--batch", str(b), "--dim", str(d), "--pos-frac", str(p), "--threads", str(threads),
                         "--warmup", str(warmup), "--iters", str(iters), "--json", path],
                        check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
@@ -78,12 +79,13 @@ def run_cli(cli, n, k, b, d, p, threads, warmup, iters):
             rep = json.load(fh)
     finally:
         os.unlink(path)
-    return {r["variant"]: {"median": r["median_ms"], "p5": r["p5_ms"], "p95": r["p95_ms"], "floor": r["floor_ms"]}
+    return {r["variant"]: {"median": r["median_ms"], "min": r["min_ms"], "p5": r["p5_ms"], "p95": r["p95_ms"],
+                           "floor": r["floor_ms"], "gather_floor": r.get("gather_floor_ms")}
             for r in rep["results"]}, rep["torch_version"]
 
 
 def fmt(t):
-    return f"{t['median']:.4g} ({t['p5']:.3g}–{t['p95']:.3g})"
+    return f"{t['min']:.3g} / {t['median']:.4g} ({t['p5']:.3g}–{t['p95']:.3g})"
 
 
 def main():
@@ -120,6 +122,12 @@ def main():
         else:
             py["naive"] = time_python(lambda f, l: ref.naive_batched(f, l, k), inputs, warmup, iters)
         py["static"] = time_python(lambda f, l: ref.static_sample(f, l, k), inputs, warmup, iters)
+        if b == 1:
+            py["article_static"] = time_python(lambda f, l: ref.article_static_sample(f[0], l[0], k), inputs,
+                                               warmup, iters)
+        else:
+            py["article_static"] = time_python(lambda f, l: ref.article_static_sample(f, l, k), inputs,
+                                               warmup, iters)
         if compiled is not None:
             py["static_compiled"] = time_python(lambda f, l: compiled(f, l, k), inputs, warmup + 3, iters)
         cpp, tv = run_cli(args.cli, n, k, b, args.dim, args.pos_frac, args.threads, warmup, iters)
@@ -129,19 +137,23 @@ def main():
         print(f"done B={b} N={n}", file=sys.stderr, flush=True)
 
     print(f"torch {torch.__version__} (Python) / LibTorch {rows[0]['torch']} (C++), {args.threads} threads, "
-          f"D={args.dim}, p={args.pos_frac}, K=N/10; medians in ms (p5–p95)\n")
-    head = "| B | N | Py naive | Py static |" + (" Py static compiled |" if compiled else "") + \
-           " C++ naive | C++ static | C++ fused | floor | fused ÷ floor | fused vs best Python | C++/Py naive | C++/Py static |"
+          f"D={args.dim}, p={args.pos_frac}, K=N/10; ms per step as min / median (p5–p95)\n")
+    head = "| B | N | Py naive | Py static | Py article static |" + (" Py static compiled |" if compiled else "") + \
+           " C++ naive | C++ static | C++ article-static | C++ fused | floor | gather floor | fused ÷ floor |" \
+           " fused ÷ gather floor | fused vs best Python | C++/Py naive | C++/Py static |"
     print(head)
     print("|" + "---|" * (head.count("|") - 1))
     for r in rows:
         py, cpp = r["py"], r["cpp"]
         best = py[r["best_py"]]["median"]
-        cells = [str(r["b"]), f"{r['n']:.0e}", fmt(py["naive"]), fmt(py["static"])]
+        cells = [str(r["b"]), f"{r['n']:.0e}", fmt(py["naive"]), fmt(py["static"]), fmt(py["article_static"])]
         if compiled:
             cells.append(fmt(py["static_compiled"]))
-        cells += [fmt(cpp["naive"]), fmt(cpp["static"]), fmt(cpp["fused"]), f"{cpp['fused']['floor']:.3g}",
+        gf = cpp["fused"]["gather_floor"]
+        cells += [fmt(cpp["naive"]), fmt(cpp["static"]), fmt(cpp["article-static"]), fmt(cpp["fused"]),
+                  f"{cpp['fused']['floor']:.3g}", f"{gf:.3g}" if gf else "n/a",
                   f"{cpp['fused']['median'] / cpp['fused']['floor']:.2f}×",
+                  f"{cpp['fused']['median'] / gf:.2f}×" if gf else "n/a",
                   f"{best / cpp['fused']['median']:.1f}× ({r['best_py'].replace('_', ' ')})",
                   f"{py['naive']['median'] / cpp['naive']['median']:.2f}×",
                   f"{py['static']['median'] / cpp['static']['median']:.2f}×"]

@@ -6,6 +6,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 using namespace syncscope;
 using namespace syncscope::lab;
 
@@ -64,6 +66,12 @@ TEST(Bench, RunsEveryCellAndMeasuresTheFloor)
         EXPECT_LE(r.stats.p5Ms, r.stats.medianMs);
         EXPECT_LE(r.stats.medianMs, r.stats.p95Ms);
         EXPECT_GT(r.floorMs, 0);
+        ASSERT_TRUE(r.gatherFloorMs.has_value());
+        EXPECT_GT(*r.gatherFloorMs, 0);
+        // every timed step, and the statistics are those of these steps
+        ASSERT_EQ(r.samplesMs.size(), 5u);
+        EXPECT_DOUBLE_EQ(summarize(r.samplesMs).medianMs, r.stats.medianMs);
+        EXPECT_DOUBLE_EQ(*std::min_element(r.samplesMs.begin(), r.samplesMs.end()), r.stats.minMs);
         EXPECT_FALSE(r.syncsPerStep.has_value()); // the CPU cannot count syncs
         EXPECT_FALSE(r.peakBytes.has_value());
     }
@@ -126,6 +134,8 @@ TEST(BenchJson, RoundTripKeepsTheContractFields)
     r.stats = {1.5, 1.6, 1.0, 1.1, 2.0, 0.2};
     r.iters = 10;
     r.floorMs = 0.1;
+    r.gatherFloorMs = 0.4;
+    r.samplesMs = {1.5, 1.0, 2.0};
     rep.results.push_back(r);
     r.variant = "naive";
     r.syncsPerStep = 2.0;
@@ -136,8 +146,10 @@ TEST(BenchJson, RoundTripKeepsTheContractFields)
     for (const char *key : {"device", "torch_version", "threads", "results"})
         EXPECT_TRUE(j.contains(key)) << key;
     for (const char *key : {"variant", "n", "k", "batch", "dim", "pos_frac", "median_ms", "mean_ms", "min_ms",
-                            "p5_ms", "p95_ms", "stdev_ms", "iters", "floor_ms", "syncs_per_step", "peak_bytes"})
+                            "p5_ms", "p95_ms", "stdev_ms", "iters", "floor_ms", "gather_floor_ms", "samples_ms",
+                            "syncs_per_step", "peak_bytes"})
         EXPECT_TRUE(j["results"][0].contains(key)) << key;
+    EXPECT_EQ(j["results"][0]["samples_ms"].size(), 3u);
     EXPECT_TRUE(j["results"][0]["syncs_per_step"].is_null());
     EXPECT_EQ(j["results"][1]["peak_bytes"], 4096);
 
@@ -145,6 +157,9 @@ TEST(BenchJson, RoundTripKeepsTheContractFields)
     ASSERT_EQ(back.results.size(), 2u);
     EXPECT_EQ(back.results[1].variant, "naive");
     EXPECT_DOUBLE_EQ(back.results[0].stats.medianMs, 1.5);
+    ASSERT_TRUE(back.results[0].gatherFloorMs.has_value());
+    EXPECT_DOUBLE_EQ(*back.results[0].gatherFloorMs, 0.4);
+    EXPECT_EQ(back.results[0].samplesMs, (std::vector<double>{1.5, 1.0, 2.0}));
     EXPECT_EQ(*back.results[1].syncsPerStep, 2.0);
     EXPECT_FALSE(back.results[0].syncsPerStep.has_value());
     EXPECT_NE(benchReportToCsv(rep).find("fused,cpu,1000,100"), std::string::npos);

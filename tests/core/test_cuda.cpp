@@ -42,7 +42,8 @@ std::vector<std::string> cudaVariantNames()
     // Listed whatever this machine has, so the tests exist (and skip) everywhere.
     std::vector<std::string> v;
     for (const auto &info : allVariants())
-        v.push_back(info.name);
+        if (!info.reference) // kept to show its defects, not held to the contract
+            v.push_back(info.name);
     return v;
 }
 

@@ -157,3 +157,92 @@ TEST(Fused, OutputDoesNotDependOnTheThreadCount)
     EXPECT_TRUE(one.features.equal(four.features));
     checkOutput(in.features, in.labels, four, 100000, 0.5);
 }
+
+// Sampling into caller outputs: the same results as fused, no allocation of
+// its own, and outputs that do not fit are named in one sentence.
+TEST(FusedInto, SameAsFusedAndReusesTheCallersOutputs)
+{
+    const auto in = generateInput(3, 2000, 16, 0.4, 0.1, 5, at::Device(at::kCPU));
+    SampleOutput out;
+    out.indices = at::full({3, 150}, 99, at::kLong);
+    out.labels = at::full({3, 150}, 99, at::kLong);
+    out.features = at::full({3, 150, 16}, 99.0f);
+    out.valid = at::full({3}, 99, at::kLong);
+    const void *featuresBefore = out.features.data_ptr();
+    for (uint64_t seed : {1u, 2u}) {
+        sampleFusedInto(in.features, in.labels, {150, 0.5, seed}, out);
+        const auto ref = runVariant("fused", in.features, in.labels, {150, 0.5, seed});
+        EXPECT_TRUE(out.indices.equal(ref.indices));
+        EXPECT_TRUE(out.labels.equal(ref.labels));
+        EXPECT_TRUE(out.features.equal(ref.features));
+        EXPECT_TRUE(out.valid.equal(ref.valid));
+        checkOutput(in.features, in.labels, out, 150, 0.5);
+    }
+    EXPECT_EQ(out.features.data_ptr(), featuresBefore);
+
+    // unbatched input, [1, K] outputs
+    SampleOutput one{at::empty({1, 10}, at::kLong), at::empty({1, 10}, at::kLong), at::empty({1, 10, 16}),
+                     at::empty({1}, at::kLong)};
+    sampleFusedInto(in.features[0], in.labels[0], {10, 0.5, 3}, one);
+    checkOutput(in.features.slice(0, 0, 1), in.labels.slice(0, 0, 1), one, 10, 0.5);
+}
+
+TEST(FusedInto, OutputsThatDoNotFitAreNamed)
+{
+    const auto in = generateInput(2, 100, 4, 0.5, 0.0, 5, at::Device(at::kCPU));
+    auto good = [] {
+        return SampleOutput{at::empty({2, 10}, at::kLong), at::empty({2, 10}, at::kLong), at::empty({2, 10, 4}),
+                            at::empty({2}, at::kLong)};
+    };
+    auto expectError = [&](SampleOutput out, const char *needle) {
+        try {
+            sampleFusedInto(in.features, in.labels, {10, 0.5, 1}, out);
+            ADD_FAILURE() << "accepted: " << needle;
+        } catch (const Error &e) {
+            EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+            EXPECT_EQ(std::string(e.what()).find('\n'), std::string::npos) << e.what();
+        }
+    };
+    auto o = good();
+    o.indices = at::empty({2, 9}, at::kLong);
+    expectError(o, "output indices must be");
+    o = good();
+    o.labels = at::empty({2, 10}, at::kInt);
+    expectError(o, "output labels must be");
+    o = good();
+    o.features = at::empty({2, 4, 10}).transpose(1, 2);
+    expectError(o, "non-contiguous");
+    o = good();
+    o.valid = at::Tensor();
+    expectError(o, "output valid is missing");
+    try {
+        auto g = good();
+        sampleFusedInto(in.features, in.labels, {0, 0.5, 1}, g);
+        ADD_FAILURE() << "K = 0 accepted";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find("K must be at least 1"), std::string::npos) << e.what();
+    }
+}
+
+#include "lab/hostalloc.h"
+
+// Large outputs are reused across calls of the same size (no page zeroing per
+// call), and a kept block is never handed out twice.
+TEST(HostOutput, FreedBlocksAreReusedForTheSameSize)
+{
+    const void *first = nullptr;
+    {
+        at::Tensor a = emptyHostOutput({1, 1000000, 2}, at::kFloat); // 8 MB
+        first = a.data_ptr();
+        EXPECT_EQ(reinterpret_cast<uintptr_t>(first) % (2u << 20), 0u);
+    }
+    at::Tensor b = emptyHostOutput({1, 1000000, 2}, at::kFloat);
+    EXPECT_EQ(b.data_ptr(), first);
+    at::Tensor c = emptyHostOutput({1, 1000000, 2}, at::kFloat); // b still alive
+    EXPECT_NE(c.data_ptr(), b.data_ptr());
+    at::Tensor d = emptyHostOutput({3000000}, at::kLong); // another size
+    EXPECT_NE(d.data_ptr(), first);
+    b.fill_(1.0f);
+    c.fill_(2.0f);
+    EXPECT_EQ(b.sum().item<double>(), 2e6);
+}

@@ -15,6 +15,7 @@
 #include <QFile>
 #include <QImage>
 #include <QLineSeries>
+#include <QScatterSeries>
 #include <QSignalSpy>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
@@ -22,6 +23,7 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <map>
 #include <memory>
 
 using namespace syncscope;
@@ -132,6 +134,61 @@ private Q_SLOTS:
             if (qobject_cast<QLineSeries *>(s) && !s->name().isEmpty())
                 ++named;
         QCOMPARE(named, 3);
+    }
+
+    void sweepDrawsTheGatherFloor()
+    {
+        lab::BenchReport r;
+        r.device = "cpu";
+        for (int64_t n : {1000, 100000}) {
+            lab::BenchResult x;
+            x.variant = "fused";
+            x.point.n = n;
+            x.stats.medianMs = 1e-3 * static_cast<double>(n);
+            x.stats.p5Ms = x.stats.p95Ms = x.stats.medianMs;
+            x.floorMs = 1e-5 * static_cast<double>(n);
+            x.gatherFloorMs = 7e-4 * static_cast<double>(n);
+            r.results.push_back(x);
+        }
+        QString why;
+        std::unique_ptr<QChart> sweep(makeSweepChart(r, &why));
+        QVERIFY2(sweep, qPrintable(why));
+        QLineSeries *gather = nullptr;
+        for (auto *s : sweep->series())
+            if (s->name().startsWith(QStringLiteral("gather floor")))
+                gather = qobject_cast<QLineSeries *>(s);
+        QVERIFY(gather);
+        QCOMPARE(gather->count(), 2);
+        QCOMPARE(gather->at(0), QPointF(1000, 0.7));
+        QCOMPARE(gather->at(1), QPointF(100000, 70.0));
+    }
+
+    void stepSamplesShowEveryStep()
+    {
+        lab::BenchReport r = onePoint();
+        QString why;
+        QVERIFY(!makeStepSamplesChart(r, defaultPoint(r), &why));
+        QVERIFY(why.contains(QStringLiteral("samples_ms")));
+        r.results[0].samplesMs = {8.0, 7.5, 30.0, 8.2};
+        r.results[1].samplesMs = {2.0, 2.1, 1.9};
+        std::unique_ptr<QChart> chart(makeStepSamplesChart(r, defaultPoint(r), &why));
+        QVERIFY2(chart, qPrintable(why));
+        std::map<QString, QList<QPointF>> dots;
+        for (auto *s : chart->series())
+            if (auto *sc = qobject_cast<QScatterSeries *>(s))
+                dots[sc->name()] = sc->points();
+        QCOMPARE(dots.size(), size_t(2));
+        QCOMPARE(dots["naive"].size(), 4);
+        QCOMPARE(dots["fused"].size(), 3);
+        QList<double> ys;
+        for (const auto &p : dots["naive"]) {
+            ys << p.y();
+            QVERIFY(std::abs(p.x() - 0.0) <= 0.31);
+        }
+        std::sort(ys.begin(), ys.end());
+        QCOMPARE(ys, (QList<double>{7.5, 8.0, 8.2, 30.0}));
+        for (const auto &p : dots["fused"])
+            QVERIFY(std::abs(p.x() - 1.0) <= 0.31);
     }
 
     void exportFormats_data()

@@ -10,6 +10,8 @@
 #include <QLineSeries>
 #include <QLogValueAxis>
 #include <QPen>
+#include <QScatterSeries>
+#include <QCategoryAxis>
 #include <QStackedBarSeries>
 #include <QValueAxis>
 
@@ -162,10 +164,11 @@ struct Line {
     std::map<double, std::array<double, 3>> points; // x -> lo, mid, hi
 };
 
-// One line per variant with its spread as a translucent band, plus an optional
-// dashed reference line; log axes where every value allows it.
+// One line per variant with its spread as a translucent band, plus reference
+// lines (the floors: dashed grey, then dotted dark red); log axes where every
+// value allows it.
 QChart *lineChart(const QString &title, const QString &xTitle, const QString &yTitle,
-                  const std::vector<Line> &lines, const Line *ref)
+                  const std::vector<Line> &lines, const std::vector<Line> &refs)
 {
     QChart *chart = newChart(title);
     double xlo = INFINITY, xhi = -INFINITY, ylo = INFINITY, yhi = -INFINITY;
@@ -179,8 +182,8 @@ QChart *lineChart(const QString &title, const QString &xTitle, const QString &yT
     };
     for (const auto &l : lines)
         extend(l);
-    if (ref)
-        extend(*ref);
+    for (const auto &r : refs)
+        extend(r);
     const bool logX = xlo > 0, logY = ylo > 0;
     QAbstractAxis *axisX = makeAxis(logX, xTitle, xlo, xhi);
     QAbstractAxis *axisY = makeAxis(logY, yTitle, ylo, yhi);
@@ -213,14 +216,14 @@ QChart *lineChart(const QString &title, const QString &xTitle, const QString &yT
         mid->setMarkerSize(7);
         add(mid);
     }
-    if (ref) {
+    for (size_t i = 0; i < refs.size(); ++i) {
         auto *r = new QLineSeries;
-        for (const auto &[x, v] : ref->points)
+        for (const auto &[x, v] : refs[i].points)
             r->append(x, v[1]);
-        r->setName(ref->name);
-        QPen pen(QColor(0x55, 0x55, 0x55));
-        pen.setStyle(Qt::DashLine);
-        pen.setWidthF(1.6);
+        r->setName(refs[i].name);
+        QPen pen(i == 0 ? QColor(0x55, 0x55, 0x55) : QColor(0x8b, 0x1a, 0x1a));
+        pen.setStyle(i == 0 ? Qt::DashLine : Qt::DotLine);
+        pen.setWidthF(i == 0 ? 1.6 : 2.0);
         r->setPen(pen);
         add(r);
     }
@@ -345,6 +348,77 @@ QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint 
                     QStringLiteral("floor: one read pass over the labels"), true);
 }
 
+QChart *makeStepSamplesChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+{
+    struct Strip {
+        std::string variant;
+        const std::vector<double> *samples;
+        double median;
+    };
+    std::vector<Strip> strips;
+    double lo = INFINITY, hi = -INFINITY;
+    for (const auto &r : report.results) {
+        if (!ok(r) || !samePoint(r.point, point) || r.samplesMs.empty())
+            continue;
+        strips.push_back({r.variant, &r.samplesMs, r.stats.medianMs});
+        for (double v : r.samplesMs)
+            if (std::isfinite(v) && v > 0) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+    }
+    if (strips.empty() || !(hi > 0))
+        return fail(why, QStringLiteral("No result at %1 carries its per-step times (results saved before "
+                                        "samples_ms existed have only the summary).")
+                             .arg(describePoint(point))),
+               nullptr;
+    QChart *chart = newChart(QStringLiteral("Every timed step at %1 on %2 (dots: steps; bar: median)")
+                                 .arg(describePoint(point), deviceName(report)));
+    auto *axisX = new QCategoryAxis;
+    axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axisX->setRange(-0.5, static_cast<double>(strips.size()) - 0.5);
+    for (size_t i = 0; i < strips.size(); ++i)
+        axisX->append(QString::fromStdString(strips[i].variant), static_cast<double>(i));
+    axisX->setTitleText(QStringLiteral("variant"));
+    // A log axis when the steps span more than a decade, so a bimodal
+    // distribution and its fast mode both stay visible.
+    QAbstractAxis *axisY = makeAxis(hi / lo > 10.0, QStringLiteral("ms per step"), lo, hi);
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    for (size_t i = 0; i < strips.size(); ++i) {
+        const QColor color = variantColor(strips[i].variant);
+        auto *dots = new QScatterSeries;
+        dots->setName(QString::fromStdString(strips[i].variant));
+        dots->setMarkerSize(6);
+        QColor fill = color;
+        fill.setAlpha(140);
+        dots->setColor(fill);
+        dots->setBorderColor(color);
+        const auto &v = *strips[i].samples;
+        for (size_t j = 0; j < v.size(); ++j) {
+            if (!(std::isfinite(v[j]) && v[j] > 0))
+                continue;
+            // deterministic jitter (golden-ratio sequence) inside +-0.3 of the strip
+            const double jitter = std::fmod(static_cast<double>(j) * 0.6180339887, 1.0) * 0.6 - 0.3;
+            dots->append(static_cast<double>(i) + jitter, v[j]);
+        }
+        chart->addSeries(dots);
+        dots->attachAxis(axisX);
+        dots->attachAxis(axisY);
+        auto *median = new QLineSeries;
+        median->append(static_cast<double>(i) - 0.4, strips[i].median);
+        median->append(static_cast<double>(i) + 0.4, strips[i].median);
+        QPen pen(color.darker(160));
+        pen.setWidthF(3);
+        median->setPen(pen);
+        chart->addSeries(median);
+        median->attachAxis(axisX);
+        median->attachAxis(axisY);
+        hideFromLegend(chart, median);
+    }
+    return chart;
+}
+
 QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
 {
     const SweepAxis axis = detectSweepAxis(report);
@@ -353,7 +427,8 @@ QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
                                         "the positive fraction to vary.")), nullptr;
     std::vector<Line> lines;
     Line floor{QColor(), QStringLiteral("floor: one read pass"), {}};
-    std::map<double, std::vector<double>> floorsAt;
+    Line gatherFloor{QColor(), QStringLiteral("gather floor: labels read, K rows gathered"), {}};
+    std::map<double, std::vector<double>> floorsAt, gatherAt;
     for (const auto &name : reportVariants(report)) {
         Line l{variantColor(name), QString::fromStdString(name), {}};
         for (const auto &r : report.results) {
@@ -363,21 +438,33 @@ QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
             l.points[x] = {std::max(r.stats.p5Ms, 1e-9), r.stats.medianMs, r.stats.p95Ms};
             if (r.floorMs > 0)
                 floorsAt[x].push_back(r.floorMs);
+            if (r.gatherFloorMs && *r.gatherFloorMs > 0)
+                gatherAt[x].push_back(*r.gatherFloorMs);
         }
         if (!l.points.empty())
             lines.push_back(std::move(l));
     }
     if (lines.empty())
         return fail(why, QStringLiteral("The results hold no successful measurement to plot.")), nullptr;
-    for (auto &[x, v] : floorsAt) {
-        std::sort(v.begin(), v.end());
-        const double m = v[v.size() / 2];
-        floor.points[x] = {m, m, m};
-    }
+    // One value per x: the floors are measured once per point and repeated
+    // in every variant's result.
+    auto medianPerX = [](std::map<double, std::vector<double>> &at, Line &line) {
+        for (auto &[x, v] : at) {
+            std::sort(v.begin(), v.end());
+            const double m = v[v.size() / 2];
+            line.points[x] = {m, m, m};
+        }
+    };
+    medianPerX(floorsAt, floor);
+    medianPerX(gatherAt, gatherFloor);
+    std::vector<Line> refs;
+    if (!floor.points.empty())
+        refs.push_back(std::move(floor));
+    if (!gatherFloor.points.empty())
+        refs.push_back(std::move(gatherFloor));
     return lineChart(QStringLiteral("Step time vs %1 on %2 (median, band p5–p95)")
                          .arg(sweepAxisLabel(axis), deviceName(report)),
-                     sweepAxisLabel(axis), QStringLiteral("ms per step"), lines,
-                     floor.points.empty() ? nullptr : &floor);
+                     sweepAxisLabel(axis), QStringLiteral("ms per step"), lines, refs);
 }
 
 QChart *makeSpeedupChart(const lab::BenchReport &report, const std::string &baseline, QString *why)
@@ -440,7 +527,7 @@ QChart *makeSpeedupChart(const lab::BenchReport &report, const std::string &base
         for (const auto &[x, v] : l.points)
             one.points[x] = {1, 1, 1};
     return lineChart(title, sweepAxisLabel(axis), QStringLiteral("× faster (band: p5/p95 spread)"),
-                     lines, &one);
+                     lines, {one});
 }
 
 namespace {

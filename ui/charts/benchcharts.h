@@ -36,6 +36,9 @@ std::string defaultBaseline(const lab::BenchReport &report);
 // in *why when the report cannot make that chart.
 // Step time per variant at one point: median bars, p5-p95 whiskers, the floor.
 QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why);
+// Every timed step per variant at one point (samples_ms): a strip of dots and
+// the median, so a bimodal distribution shows.
+QChart *makeStepSamplesChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why);
 // Median step time against the swept parameter, log-log, p5-p95 bands, floor.
 QChart *makeSweepChart(const lab::BenchReport &report, QString *why);
 // baseline median / variant median, per point (lines for a sweep, bars at one point).

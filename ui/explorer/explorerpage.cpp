@@ -134,6 +134,7 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     m_chartKind->addItem(tr("Sweep: step time vs parameter"), SweepChart);
     m_chartKind->addItem(tr("Speedup vs baseline"), SpeedupChart);
     m_chartKind->addItem(tr("Syncs per step and peak memory"), SyncsMemoryChart);
+    m_chartKind->addItem(tr("Every step at one point"), StepSamplesChart);
     m_baseline = new QComboBox(chartArea);
     m_baseline->setToolTip(tr("The variant the speedup is measured against"));
     m_runLabel = new QLabel(chartArea);
@@ -490,6 +491,10 @@ void ExplorerPage::refreshCharts()
         m_chart2->setSuggestedName(QStringLiteral("memory"));
         m_chart2->setFactory([report, point](QString *why) { return makeMemoryChart(report, point, why); });
         m_chart2->show();
+        break;
+    case StepSamplesChart:
+        m_chart->setSuggestedName(QStringLiteral("steps"));
+        m_chart->setFactory([report, point](QString *why) { return makeStepSamplesChart(report, point, why); });
         break;
     }
     updateActions();

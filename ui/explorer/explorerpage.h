@@ -28,7 +28,7 @@ class ResultsModel;
 class ExplorerPage : public QWidget {
     Q_OBJECT
 public:
-    enum ChartKind { StepTimeChart, SweepChart, SpeedupChart, SyncsMemoryChart };
+    enum ChartKind { StepTimeChart, SweepChart, SpeedupChart, SyncsMemoryChart, StepSamplesChart };
 
     explicit ExplorerPage(QWidget *parent = nullptr);
     ~ExplorerPage() override;

@@ -390,10 +390,12 @@ void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
         rankNeg[c + 1] = rankNeg[c] + s.chunkNeg[c];
     }
     if (par) {
-        forTasks(par, chunks, [&](int c) {
+        // Serial: N/64 popcounts cost less than a parallel region's join,
+        // which on a busy machine can wait a scheduler tick.
+        for (int c = 0; c < chunks; ++c) {
             s.outPos[c + 1] = countBits(s.selPos.data(), rankPos[c], rankPos[c + 1]);
             s.outNeg[c + 1] = countBits(s.selNeg.data(), rankNeg[c], rankNeg[c + 1]);
-        });
+        }
         for (int c = 0; c < chunks; ++c) {
             s.outPos[c + 1] += s.outPos[c];
             s.outNeg[c + 1] += s.outNeg[c];
@@ -480,6 +482,96 @@ template <typename T> int64_t countOnes(const T *lab, int64_t count)
     return total;
 }
 
+
+// One row copy of the gather floor: the same copies the fused kernel uses.
+template <typename RowBytes>
+inline void gatherLoop(const uint8_t *feat, int64_t featBatchStride, const int64_t *indices, int64_t j0,
+                       int64_t j1, int64_t k, uint8_t *outFeat, RowBytes rowBytes)
+{
+    const int64_t bytes = rowBytes;
+    for (int64_t j = j0; j < j1; ++j) {
+        const uint8_t *base = feat + (j / k) * featBatchStride;
+        if (j + kPrefetchAhead < j1)
+            __builtin_prefetch(feat + ((j + kPrefetchAhead) / k) * featBatchStride +
+                               indices[j + kPrefetchAhead] * bytes);
+        std::memcpy(outFeat + j * bytes, base + indices[j] * bytes, static_cast<size_t>(bytes));
+    }
+}
+
+#ifdef SYNCSCOPE_X86
+__attribute__((target("avx2"))) void gatherRows64Stream(const uint8_t *feat, int64_t featBatchStride,
+                                                        const int64_t *indices, int64_t j0, int64_t j1,
+                                                        int64_t k, uint8_t *outFeat)
+{
+    for (int64_t j = j0; j < j1; ++j) {
+        if (j + kPrefetchAhead < j1)
+            _mm_prefetch(reinterpret_cast<const char *>(feat + ((j + kPrefetchAhead) / k) * featBatchStride +
+                                                        indices[j + kPrefetchAhead] * 64),
+                         _MM_HINT_T0);
+        const auto *src = reinterpret_cast<const __m256i *>(feat + (j / k) * featBatchStride + indices[j] * 64);
+        auto *dst = reinterpret_cast<__m256i *>(outFeat + j * 64);
+        const __m256i lo = _mm256_loadu_si256(src), hi = _mm256_loadu_si256(src + 1);
+        _mm256_stream_si256(dst, lo);
+        _mm256_stream_si256(dst + 1, hi);
+    }
+    _mm_sfence();
+}
+#endif
+
+void gatherRows(const GatherFloorArgs &a, int64_t j0, int64_t j1)
+{
+#ifdef SYNCSCOPE_X86
+    if (a.featureRowBytes == 64 && cpuHasAvx2() && (reinterpret_cast<uintptr_t>(a.outFeatures) & 63) == 0) {
+        gatherRows64Stream(a.features, a.featureBatchStride, a.indices, j0, j1, a.k, a.outFeatures);
+        return;
+    }
+#endif
+    switch (a.featureRowBytes) {
+    case 32:
+        gatherLoop(a.features, a.featureBatchStride, a.indices, j0, j1, a.k, a.outFeatures,
+                   std::integral_constant<int64_t, 32>());
+        break;
+    case 64:
+        gatherLoop(a.features, a.featureBatchStride, a.indices, j0, j1, a.k, a.outFeatures,
+                   std::integral_constant<int64_t, 64>());
+        break;
+    case 128:
+        gatherLoop(a.features, a.featureBatchStride, a.indices, j0, j1, a.k, a.outFeatures,
+                   std::integral_constant<int64_t, 128>());
+        break;
+    default:
+        gatherLoop(a.features, a.featureBatchStride, a.indices, j0, j1, a.k, a.outFeatures, a.featureRowBytes);
+    }
+}
+
+// One parallel region: task t reads its share of all B*N labels and gathers
+// its share of all B*K rows.
+template <typename T> int64_t gatherFloorT(const GatherFloorArgs &a)
+{
+    const T *lab = static_cast<const T *>(a.labels);
+    const int64_t labels = a.batch * a.n, items = a.batch * a.k;
+    const int threads = ThreadPool::instance().threads();
+    const int tasks = (threads > 1 && labels >= kMinParallelLabels) ? threads : 1;
+    std::vector<int64_t> partial(static_cast<size_t>(tasks), 0);
+    forTasks(tasks > 1, tasks, [&](int t) {
+        const int64_t i0 = labels * t / tasks, i1 = labels * (t + 1) / tasks;
+        int64_t ones = 0;
+        for (int64_t i = i0; i < i1; ++i)
+            ones += lab[i] == T(1);
+        partial[static_cast<size_t>(t)] = ones;
+        const int64_t j0 = items * t / tasks, j1 = items * (t + 1) / tasks;
+        for (int64_t j = j0; j < j1; ++j) {
+            const int64_t idx = a.indices[j];
+            a.outIndices[j] = idx;
+            a.outLabels[j] = static_cast<int64_t>(lab[(j / a.k) * a.n + idx]);
+        }
+        gatherRows(a, j0, j1);
+    });
+    int64_t total = 0;
+    for (auto p : partial)
+        total += p;
+    return total;
+}
 } // namespace
 
 void fusedSampleCpu(const FusedSamplerArgs &args)
@@ -494,6 +586,39 @@ void fusedSampleCpu(const FusedSamplerArgs &args)
     case LabelType::Int64:
         sampleAll<int64_t>(args);
         break;
+    }
+}
+
+int64_t gatherFloorCpu(const GatherFloorArgs &args)
+{
+    if (args.k <= 0 || args.batch <= 0)
+        return 0;
+    switch (args.labelType) {
+    case LabelType::UInt8:
+        return gatherFloorT<uint8_t>(args);
+    case LabelType::Int32:
+        return gatherFloorT<int32_t>(args);
+    case LabelType::Int64:
+        return gatherFloorT<int64_t>(args);
+    }
+    return 0;
+}
+
+void sortedRandomSubset(int64_t n, int64_t k, uint64_t seed, uint64_t stream, int64_t *out)
+{
+    if (n <= 0 || k <= 0)
+        return;
+    k = std::min(k, n);
+    Xoshiro256 rng(seed, stream);
+    std::vector<uint64_t> bits;
+    selectRanks(static_cast<uint64_t>(n), static_cast<uint64_t>(k), bits, rng);
+    int64_t written = 0;
+    for (int64_t w = 0; w < (n + 63) / 64; ++w) {
+        uint64_t word = bits[static_cast<size_t>(w)];
+        while (word) {
+            out[written++] = w * 64 + __builtin_ctzll(word);
+            word &= word - 1;
+        }
     }
 }
 
