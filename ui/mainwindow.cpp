@@ -87,6 +87,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         m_timeline->openFiles({path});
         showPage(TimelinePageIndex);
     });
+    connect(m_explorer, &ExplorerPage::pairCaptured, this,
+            [this](const QString &before, const QString &after) { compareFiles(before, after); });
     connect(m_explorer, &ExplorerPage::fileOpened, this, &MainWindow::addRecent);
     connect(m_distribution, &DistributionPage::takeFromExploreRequested, this, &MainWindow::takeFromExplore);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
@@ -179,6 +181,7 @@ void MainWindow::createMenus()
     run->addAction(m_explorer->runAction());
     run->addAction(m_explorer->sweepAction());
     run->addAction(m_explorer->profileAction());
+    run->addAction(m_explorer->profileCompareAction());
     run->addAction(m_explorer->cancelAction());
     run->addSeparator();
     run->addAction(m_distribution->runAction());

@@ -241,6 +241,27 @@ private Q_SLOTS:
         QVERIFY(window.timeline()->hasTrace());
     }
 
+    void profileAndCompareCapturesThePair()
+    {
+        ExplorerPage page;
+        page.params()->setField("n", "5000");
+        page.params()->setVariantsChecked({"naive"});
+        QVERIFY(!page.profileCompareAction()->isEnabled()); // needs two variants
+        page.params()->setVariantsChecked({"naive", "static"});
+        QTRY_VERIFY(page.profileCompareAction()->isEnabled());
+        QSignalSpy pair(&page, &ExplorerPage::pairCaptured);
+        QSignalSpy failed(page.jobs(), &JobRunner::failed);
+        page.profileCompareAction()->trigger();
+        QVERIFY(page.isBusy());
+        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), 180000);
+        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(1).toString()));
+        QCOMPARE(pair.count(), 1);
+        const QString before = pair.at(0).at(0).toString(), after = pair.at(0).at(1).toString();
+        QVERIFY(before != after);
+        QVERIFY(before.contains("-naive-") && after.contains("-static-"));
+        QVERIFY(QFile(before).size() > 100 && QFile(after).size() > 100);
+    }
+
     void jobRunnerReportsFailure()
     {
         JobRunner runner;

@@ -63,6 +63,10 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
     m_profileAction->setToolTip(tr("Capture a profiler trace of the first checked variant at this point "
                                    "and open it in the Timeline (Ctrl+P)"));
+    m_profileCompareAction = new QAction(tr("Profile and C&ompare"), this);
+    m_profileCompareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
+    m_profileCompareAction->setToolTip(tr("Capture a trace of each of the first two checked variants at this "
+                                          "point (same inputs) and open the pair side by side (Ctrl+Shift+P)"));
     m_saveAction = new QAction(QIcon::fromTheme("document-save"), tr("&Save Results…"), this);
     m_saveAction->setShortcut(QKeySequence::Save);
     m_exportCsvAction = new QAction(tr("Export Results as &CSV…"), this);
@@ -71,8 +75,8 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     m_copyChartAction = new QAction(tr("Cop&y Chart"), this);
     m_copyChartAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
     // Page-local shortcuts: Distribution and Timeline reuse Ctrl+R and Esc for their own jobs.
-    for (QAction *a : {m_runAction, m_sweepAction, m_cancelAction, m_profileAction, m_exportChartAction,
-                       m_copyChartAction}) {
+    for (QAction *a : {m_runAction, m_sweepAction, m_cancelAction, m_profileAction, m_profileCompareAction,
+                       m_exportChartAction, m_copyChartAction}) {
         a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
         addAction(a);
     }
@@ -80,6 +84,7 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     connect(m_sweepAction, &QAction::triggered, this, &ExplorerPage::runSweep);
     connect(m_cancelAction, &QAction::triggered, this, &ExplorerPage::cancel);
     connect(m_profileAction, &QAction::triggered, this, &ExplorerPage::profileRun);
+    connect(m_profileCompareAction, &QAction::triggered, this, &ExplorerPage::profileAndCompare);
     connect(m_saveAction, &QAction::triggered, this, &ExplorerPage::saveWithDialog);
     connect(m_exportCsvAction, &QAction::triggered, this, &ExplorerPage::exportCsvWithDialog);
 
@@ -215,6 +220,7 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ExplorerPage::refreshCharts);
     connect(m_baseline, &QComboBox::currentIndexChanged, this, &ExplorerPage::refreshCharts);
     connect(m_params, &ParamsForm::validityChanged, this, &ExplorerPage::updateActions);
+    connect(m_params, &ParamsForm::variantsChanged, this, &ExplorerPage::updateActions);
     connect(m_jobs, &JobRunner::progress, this, &ExplorerPage::onProgress);
     connect(m_jobs, &JobRunner::finished, this, &ExplorerPage::onFinished);
     connect(m_jobs, &JobRunner::failed, this, &ExplorerPage::onFailed);
@@ -243,6 +249,7 @@ void ExplorerPage::updateActions()
     m_runAction->setEnabled(!busy && valid);
     m_sweepAction->setEnabled(!busy && valid);
     m_profileAction->setEnabled(!busy && valid);
+    m_profileCompareAction->setEnabled(!busy && valid && m_params->checkedVariants().size() >= 2);
     m_cancelAction->setEnabled(busy);
     const bool haveRun = m_model->hasRun(m_currentRun);
     m_saveAction->setEnabled(haveRun);
@@ -313,6 +320,7 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
                          .arg(m_model->runCount() + 1)
                          .arg(label, QString::fromStdString(request.device));
     m_pendingIsCapture = false;
+    m_pendingIsPair = false;
     m_jobs->start(tr("Benchmarking %1").arg(label), [request](const ProgressFn &progress, const CancelToken *cancel) {
         return std::any(lab::runBench(request, progress, cancel));
     });
@@ -320,37 +328,92 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
     Q_EMIT statusMessage(tr("Benchmarking %1…").arg(label));
 }
 
-void ExplorerPage::profileRun()
+namespace {
+
+// Where the app keeps its captures: the cache folder, named by time, variant and point.
+QString capturePath(const lab::CaptureRequest &capture, QString *error)
 {
-    if (isBusy())
-        return;
+    const QString dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
+                            .filePath(QStringLiteral("captures"));
+    if (!QDir().mkpath(dir)) {
+        *error = QObject::tr("Cannot create the capture folder '%1'.").arg(dir);
+        return {};
+    }
+    const QString fileName = QStringLiteral("%1-%2-%3-n%4.json.gz")
+                                 .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")),
+                                      QString::fromStdString(capture.variant),
+                                      QString::fromStdString(capture.device))
+                                 .arg(capture.point.n);
+    return QDir(dir).filePath(fileName);
+}
+
+} // namespace
+
+std::optional<lab::CaptureRequest> ExplorerPage::captureRequest(const std::string &variant)
+{
     QString error;
     const auto request = m_params->pointRequest(&error);
-    if (!request)
-        return showError(error);
+    if (!request) {
+        showError(error);
+        return std::nullopt;
+    }
     lab::CaptureRequest capture;
-    capture.variant = request->variants.front();
+    capture.variant = variant.empty() ? request->variants.front() : variant;
     capture.point = request->points.front();
     capture.device = request->device;
     capture.seed = request->seed;
     capture.threads = request->threads;
     capture.steps = 5;
-    const QString dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
-                            .filePath(QStringLiteral("captures"));
-    if (!QDir().mkpath(dir))
-        return showError(tr("Cannot create the capture folder '%1'.").arg(dir));
-    const QString fileName = QStringLiteral("%1-%2-%3-n%4.json.gz")
-                                 .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss")),
-                                      QString::fromStdString(capture.variant),
-                                      QString::fromStdString(capture.device))
-                                 .arg(capture.point.n);
-    const QString path = QDir(dir).filePath(fileName);
+    const QString path = capturePath(capture, &error);
+    if (path.isEmpty()) {
+        showError(error);
+        return std::nullopt;
+    }
     capture.outPath = path.toStdString();
+    return capture;
+}
+
+void ExplorerPage::profileRun()
+{
+    if (isBusy())
+        return;
+    const auto capture = captureRequest({});
+    if (!capture)
+        return;
     m_pendingIsCapture = true;
-    const QString title = tr("Profiling %1 at %2").arg(QString::fromStdString(capture.variant),
-                                                       describePoint(capture.point));
-    m_jobs->start(title, [capture](const ProgressFn &progress, const CancelToken *cancel) {
+    m_pendingIsPair = false;
+    const QString title = tr("Profiling %1 at %2").arg(QString::fromStdString(capture->variant),
+                                                       describePoint(capture->point));
+    m_jobs->start(title, [capture = *capture](const ProgressFn &progress, const CancelToken *cancel) {
         return std::any(lab::captureTrace(capture, progress, cancel));
+    });
+    setBusy(true, title + QStringLiteral("…"));
+}
+
+void ExplorerPage::profileAndCompare()
+{
+    if (isBusy())
+        return;
+    const QStringList variants = m_params->checkedVariants();
+    if (variants.size() < 2)
+        return showError(tr("Check two variants to profile and compare: the first is 'before', the second 'after'."));
+    const auto before = captureRequest(variants.at(0).toStdString());
+    if (!before)
+        return;
+    auto after = captureRequest(variants.at(1).toStdString());
+    if (!after)
+        return;
+    m_pendingIsCapture = true;
+    m_pendingIsPair = true;
+    const QString title = tr("Profiling %1 and %2 at %3")
+                              .arg(variants.at(0), variants.at(1), describePoint(before->point));
+    m_jobs->start(title, [b = *before, a = *after](const ProgressFn &progress, const CancelToken *cancel) {
+        // One job, two captures of the same point and seed, one after the other.
+        ProgressFn first = [&](double f, const char *m) { progress(0.5 * f, m); };
+        ProgressFn second = [&](double f, const char *m) { progress(0.5 + 0.5 * f, m); };
+        lab::CaptureResult rb = lab::captureTrace(b, first, cancel);
+        lab::CaptureResult ra = lab::captureTrace(a, second, cancel);
+        return std::any(std::make_pair(std::move(rb), std::move(ra)));
     });
     setBusy(true, title + QStringLiteral("…"));
 }
@@ -377,6 +440,19 @@ void ExplorerPage::onFailed(quint64, const QString &error)
 void ExplorerPage::onFinished(quint64, const std::any &result)
 {
     setBusy(false);
+    if (m_pendingIsCapture && m_pendingIsPair) {
+        const auto *pair = std::any_cast<std::pair<lab::CaptureResult, lab::CaptureResult>>(&result);
+        if (!pair)
+            return showError(tr("The captures returned no traces."));
+        const QString text = tr("Captured %1 and %2 (%3 profiler); opening them side by side.")
+                                 .arg(QString::fromStdString(pair->first.path),
+                                      QString::fromStdString(pair->second.path),
+                                      QString::fromStdString(pair->first.profiler));
+        m_jobLabel->setText(text);
+        Q_EMIT statusMessage(text);
+        Q_EMIT pairCaptured(QString::fromStdString(pair->first.path), QString::fromStdString(pair->second.path));
+        return;
+    }
     if (m_pendingIsCapture) {
         const auto *capture = std::any_cast<lab::CaptureResult>(&result);
         if (!capture)

@@ -2,10 +2,12 @@
 // Explore: set parameters like your model's, run the variants at one point or
 // over a sweep, and read step time, spread, speedup and syncs off the charts.
 #include "lab/bench.h"
+#include "lab/capture.h"
 
 #include <QWidget>
 
 #include <any>
+#include <optional>
 
 QT_BEGIN_NAMESPACE
 class QAction;
@@ -51,6 +53,7 @@ public:
     QAction *sweepAction() const { return m_sweepAction; }
     QAction *cancelAction() const { return m_cancelAction; }
     QAction *profileAction() const { return m_profileAction; }
+    QAction *profileCompareAction() const { return m_profileCompareAction; }
     QAction *saveAction() const { return m_saveAction; }
     QAction *exportCsvAction() const { return m_exportCsvAction; }
     QAction *exportChartAction() const { return m_exportChartAction; }
@@ -63,6 +66,9 @@ public Q_SLOTS:
     void runQuickCpuSweep();
     void cancel();
     void profileRun();
+    // Captures the first two checked variants at this point, one trace each
+    // with the same inputs and seed, and emits pairCaptured(before, after).
+    void profileAndCompare();
     void saveWithDialog();
     void exportCsvWithDialog();
 
@@ -73,10 +79,14 @@ Q_SIGNALS:
     void runAdded(int runId);
     // A profiler capture was written; the window opens it in the Timeline.
     void traceCaptured(const QString &path);
+    // Two captures of one point (the first and second checked variant).
+    void pairCaptured(const QString &before, const QString &after);
     void fileOpened(const QString &path);
 
 private:
     void startBench(const lab::BenchRequest &request, const QString &label);
+    // The capture of `variant` (the first checked one when empty) at the point shown.
+    std::optional<lab::CaptureRequest> captureRequest(const std::string &variant);
     void onFinished(quint64 id, const std::any &result);
     void onFailed(quint64 id, const QString &error);
     void onProgress(quint64 id, double fraction, const QString &message);
@@ -105,12 +115,14 @@ private:
     QAction *m_sweepAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_profileAction = nullptr;
+    QAction *m_profileCompareAction = nullptr;
     QAction *m_saveAction = nullptr;
     QAction *m_exportCsvAction = nullptr;
     QAction *m_exportChartAction = nullptr;
     QAction *m_copyChartAction = nullptr;
     QString m_pendingLabel;
     bool m_pendingIsCapture = false;
+    bool m_pendingIsPair = false;
     int m_currentRun = 0;
     lab::BenchPoint m_currentPoint;
 };

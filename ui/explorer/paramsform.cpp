@@ -175,6 +175,7 @@ ParamsForm::ParamsForm(QWidget *parent) : QWidget(parent)
     connect(m_kMode, &QComboBox::currentIndexChanged, this, &ParamsForm::onEdited);
     connect(m_device, &QComboBox::currentIndexChanged, this, &ParamsForm::onEdited);
     connect(m_variants, &QListWidget::itemChanged, this, &ParamsForm::onEdited);
+    connect(m_variants, &QListWidget::itemChanged, this, &ParamsForm::variantsChanged);
     connect(m_sweepAxis, &QComboBox::currentIndexChanged, this, [this] {
         // Sensible ranges per swept parameter, so switching never leaves nonsense.
         switch (sweepAxis()) {

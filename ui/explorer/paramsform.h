@@ -62,6 +62,7 @@ public:
 
 Q_SIGNALS:
     void validityChanged(bool valid);
+    void variantsChanged(); // a variant was checked or unchecked
 
 private:
     QLineEdit *addField(QFormLayout *form, const QString &name, const QString &label,
