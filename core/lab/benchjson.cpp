@@ -79,11 +79,15 @@ BenchReport benchReportFromJson(const std::string &text)
     if (!root.is_object() || !root.contains("results") || !root["results"].is_array())
         throw Error("not a bench result: expected an object with a \"results\" array");
     BenchReport report;
+    long index = -1; // the result being read, for the message
     try {
         report.device = get<std::string>(root, "device", "");
         report.torchVersion = get<std::string>(root, "torch_version", "");
         report.threads = get<int>(root, "threads", 0);
         for (const auto &o : root["results"]) {
+            ++index;
+            if (!o.is_object())
+                throw Error("not a bench result: results[" + std::to_string(index) + "] is not an object");
             BenchResult r;
             r.variant = o.at("variant").get<std::string>();
             r.point.n = o.at("n").get<int64_t>();
@@ -120,7 +124,13 @@ BenchReport benchReportFromJson(const std::string &text)
             report.results.push_back(std::move(r));
         }
     } catch (const json::exception &e) {
-        throw Error(std::string("not a bench result: ") + e.what());
+        // One sentence in our words, not the JSON library's.
+        const std::string where = index < 0 ? std::string("the header") : "results[" + std::to_string(index) + "]";
+        const std::string what = e.what();
+        const size_t q1 = what.find('\''), q2 = q1 == std::string::npos ? q1 : what.find('\'', q1 + 1);
+        if (e.id == 403 && q2 != std::string::npos) // out_of_range: key not found
+            throw Error("not a bench result: " + where + " has no \"" + what.substr(q1 + 1, q2 - q1 - 1) + "\"");
+        throw Error("not a bench result: " + where + " has a field of the wrong type");
     }
     return report;
 }

@@ -170,4 +170,17 @@ TEST(BenchJson, BadFilesGiveOneSentence)
     EXPECT_THROW(benchReportFromJson("{not json"), Error);
     EXPECT_THROW(benchReportFromJson("[1,2]"), Error);
     EXPECT_THROW(benchReportFromJson(R"({"results":[{"n":1}]})"), Error);
+    // Our sentence, not the JSON library's text ("[json.exception...").
+    auto message = [](const std::string &text) {
+        try {
+            benchReportFromJson(text);
+        } catch (const Error &e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    EXPECT_EQ(message(R"({"results":[{"n":1}]})"), "not a bench result: results[0] has no \"variant\"");
+    EXPECT_EQ(message(R"({"results":[{"variant":"fused","n":"x","k":1}]})"),
+              "not a bench result: results[0] has a field of the wrong type");
+    EXPECT_EQ(message(R"({"results":[7]})"), "not a bench result: results[0] is not an object");
 }
