@@ -1,5 +1,6 @@
 #pragma once
 // Small helpers shared by the CLI subcommands.
+#include "analysis/syncanalysis.h"
 #include "common/error.h"
 #include "lab/bench.h"
 
@@ -17,6 +18,15 @@
 #include <unistd.h>
 
 namespace syncscope::cli {
+
+// --lib-prefix and --step-regex: how analyze and diff read Python frames and steps.
+inline void addAnalysisOptions(CLI::App *cmd, AnalysisOptions &options)
+{
+    cmd->add_option("--lib-prefix", options.libPrefixes,
+                    "Python frames starting with this are library code too (repeatable)");
+    cmd->add_option("--step-regex", options.stepRegex,
+                    "Events whose name matches this regex are steps too (besides ProfilerStep#N)");
+}
 
 // Accepts 1000, 1e6 or 1_000_000; names the flag in the error.
 inline int64_t parseCount(const std::string &text, const char *flag)

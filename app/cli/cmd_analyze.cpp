@@ -168,18 +168,14 @@ void registerAnalyze(CLI::App &app, int &exitCode)
         std::vector<std::string> files;
         std::string json;
         std::string top = "10";
-        std::vector<std::string> libPrefixes;
-        std::string stepRegex;
+        AnalysisOptions analysis;
         std::vector<std::string> cats;
     };
     auto opts = std::make_shared<Options>();
     cmd->add_option("files", opts->files, "Chrome trace files (.json or .json.gz)")->required();
     cmd->add_option("--json", opts->json, "Also write the analysis as JSON to this file ('-' for stdout)");
     cmd->add_option("--top", opts->top, "How many top ops, sync sources and sync gaps to list (default 10)");
-    cmd->add_option("--lib-prefix", opts->libPrefixes,
-                    "Python frames starting with this are library code too (repeatable)");
-    cmd->add_option("--step-regex", opts->stepRegex,
-                    "Events whose name matches this regex are steps too (besides ProfilerStep#N)");
+    addAnalysisOptions(cmd, opts->analysis);
     cmd->add_option("--cat", opts->cats,
                     "Categories of the top-ops list (repeatable; default cpu_op, user_annotation, "
                     "kernel, gpu_memcpy, gpu_memset)");
@@ -195,9 +191,7 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             ProgressFn analyzeProgress = [&](double f, const char *) {
                 progress(0.8 + 0.2 * f, "analysing");
             };
-            AnalysisOptions options;
-            options.libPrefixes = opts->libPrefixes;
-            options.stepRegex = opts->stepRegex;
+            const AnalysisOptions &options = opts->analysis;
             JobAnalysis job = analyzeJob(std::move(files), options, analyzeProgress);
             if (!opts->cats.empty())
                 job.topCategories = opts->cats;

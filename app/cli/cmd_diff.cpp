@@ -160,8 +160,7 @@ void registerDiff(CLI::App &app, int &exitCode)
     struct Options {
         std::string before, after, json, csv;
         std::string top = "10";
-        std::vector<std::string> libPrefixes;
-        std::string stepRegex;
+        AnalysisOptions analysis;
     };
     auto opts = std::make_shared<Options>();
     cmd->add_option("before", opts->before, "The trace before the change (.json or .json.gz)")
@@ -172,18 +171,13 @@ void registerDiff(CLI::App &app, int &exitCode)
     cmd->add_option("--csv", opts->csv, "Also write it as CSV, one row per (section, key, metric)");
     cmd->add_option("--top", opts->top,
                     "How many sources, ops and kernels the text lists (default 10)");
-    cmd->add_option("--lib-prefix", opts->libPrefixes,
-                    "Python frames starting with this are library code too (repeatable)");
-    cmd->add_option("--step-regex", opts->stepRegex,
-                    "Events whose name matches this regex are steps too (besides ProfilerStep#N)");
+    addAnalysisOptions(cmd, opts->analysis);
     cmd->callback([&exitCode, opts] {
         guarded(exitCode, [&] {
             const int64_t top = parseCount(opts->top, "--top");
             if (top < 0)
                 throw Error("--top takes a count of 0 or more (got '" + opts->top + "')");
-            AnalysisOptions options;
-            options.libPrefixes = opts->libPrefixes;
-            options.stepRegex = opts->stepRegex;
+            const AnalysisOptions &options = opts->analysis;
             const AnalysedTrace before = analyseTrace(loadOne(opts->before, "before"), options);
             const AnalysedTrace after = analyseTrace(loadOne(opts->after, "after"), options);
             const TraceDiff diff = diffTraces(before, after);

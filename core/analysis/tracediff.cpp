@@ -1,5 +1,6 @@
 #include "analysis/tracediff.h"
 
+#include "analysis/csv.h"
 #include "analysis/jsonwriter.h"
 
 #include <algorithm>
@@ -445,19 +446,6 @@ std::string traceDiffToJson(const TraceDiff &d, int indent)
 }
 
 namespace {
-
-std::string csvField(const std::string &s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + '"';
-}
 
 class CsvRows {
 public:

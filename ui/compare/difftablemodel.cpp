@@ -1,5 +1,6 @@
 #include "compare/difftablemodel.h"
 
+#include "analysis/csv.h"
 #include "analysis/jsonwriter.h"
 #include "compare/comparedata.h"
 
@@ -280,22 +281,6 @@ QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, in
     return QString::fromUtf8(columns()[size_t(section)].title);
 }
 
-namespace {
-
-std::string csvField(const std::string &s)
-{
-    if (s.find_first_of(",\"\n\r") == std::string::npos)
-        return s;
-    std::string out = "\"";
-    for (char c : s) {
-        if (c == '"')
-            out += '"';
-        out += c;
-    }
-    return out + '"';
-}
-
-} // namespace
 
 std::string DiffTableModel::toCsv(const std::vector<int> &rowsIn) const
 {

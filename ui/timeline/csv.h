@@ -2,6 +2,8 @@
 // CSV rows for the timeline's table exports (RFC 4180): a field with a comma,
 // quote or line break is quoted, quotes doubled. Numbers go in as text made from
 // integers by the caller (formatMicros), so nothing passes through a double.
+#include "analysis/csv.h"
+
 #include <string>
 #include <string_view>
 
@@ -18,17 +20,7 @@ public:
     void text(std::string_view s)
     {
         sep();
-        if (s.find_first_of(",\"\r\n") == std::string_view::npos) {
-            m_out += s;
-            return;
-        }
-        m_out += '"';
-        for (char c : s) {
-            if (c == '"')
-                m_out += '"';
-            m_out += c;
-        }
-        m_out += '"';
+        appendCsvField(m_out, s);
     }
     void end() { m_out += '\n'; }
 
