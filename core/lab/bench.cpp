@@ -204,17 +204,26 @@ struct GatherFloorSet {
     kernels::GatherFloorArgs args;
 };
 
+// On the inputs' device: the indices are drawn on the host (and copied for CUDA).
 GatherFloorSet makeGatherFloorSet(const GeneratedInput &in, int64_t k, uint64_t seed)
 {
     const at::Tensor labels = in.labels.contiguous(), features = in.features.contiguous();
     const int64_t B = labels.size(0), N = labels.size(1), D = features.size(2), kk = std::min(k, N);
     GatherFloorSet g;
-    g.indices = at::empty({B, kk}, at::kLong);
+    at::Tensor indices = at::empty({B, kk}, at::kLong);
     for (int64_t b = 0; b < B; ++b)
-        kernels::sortedRandomSubset(N, kk, seed, static_cast<uint64_t>(b), g.indices.data_ptr<int64_t>() + b * kk);
-    g.outIndices = emptyHostOutput({B, kk}, at::kLong);
-    g.outLabels = emptyHostOutput({B, kk}, at::kLong);
-    g.outFeatures = emptyHostOutput({B, kk, D}, features.scalar_type());
+        kernels::sortedRandomSubset(N, kk, seed, static_cast<uint64_t>(b), indices.data_ptr<int64_t>() + b * kk);
+    if (labels.is_cuda()) {
+        g.indices = indices.to(labels.device());
+        g.outIndices = at::empty({B, kk}, labels.options().dtype(at::kLong));
+        g.outLabels = at::empty({B, kk}, labels.options().dtype(at::kLong));
+        g.outFeatures = at::empty({B, kk, D}, features.options());
+    } else {
+        g.indices = indices;
+        g.outIndices = emptyHostOutput({B, kk}, at::kLong);
+        g.outLabels = emptyHostOutput({B, kk}, at::kLong);
+        g.outFeatures = emptyHostOutput({B, kk, D}, features.scalar_type());
+    }
     auto &a = g.args;
     a.labels = labels.data_ptr();
     a.labelType = kernelLabelType(labels.scalar_type());
@@ -230,6 +239,7 @@ GatherFloorSet makeGatherFloorSet(const GeneratedInput &in, int64_t k, uint64_t 
     a.outFeatures = static_cast<uint8_t *>(g.outFeatures.data_ptr());
     return g;
 }
+
 
 // Steps run with the sync debug mode on, after the timed ones: a warning costs
 // host time, so counting stays out of the timing.
@@ -296,6 +306,17 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
                                   .medianMs;
                     launchFloorMs = summarize(timeSteps(true, request.warmup, request.iters, ticker, "launch floor",
                                                         [&](int64_t) { launchFloor->replay(); }, noHook))
+                                        .medianMs;
+                    std::vector<GatherFloorSet> gather;
+                    for (size_t s = 0; s < sets.size(); ++s)
+                        gather.push_back(makeGatherFloorSet(sets[s], p.k, request.seed + 7919ull * (s + 1)));
+                    gatherFloorMs = summarize(timeSteps(true, request.warmup, request.iters, ticker, "gather floor",
+                                                        [&](int64_t it) {
+                                                            gatherFloorCudaAsync(
+                                                                gather[static_cast<size_t>(it) % gather.size()].args,
+                                                                count);
+                                                        },
+                                                        noHook))
                                         .medianMs;
                 }
 #endif

@@ -53,6 +53,12 @@ void labelReadPassCudaAsync(const at::Tensor &labels, const at::Tensor &out)
                                currentStream());
 }
 
+void gatherFloorCudaAsync(const kernels::GatherFloorArgs &args, const at::Tensor &count)
+{
+    const c10::cuda::CUDAGuard guard(count.device());
+    kernels::gatherFloorCuda(args, count.data_ptr<int64_t>(), currentStream());
+}
+
 struct LaunchFloor::Impl {
     kernels::EmptyGraph graph;
 };

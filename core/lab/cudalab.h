@@ -2,6 +2,7 @@
 // The lab's CUDA pieces (compiled only where SYNCSCOPE_WITH_CUDA is defined):
 // the fused CUDA sampler on tensors, the static sampler replayed from a CUDA
 // graph, and the two device floors the harness measures.
+#include "kernels/cpu/fusedsampler.h"
 #include "lab/sampler.h"
 
 #include <memory>
@@ -29,6 +30,11 @@ void releaseStaticGraphs();    // drops every cached graph and its memory pool
 // Enqueues one read pass over the labels (counting positives into `out`, a
 // one-element int64 CUDA tensor) on the current stream; no host wait.
 void labelReadPassCudaAsync(const at::Tensor &labels, const at::Tensor &out);
+
+// Enqueues the gather floor (kernels::gatherFloorCuda) for device pointers in
+// `args` on the current stream, counting positives into `count` (a one-element
+// int64 CUDA tensor); no host wait.
+void gatherFloorCudaAsync(const kernels::GatherFloorArgs &args, const at::Tensor &count);
 
 // The launch floor: replays a graph of one empty kernel on the current stream.
 class LaunchFloor {

@@ -203,6 +203,8 @@ TEST(CudaBench, FillsEventTimingSyncsPeakMemoryAndBothFloors)
         EXPECT_GT(r.floorMs, 0);
         ASSERT_TRUE(r.launchFloorMs.has_value());
         EXPECT_GT(*r.launchFloorMs, 0);
+        ASSERT_TRUE(r.gatherFloorMs.has_value());
+        EXPECT_GT(*r.gatherFloorMs, 0);
         ASSERT_TRUE(r.syncsPerStep.has_value()) << r.variant;
         ASSERT_TRUE(r.peakBytes.has_value()) << r.variant;
         if (r.variant == "naive")
@@ -215,6 +217,40 @@ TEST(CudaBench, FillsEventTimingSyncsPeakMemoryAndBothFloors)
 }
 
 #if defined(SYNCSCOPE_WITH_CUDA)
+
+// The device gather floor copies what the CPU one copies, and counts the positives.
+TEST(CudaFloor, GatherFloorMatchesTheCpuFloor)
+{
+    SKIP_WITHOUT_CUDA();
+    const auto in = generateInput(3, 5003, 16, 0.3, 0.1, 4, cudaDevice());
+    const int64_t B = 3, N = 5003, K = 701, D = 16;
+    at::Tensor indices = at::empty({B, K}, at::kLong);
+    for (int64_t b = 0; b < B; ++b)
+        kernels::sortedRandomSubset(N, K, 99, static_cast<uint64_t>(b), indices.data_ptr<int64_t>() + b * K);
+    const at::Tensor dIdx = indices.to(in.labels.device());
+    at::Tensor oIdx = at::empty({B, K}, in.labels.options().dtype(at::kLong));
+    at::Tensor oLab = at::empty({B, K}, in.labels.options().dtype(at::kLong));
+    at::Tensor oFeat = at::empty({B, K, D}, in.features.options());
+    const at::Tensor count = at::empty({1}, in.labels.options().dtype(at::kLong));
+    kernels::GatherFloorArgs a;
+    a.labels = in.labels.data_ptr();
+    a.labelType = kernels::LabelType::Int64;
+    a.batch = B;
+    a.n = N;
+    a.features = static_cast<const uint8_t *>(in.features.data_ptr());
+    a.featureRowBytes = D * 4;
+    a.featureBatchStride = N * a.featureRowBytes;
+    a.k = K;
+    a.indices = dIdx.data_ptr<int64_t>();
+    a.outIndices = oIdx.data_ptr<int64_t>();
+    a.outLabels = oLab.data_ptr<int64_t>();
+    a.outFeatures = static_cast<uint8_t *>(oFeat.data_ptr());
+    gatherFloorCudaAsync(a, count);
+    EXPECT_EQ(count.item<int64_t>(), (in.labels == 1).sum().item<int64_t>());
+    EXPECT_TRUE(oIdx.cpu().equal(indices));
+    EXPECT_TRUE(oLab.equal(in.labels.gather(1, dIdx)));
+    EXPECT_TRUE(oFeat.equal(in.features.gather(1, dIdx.unsqueeze(-1).expand({B, K, D}))));
+}
 
 TEST(CudaFloor, LabelReadPassCountsThePositives)
 {

@@ -21,6 +21,7 @@
 
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 
 namespace syncscope::kernels {
@@ -310,6 +311,42 @@ __global__ void countOnesKernel(const T *lab, int64_t count, bool vectorized, un
 
 __global__ void emptyKernel() {}
 
+// The gather floor in one kernel: every thread reads its share of all labels
+// (counting positives, so the read cannot be dropped) and copies its share of
+// the K full rows at the given sorted indices, with their indices and labels.
+template <typename T>
+__global__ void gatherFloorKernel(GatherFloorArgs a, unsigned long long *outCount)
+{
+    const int64_t stride = int64_t(gridDim.x) * blockDim.x;
+    const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
+    const T *lab = static_cast<const T *>(a.labels);
+    unsigned long long local = 0;
+    for (int64_t x = first; x < a.batch * a.n; x += stride)
+        local += lab[x] == T(1);
+    // Rows move in 4-byte words where they allow it, else bytes.
+    const bool words = a.featureRowBytes % 4 == 0;
+    const int64_t unit = words ? 4 : 1, units = a.featureRowBytes / unit;
+    const int64_t rows = a.batch * a.k;
+    for (int64_t x = first; x < rows * units; x += stride) {
+        const int64_t r = x / units, u = x % units, b = r / a.k;
+        const int64_t idx = a.indices[r];
+        const uint8_t *src = a.features + b * a.featureBatchStride + idx * a.featureRowBytes + u * unit;
+        uint8_t *dst = a.outFeatures + r * a.featureRowBytes + u * unit;
+        if (words)
+            *reinterpret_cast<uint32_t *>(dst) = __ldg(reinterpret_cast<const uint32_t *>(src));
+        else
+            *dst = *src;
+        if (u == 0) {
+            a.outIndices[r] = idx;
+            a.outLabels[r] = static_cast<int64_t>(lab[b * a.n + idx]);
+        }
+    }
+    uint64_t total;
+    blockExclusiveScan(local, &total);
+    if (threadIdx.x == 0)
+        atomicAdd(outCount, static_cast<unsigned long long>(total));
+}
+
 int deviceSmCount()
 {
     int dev = 0, sms = 0;
@@ -458,6 +495,32 @@ void labelReadPassCuda(const void *labels, LabelType type, int64_t count, int64_
         break;
     }
     check(cudaGetLastError(), "floor kernel launch");
+}
+
+void gatherFloorCuda(const GatherFloorArgs &args, int64_t *outCount, void *stream)
+{
+    auto s = static_cast<cudaStream_t>(stream);
+    check(cudaMemsetAsync(outCount, 0, sizeof(int64_t), s), "clearing the gather floor's counter");
+    const int64_t work = std::max(args.batch * args.n, args.batch * args.k * std::max<int64_t>(1, args.featureRowBytes / 4));
+    if (work < 1)
+        return;
+    static const int sms = deviceSmCount();
+    const int threads = 256;
+    const int64_t wanted = (work + threads * 4 - 1) / (threads * 4);
+    const auto blocks = static_cast<unsigned>(wanted < sms * 8 ? wanted : sms * 8);
+    auto *out = reinterpret_cast<unsigned long long *>(outCount);
+    switch (args.labelType) {
+    case LabelType::UInt8:
+        gatherFloorKernel<uint8_t><<<blocks, threads, 0, s>>>(args, out);
+        break;
+    case LabelType::Int32:
+        gatherFloorKernel<int32_t><<<blocks, threads, 0, s>>>(args, out);
+        break;
+    case LabelType::Int64:
+        gatherFloorKernel<int64_t><<<blocks, threads, 0, s>>>(args, out);
+        break;
+    }
+    check(cudaGetLastError(), "gather floor kernel launch");
 }
 
 EmptyGraph::EmptyGraph()

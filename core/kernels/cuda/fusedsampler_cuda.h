@@ -31,6 +31,12 @@ void fusedSampleCuda(const FusedSamplerArgs &args, void *workspace, size_t works
 void labelReadPassCuda(const void *labels, LabelType type, int64_t count, int64_t *outCount,
                        void *stream);
 
+// The gather floor on the device, as one kernel: one read pass over all labels
+// (positives counted into *outCount, a device int64) and the K full rows at the
+// sorted indices copied into [batch, k, row] with their indices and labels.
+// All pointers in `args` are device pointers. Launches only, on `stream`.
+void gatherFloorCuda(const GatherFloorArgs &args, int64_t *outCount, void *stream);
+
 // The launch floor: one replay of a CUDA graph that holds one empty kernel.
 // Owns the graph; create and destroy it outside any capture.
 class EmptyGraph {
