@@ -7,6 +7,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
+#include <ctime>
 #include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -60,6 +61,26 @@ extern "C" void removeTempFilesAndDie(int sig)
     errno = savedErrno;
     std::signal(sig, SIG_DFL);
     ::raise(sig);
+}
+
+// Six characters from [A-Za-z0-9], like mkstemp's, from the clock, the pid and a counter.
+std::string randomSuffix()
+{
+    static std::atomic<uint64_t> counter{0};
+    struct timespec ts {};
+    ::clock_gettime(CLOCK_MONOTONIC, &ts);
+    uint64_t x = static_cast<uint64_t>(ts.tv_nsec) ^ (static_cast<uint64_t>(ts.tv_sec) << 30) ^
+                 (static_cast<uint64_t>(::getpid()) << 20) ^ (counter.fetch_add(1) * 0x9E3779B97F4A7C15ull);
+    x ^= x >> 31;
+    x *= 0xBF58476D1CE4E5B9ull;
+    x ^= x >> 29;
+    static const char kChars[] = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789";
+    std::string out(6, 'X');
+    for (char &c : out) {
+        c = kChars[x % 62];
+        x /= 62;
+    }
+    return out;
 }
 
 std::string dirOf(const std::string &path)
@@ -140,14 +161,23 @@ AtomicFile::AtomicFile(std::string path) : m_path(std::move(path))
             fail(errno);
         return;
     }
-    m_temp = m_target + ".tmp.XXXXXX";
-    const int fd = ::mkstemp(m_temp.data());
-    if (fd < 0) {
+    // The name is registered before the file exists, so a signal at any moment
+    // finds it: a random name, registered, then created exclusively.
+    int fd = -1;
+    for (int attempt = 0; fd < 0; ++attempt) {
+        m_temp = m_target + ".tmp." + randomSuffix();
+        m_slot = registerTempFile(m_temp);
+        fd = ::open(m_temp.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+        if (fd >= 0)
+            break;
         const int err = errno;
-        m_temp.clear();
-        fail(err);
+        unregisterTempFile(m_slot);
+        m_slot = -1;
+        if (err != EEXIST || attempt >= 100) {
+            m_temp.clear();
+            fail(err);
+        }
     }
-    m_slot = registerTempFile(m_temp);
     // mkstemp creates 0600: give the temporary file the mode the result must have.
     const mode_t mode = exists ? (st.st_mode & 07777) : static_cast<mode_t>(newFileMode());
     ::fchmod(fd, mode);
