@@ -160,6 +160,8 @@ private Q_SLOTS:
         QCOMPARE(model.index(1, ResultsModel::VariantColumn).data().toString(), QString("fused"));
         QCOMPARE(model.index(0, ResultsModel::MedianColumn).data(ResultsModel::SortRole).toDouble(), 10.0);
         QCOMPARE(model.index(0, ResultsModel::RatioColumn).data().toString(), QString("100.0"));
+        QCOMPARE(model.headerData(ResultsModel::RatioColumn, Qt::Horizontal).toString(),
+                 QString(QChar(0x00D7)) + QStringLiteral(" floor")); // not mojibake
         // CPU reports leave syncs and memory unmeasured, never zero.
         QCOMPARE(model.index(0, ResultsModel::SyncsColumn).data().toString(), QString("n/m"));
         QCOMPARE(model.report(a).results.size(), size_t(4));

@@ -5,6 +5,7 @@
 #include "timeline/rangestatsmodel.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/timelinedata.h"
+#include "trace/traceloader.h"
 
 #include <QAbstractItemModelTester>
 #include <QSortFilterProxyModel>
@@ -49,6 +50,22 @@ private Q_SLOTS:
         QCOMPARE(d->rows().front().title, QStringLiteral("python train.py (pid 4242)"));
         QCOMPARE(d->rowAt(d->rows()[3].y + 1), 3);
         QCOMPARE(d->rowAt(-5), -1);
+    }
+
+    void legacyStreamTidsAreNotDoubled()
+    {
+        const std::string text = R"({"traceEvents": [
+            {"ph": "X", "cat": "Kernel", "name": "k", "pid": 0, "tid": "stream 7", "ts": 1, "dur": 2,
+             "args": {"device": 0, "stream": 7}},
+            {"ph": "X", "cat": "Kernel", "name": "k", "pid": 0, "tid": 8, "ts": 1, "dur": 2,
+             "args": {"device": 0, "stream": 8}}]})";
+        const auto d = TimelineData::build({loadTraceFromMemory(text, "legacy.json")});
+        QStringList names;
+        for (const auto &t : d->tracks())
+            names << t.name;
+        QVERIFY2(names.contains(QStringLiteral("stream 7")), qPrintable(names.join(", ")));
+        QVERIFY2(names.contains(QStringLiteral("stream 8")), qPrintable(names.join(", ")));
+        QVERIFY(!names.contains(QStringLiteral("stream stream 7")));
     }
 
     void syncGapsAndSummary()

@@ -97,9 +97,9 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
                                  "Host-device syncs per step (CUDA only)",
                                  "Peak device memory (CUDA only)", "Timed steps", nullptr};
     if (role == Qt::DisplayRole)
-        return QString::fromLatin1(names[section]);
+        return QString::fromUtf8(names[section]); // the source is UTF-8 ("× floor")
     if (role == Qt::ToolTipRole && tips[section])
-        return QString::fromLatin1(tips[section]);
+        return QString::fromUtf8(tips[section]);
     return {};
 }
 

@@ -255,9 +255,12 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
             tt.device = trackDevice[ti];
             if (t.threadName != kEmptyStr)
                 tt.name = qs(m.str(t.threadName));
-            else
-                tt.name = (tt.gpu ? QStringLiteral("stream %1") : QStringLiteral("thread %1"))
-                              .arg(qs(m.str(t.tid.text)));
+            else {
+                // Legacy traces already write "stream 7" as the tid: no "stream stream 7".
+                const QString tid = qs(m.str(t.tid.text));
+                const QString word = tt.gpu ? QStringLiteral("stream") : QStringLiteral("thread");
+                tt.name = tid.startsWith(word + QLatin1Char(' ')) ? tid : word + QLatin1Char(' ') + tid;
+            }
             // Events per depth, keeping start order.
             std::vector<size_t> counts(size_t(t.maxDepth) + 1, 0);
             for (uint16_t d : t.depth)
