@@ -291,27 +291,34 @@ TEST(SyncVerdicts, LibraryFrames)
     EXPECT_TRUE(isLibraryFrame("mylib/x.py(1): f", {"mylib/"}));
 }
 
+// 1000 steps of 100 us on one thread and stream: a launch [t, t+2], its kernel
+// [t+5, t+kernelEnd], then a sync [t+10, t+kernelEnd+1] that waits for it.
+SyncReplay steadySteps(TimeNs kernelEnd)
+{
+    std::vector<SyncReplay::Activity> acts;
+    std::vector<SyncReplay::Launch> launches;
+    std::vector<SyncReplay::Blocking> calls;
+    for (int k = 0; k < 1000; ++k) {
+        const TimeNs t = TimeNs(k) * 100'000;
+        launches.push_back({0, t, t + 2'000, k});
+        acts.push_back({0, 0, t + 5'000, t + kernelEnd, k});
+        calls.push_back({0, t + 10'000, t + kernelEnd + 1'000});
+    }
+    return SyncReplay(acts, launches, calls, 1);
+}
+
 // A host that waits 50 us per step for a GPU that idles 45 us per step: removing
 // one sync lets the host run 45 us ahead for good (the next syncs wait for GPU
 // work that now also ends earlier); removing all lets the kernels run back to back.
 TEST(SyncReplay, HostBoundStepsKeepTheirHeadStart)
 {
-    std::vector<SyncReplay::Activity> acts;
-    std::vector<SyncReplay::Launch> launches;
-    std::vector<SyncReplay::Blocking> calls;
     // 1000 steps of 100 us: launch at t, kernel [t+5, t+60], sync [t+10, t+61].
-    for (int k = 0; k < 1000; ++k) {
-        const TimeNs t = TimeNs(k) * 100'000;
-        launches.push_back({0, t, t + 2'000, k});
-        acts.push_back({0, 0, t + 5'000, t + 60'000, k});
-        calls.push_back({0, t + 10'000, t + 61'000});
-    }
-    SyncReplay r(acts, launches, calls, 1);
+    SyncReplay r = steadySteps(60'000);
     EXPECT_EQ(r.run({3})[0], 45'000);
     // Everything after the next step moves by the same 45 us: no need to walk it.
     EXPECT_LT(r.lastWalked(), 600u);
     EXPECT_EQ(r.lastTailShift(), 45'000);
-    std::vector<size_t> all(calls.size());
+    std::vector<size_t> all(1000); // every sync of steadySteps
     for (size_t i = 0; i < all.size(); ++i)
         all[i] = i;
     // Host steps of 49 us; kernels of 55 us queue back to back from 5 us.
@@ -323,19 +330,11 @@ TEST(SyncReplay, HostBoundStepsKeepTheirHeadStart)
 // items, because the next sync re-synchronizes the host.
 TEST(SyncReplay, StopsOnceConverged)
 {
-    std::vector<SyncReplay::Activity> acts;
-    std::vector<SyncReplay::Launch> launches;
-    std::vector<SyncReplay::Blocking> calls;
-    for (int k = 0; k < 1000; ++k) {
-        const TimeNs t = TimeNs(k) * 100'000;
-        launches.push_back({0, t, t + 2'000, k});
-        acts.push_back({0, 0, t + 5'000, t + 105'000, k});
-        calls.push_back({0, t + 10'000, t + 106'000});
-    }
-    SyncReplay r(acts, launches, calls, 1);
+    // Kernels [t+5, t+105] back to back, syncs [t+10, t+106].
+    SyncReplay r = steadySteps(105'000);
     EXPECT_EQ(r.run({3})[0], 0);
     EXPECT_LT(r.lastWalked(), 10u);
-    std::vector<size_t> all(calls.size());
+    std::vector<size_t> all(1000); // every sync of steadySteps
     for (size_t i = 0; i < all.size(); ++i)
         all[i] = i;
     EXPECT_EQ(r.run(all)[0], 0);

@@ -24,21 +24,6 @@ std::string readFile(const std::string &path)
     return ss.str();
 }
 
-std::string gzipBytes(const std::string &plain)
-{
-    z_stream zs{};
-    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
-    std::string out(deflateBound(&zs, plain.size()) + 64, '\0');
-    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(plain.data()));
-    zs.avail_in = static_cast<uInt>(plain.size());
-    zs.next_out = reinterpret_cast<Bytef *>(out.data());
-    zs.avail_out = static_cast<uInt>(out.size());
-    deflate(&zs, Z_FINISH);
-    out.resize(zs.total_out);
-    deflateEnd(&zs);
-    return out;
-}
-
 std::string loadError(const std::string &path)
 {
     try {
@@ -179,7 +164,7 @@ TEST(TraceLoader, TruncatedFileKeepsCompleteEvents)
 
 TEST(TraceLoader, TruncatedGzipKeepsCompleteEvents)
 {
-    const std::string gz = gzipBytes(readFile(dataPath("phases.json")));
+    const std::string gz = test::gzipBytes(readFile(dataPath("phases.json")));
     // Cut inside the deflate stream, as a killed profiler would leave it.
     auto m = loadTraceFromMemory(std::string_view(gz).substr(0, gz.size() * 2 / 3), "cut.gz");
     EXPECT_TRUE(m->info().truncated);
@@ -193,7 +178,7 @@ TEST(TraceLoader, GzipDetectedByMagicNotName)
     const std::string path = testing::TempDir() + "/gzip_named_plain.json";
     {
         std::ofstream out(path, std::ios::binary);
-        out << gzipBytes(plain);
+        out << test::gzipBytes(plain);
     }
     auto gz = loadTrace(path);
     auto ref = loadTrace(dataPath("phases.json"));
@@ -208,7 +193,7 @@ TEST(TraceLoader, ConcatenatedGzipMembers)
 {
     const std::string plain = readFile(dataPath("bare_array.json"));
     const std::string a = plain.substr(0, 50), b = plain.substr(50);
-    const std::string gz = gzipBytes(a) + gzipBytes(b);
+    const std::string gz = test::gzipBytes(a) + test::gzipBytes(b);
     auto m = loadTraceFromMemory(gz, "two-members.gz");
     EXPECT_EQ(m->counts().durationEvents, 2u);
     EXPECT_FALSE(m->info().truncated);

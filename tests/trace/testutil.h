@@ -7,6 +7,8 @@
 #include <string>
 #include <string_view>
 
+#include <zlib.h>
+
 namespace syncscope::test {
 
 inline std::string dataPath(const std::string &name)
@@ -17,6 +19,22 @@ inline std::string dataPath(const std::string &name)
 inline std::string sharedTrace(const std::string &name)
 {
     return std::string(SYNCSCOPE_SHARED_DIR) + "/traces/" + name;
+}
+
+// The bytes of `plain` as one gzip member (for loader tests).
+inline std::string gzipBytes(const std::string &plain)
+{
+    z_stream zs{};
+    deflateInit2(&zs, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY);
+    std::string out(deflateBound(&zs, static_cast<uLong>(plain.size())) + 64, '\0');
+    zs.next_in = reinterpret_cast<Bytef *>(const_cast<char *>(plain.data()));
+    zs.avail_in = static_cast<uInt>(plain.size());
+    zs.next_out = reinterpret_cast<Bytef *>(out.data());
+    zs.avail_out = static_cast<uInt>(out.size());
+    deflate(&zs, Z_FINISH);
+    out.resize(zs.total_out);
+    deflateEnd(&zs);
+    return out;
 }
 
 // Under CI the shared traces must be there: a missing one fails, elsewhere it skips.

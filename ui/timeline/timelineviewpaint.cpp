@@ -132,36 +132,15 @@ void TimelineView::paintOverlays(QPainter &p) const
     p.save();
     p.setClipRect(plot);
     p.setRenderHint(QPainter::Antialiasing, true);
-    if (!m_markedGaps.empty()) {
-        // The gaps of one sync source: solid outlines, only those in view.
-        p.setPen(QPen(QColor(120, 0, 160), 2));
-        p.setBrush(QColor(120, 0, 160, 30));
-        for (int mg : m_markedGaps) {
-            const TimelineGap &g = m_data->gaps()[size_t(mg)];
-            const TimelineFile &file = m_data->files()[g.file];
-            const SyncGap &gap = file.sync.syncGaps[g.gap];
-            if (gap.interval.end < m_map.start() || gap.interval.start > m_map.end())
-                continue;
-            const int l = plot.left() + int(std::floor(m_map.toPixelClamped(gap.interval.start)));
-            const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(gap.interval.end)));
-            for (const auto &dg : file.deviceGaps)
-                if (dg.device == gap.device)
-                    for (int ti : dg.tracks) {
-                        const TimelineTrack &tt = m_data->tracks()[size_t(ti)];
-                        const TimelineRow &first = m_data->rows()[size_t(tt.firstRow)];
-                        const int y = plot.top() + first.y - scrollY();
-                        p.drawRect(QRect(l, y, std::max(2, r - l), tt.rowCount * TimelineData::kRowHeight));
-                    }
-        }
-    }
-    if (m_highlightGap >= 0) {
-        const TimelineGap &g = m_data->gaps()[size_t(m_highlightGap)];
+    // Outlines a gap over every GPU track of its device (nothing when out of view).
+    auto outlineGap = [&](int index) {
+        const TimelineGap &g = m_data->gaps()[size_t(index)];
         const TimelineFile &file = m_data->files()[g.file];
         const SyncGap &gap = file.sync.syncGaps[g.gap];
+        if (gap.interval.end < m_map.start() || gap.interval.start > m_map.end())
+            return;
         const int l = plot.left() + int(std::floor(m_map.toPixelClamped(gap.interval.start)));
         const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(gap.interval.end)));
-        p.setPen(QPen(QColor(180, 0, 0), 2, Qt::DashLine));
-        p.setBrush(Qt::NoBrush);
         for (const auto &dg : file.deviceGaps)
             if (dg.device == gap.device)
                 for (int ti : dg.tracks) {
@@ -170,6 +149,18 @@ void TimelineView::paintOverlays(QPainter &p) const
                     const int y = plot.top() + first.y - scrollY();
                     p.drawRect(QRect(l, y, std::max(2, r - l), tt.rowCount * TimelineData::kRowHeight));
                 }
+    };
+    if (!m_markedGaps.empty()) {
+        // The gaps of one sync source: solid outlines, only those in view.
+        p.setPen(QPen(QColor(120, 0, 160), 2));
+        p.setBrush(QColor(120, 0, 160, 30));
+        for (int mg : m_markedGaps)
+            outlineGap(mg);
+    }
+    if (m_highlightGap >= 0) {
+        p.setPen(QPen(QColor(180, 0, 0), 2, Qt::DashLine));
+        p.setBrush(Qt::NoBrush);
+        outlineGap(m_highlightGap);
     }
     if (m_hasRange) {
         const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_range0)));
