@@ -200,6 +200,9 @@ private Q_SLOTS:
         QCOMPARE(page.findStatusText(),
                  QStringLiteral("%1 of %2")
                      .arg(QLocale().toString(qulonglong(m)), QLocale().toString(qulonglong(m))));
+        // a match selected otherwise (a click, the details panel) gets its place too
+        page.view()->selectEvent(e, false);
+        QCOMPARE(page.findStatusText(), QStringLiteral("1 of %1").arg(QLocale().toString(qulonglong(m))));
 
         // ordinal() agrees with the walk order over every match of a name with
         // matches on several tracks (launches on the main thread, kernels on two streams)

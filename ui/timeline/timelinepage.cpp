@@ -467,6 +467,7 @@ void TimelinePage::onSelectionChanged()
 {
     const TimelineEvent e = m_view->selectedEvent();
     m_details->setEvent(m_view->data(), e, m_view->links());
+    updateFindOrdinal();
     if (e.valid()) {
         m_sideTabs->setCurrentWidget(m_details);
         const std::string_view name = m_view->data()->name(e);

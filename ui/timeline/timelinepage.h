@@ -145,6 +145,7 @@ private:
     void setMatcher(std::shared_ptr<const NameMatcher> matcher, std::shared_ptr<const TimelineData> data);
     void find(bool forward);
     void revealMatch(const TimelineEvent &e);
+    void updateFindOrdinal();
     void updateRangeCategories();
     void showError(const QString &text);
 

@@ -118,12 +118,21 @@ void TimelinePage::find(bool forward)
         return;
     m_view->selectEvent(e, false);
     revealMatch(e);
-    m_findStatus->setText(tr("%1 of %2")
-                              .arg(QLocale().toString(qulonglong(m_matcher->ordinal(e))),
-                                   QLocale().toString(qulonglong(m_matcher->eventCount()))));
+    updateFindOrdinal();
     if (wrapped)
         Q_EMIT statusMessage(forward ? tr("Find wrapped to the start of the trace")
                                      : tr("Find wrapped to the end of the trace"));
+}
+
+void TimelinePage::updateFindOrdinal()
+{
+    // Also for a match selected by a click. The matcher must be of the data
+    // shown: a new trace selects (nothing) before its matcher is built.
+    const TimelineEvent e = m_view->selectedEvent();
+    if (!m_matcher || m_matcherData != m_view->data() || !m_matcher->matches(e))
+        return;
+    m_findStatus->setText(tr("%1 of %2").arg(QLocale().toString(qulonglong(m_matcher->ordinal(e))),
+                                              QLocale().toString(qulonglong(m_matcher->eventCount()))));
 }
 
 void TimelinePage::revealMatch(const TimelineEvent &e)
