@@ -170,8 +170,9 @@ void MainWindow::createMenus()
     file->addSeparator();
     file->addAction(m_explorer->saveAction());
     file->addAction(m_explorer->exportCsvAction());
-    file->addAction(m_explorer->exportChartAction());
-    file->addAction(m_explorer->copyChartAction());
+    createChartActions();
+    file->addAction(m_exportChart);
+    file->addAction(m_copyChart);
     file->addSeparator();
     QAction *quit = file->addAction(tr("&Quit"), this, &QWidget::close);
     quit->setShortcut(QKeySequence::Quit);
@@ -215,7 +216,7 @@ void MainWindow::createMenus()
     tools->addAction(m_explorer->cancelAction());
     tools->addAction(m_explorer->profileAction());
     tools->addSeparator();
-    tools->addAction(m_explorer->exportChartAction());
+    tools->addAction(m_exportChart);
     view->addAction(tools->toggleViewAction());
 
     QMenu *help = menuBar()->addMenu(tr("&Help"));

@@ -6,6 +6,7 @@
 #include <QStringList>
 
 QT_BEGIN_NAMESPACE
+class QAction;
 class QLabel;
 class QMenu;
 class QTabWidget;
@@ -59,6 +60,10 @@ protected:
 
 private:
     void createMenus();
+    // Export Chart… and Copy Chart of the window act on the page shown
+    // (mainwindowcharts.cpp).
+    void createChartActions();
+    void updateChartActions();
     void routePaths(const QStringList &files, const QList<bool> &bench);
     void warnLater(const QString &title, const QString &text);
     void openWithDialog();
@@ -78,6 +83,8 @@ private:
     QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel = nullptr;
     QStringList m_recent;
+    QAction *m_exportChart = nullptr;
+    QAction *m_copyChart = nullptr;
 };
 
 } // namespace syncscope::ui

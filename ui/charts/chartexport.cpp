@@ -12,6 +12,8 @@
 #include <QSaveFile>
 #include <QSvgGenerator>
 
+#include <algorithm>
+
 namespace syncscope::ui {
 
 std::optional<ChartFormat> chartFormatForPath(const QString &path)
@@ -86,25 +88,61 @@ void paintChart(QChart *chart, const QSize &size, QPainter *painter, const QRect
 }
 } // namespace
 
+namespace {
+// Cell of chart i in a grid of `columns` over `size`.
+QRectF cellRect(int i, int count, const QSize &size, int columns)
+{
+    columns = std::max(1, std::min(columns, count));
+    const int rows = (count + columns - 1) / columns;
+    const qreal w = qreal(size.width()) / columns, h = qreal(size.height()) / rows;
+    return QRectF((i % columns) * w, (i / columns) * h, w, h);
+}
+
+void paintCharts(const QList<QChart *> &charts, const QSize &size, int columns, QPainter *painter)
+{
+    for (int i = 0; i < charts.size(); ++i) {
+        const QRectF cell = cellRect(i, int(charts.size()), size, columns);
+        paintChart(charts[i], cell.size().toSize(), painter, cell);
+    }
+}
+} // namespace
+
 QImage renderChartImage(QChart *chart, const QSize &size, qreal scale)
+{
+    return renderChartsImage({chart}, size, 1, scale);
+}
+
+QImage renderChartsImage(const QList<QChart *> &charts, const QSize &size, int columns, qreal scale)
 {
     QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(Qt::white);
     QPainter painter(&image);
-    paintChart(chart, size, &painter, QRectF(QPointF(0, 0), size));
+    paintCharts(charts, size, columns, &painter);
     painter.end();
     return image;
 }
 
 QByteArray renderChart(QChart *chart, const QSize &size, ChartFormat format, QString *error)
 {
+    return renderCharts({chart}, size, 1, format, error);
+}
+
+QByteArray renderCharts(const QList<QChart *> &charts, const QSize &size, int columns, ChartFormat format,
+                        QString *error)
+{
     QByteArray bytes;
+    if (charts.isEmpty()) {
+        if (error)
+            *error = QStringLiteral("There is no chart to export.");
+        return bytes;
+    }
+    const QString title = charts.size() == 1 ? charts.front()->title() : QStringLiteral("syncscope charts");
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     switch (format) {
     case ChartFormat::Png: {
-        const QImage image = renderChartImage(chart, size, 1.0);
+        const QImage image = renderChartsImage(charts, size, columns, 1.0);
         if (!image.save(&buffer, "PNG")) {
             if (error)
                 *error = QStringLiteral("Cannot encode the chart as PNG.");
@@ -117,11 +155,11 @@ QByteArray renderChart(QChart *chart, const QSize &size, ChartFormat format, QSt
         svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(chart->title());
+        svg.setTitle(title);
         svg.setDescription(QStringLiteral("syncscope chart"));
         QPainter painter(&svg);
         painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-        paintChart(chart, size, &painter, QRectF(QPointF(0, 0), size));
+        paintCharts(charts, size, columns, &painter);
         painter.end();
         break;
     }
@@ -131,10 +169,10 @@ QByteArray renderChart(QChart *chart, const QSize &size, ChartFormat format, QSt
         pdf.setResolution(72);
         pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(chart->title());
+        pdf.setTitle(title);
         pdf.setCreator(QStringLiteral("syncscope"));
         QPainter painter(&pdf);
-        paintChart(chart, size, &painter, QRectF(QPointF(0, 0), size));
+        paintCharts(charts, size, columns, &painter);
         painter.end();
         break;
     }
@@ -143,6 +181,21 @@ QByteArray renderChart(QChart *chart, const QSize &size, ChartFormat format, QSt
     if (bytes.isEmpty() && error)
         *error = QStringLiteral("Rendering the chart produced no data.");
     return bytes;
+}
+
+bool exportCharts(const QList<QChart *> &charts, const QSize &size, int columns, const QString &path,
+                  QString *error)
+{
+    const auto format = chartFormatForPath(path);
+    if (!format) {
+        if (error)
+            *error = QStringLiteral("Cannot export to '%1': the file name must end in .png, .svg or .pdf.").arg(path);
+        return false;
+    }
+    const QByteArray bytes = renderCharts(charts, size, columns, *format, error);
+    if (bytes.isEmpty())
+        return false;
+    return writeFileAtomically(path, bytes, error);
 }
 
 bool exportChart(QChart *chart, const QSize &size, const QString &path, QString *error)

@@ -3,6 +3,7 @@
 // complete or absent, and a failure is one sentence that names the file.
 #include <QByteArray>
 #include <QImage>
+#include <QList>
 #include <QSize>
 #include <QString>
 
@@ -32,5 +33,13 @@ bool writeFileAtomically(const QString &path, const QByteArray &data, QString *e
 QImage renderChartImage(QChart *chart, const QSize &size, qreal scale = 1.0);
 QByteArray renderChart(QChart *chart, const QSize &size, ChartFormat format, QString *error);
 bool exportChart(QChart *chart, const QSize &size, const QString &path, QString *error);
+
+// Several charts in one picture of `size`: a grid of `columns` equal cells,
+// filled row by row (a page of charts, such as Distribution's).
+QImage renderChartsImage(const QList<QChart *> &charts, const QSize &size, int columns, qreal scale = 1.0);
+QByteArray renderCharts(const QList<QChart *> &charts, const QSize &size, int columns, ChartFormat format,
+                        QString *error);
+bool exportCharts(const QList<QChart *> &charts, const QSize &size, int columns, const QString &path,
+                  QString *error);
 
 } // namespace syncscope::ui

@@ -115,7 +115,10 @@ void ChartPanel::exportWithDialog()
         }
         return exportChart(chart.get(), size, path, error);
     });
-    dialog.exec();
+    if (dialog.exec() != QDialog::Accepted)
+        return;
+    ExportDialog::announce(this, dialog.path());
+    Q_EMIT exported(dialog.path());
 }
 
 void ChartPanel::copyToClipboard()

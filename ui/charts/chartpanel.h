@@ -36,6 +36,10 @@ public Q_SLOTS:
     void exportWithDialog();
     void copyToClipboard();
 
+Q_SIGNALS:
+    // An export through the dialog wrote this file.
+    void exported(const QString &path);
+
 private:
     Factory m_factory;
     QStackedLayout *m_stack = nullptr;

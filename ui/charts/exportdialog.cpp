@@ -1,6 +1,7 @@
 #include "charts/exportdialog.h"
 
 #include "charts/chartexport.h"
+#include "timeline/savefolder.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>
@@ -14,7 +15,8 @@
 #include <QPushButton>
 #include <QSettings>
 #include <QSpinBox>
-#include <QStandardPaths>
+#include <QMainWindow>
+#include <QStatusBar>
 
 namespace syncscope::ui {
 
@@ -40,10 +42,7 @@ ExportDialog::ExportDialog(QWidget *parent, const QString &baseName) : QDialog(p
     sizeRow->addWidget(new QLabel(QStringLiteral("×"), this));
     sizeRow->addWidget(m_height);
     m_path = new QLineEdit(this);
-    const QString dir = settings.value("export/dir",
-                                       QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation))
-                            .toString();
-    m_path->setText(QDir(dir).filePath(baseName + QLatin1Char('.') + m_format->currentData().toString()));
+    m_path->setText(defaultSavePath(baseName + QLatin1Char('.') + m_format->currentData().toString()));
     auto *browse = new QPushButton(tr("Browse…"), this);
     auto *pathRow = new QHBoxLayout;
     pathRow->addWidget(m_path, 1);
@@ -106,12 +105,20 @@ void ExportDialog::accept()
         settings.setValue("export/format", m_format->currentData());
         settings.setValue("export/width", m_width->value());
         settings.setValue("export/height", m_height->value());
-        settings.setValue("export/dir", QFileInfo(path()).absolutePath());
+        rememberSaveFolder(path());
         QDialog::accept();
         return;
     }
     m_error->setText(error);
     m_error->show();
+}
+
+void ExportDialog::announce(QWidget *from, const QString &path)
+{
+    // The status bar of the main window, wherever the export started.
+    if (auto *window = qobject_cast<QMainWindow *>(from ? from->window() : nullptr))
+        window->statusBar()->showMessage(
+            tr("Wrote %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())), 10000);
 }
 
 } // namespace syncscope::ui

@@ -25,6 +25,8 @@ public:
     QSize chartSize() const;
 
     void accept() override;
+    // Says in the main window's status bar where an export went.
+    static void announce(QWidget *from, const QString &path);
 
 private:
     void browse();

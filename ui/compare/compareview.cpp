@@ -5,6 +5,7 @@
 #include "common/error.h"
 #include "compare/comparedata.h"
 #include "jobs/jobrunner.h"
+#include "timeline/savefolder.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 
@@ -167,11 +168,15 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
         auto *exportButton = new QPushButton(tr("Export Chart…"), page);
         connect(exportButton, &QPushButton::clicked, this, [this] {
             const QString path =
-                QFileDialog::getSaveFileName(this, tr("Export Chart"), QStringLiteral("steps.png"),
+                QFileDialog::getSaveFileName(this, tr("Export Chart"), defaultSavePath(QStringLiteral("steps.png")),
                                              tr("Images (*.png *.svg *.pdf)"));
             QString error;
-            if (!path.isEmpty() && !exportStepChart(path, QSize(1200, 700), &error))
+            if (path.isEmpty())
+                return;
+            if (!exportStepChart(path, QSize(1200, 700), &error))
                 QMessageBox::warning(this, tr("Export Chart"), error);
+            else
+                rememberSaveFolder(path);
         });
         row->addWidget(new QLabel(tr("Per step:"), page));
         row->addWidget(m_metric);
@@ -195,11 +200,15 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
         tr("The whole comparison as `syncscope-cli diff` writes it: JSON or CSV"));
     connect(exportAll, &QPushButton::clicked, this, [this] {
         const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export Comparison"), QStringLiteral("diff.json"),
+            QFileDialog::getSaveFileName(this, tr("Export Comparison"), defaultSavePath(QStringLiteral("diff.json")),
                                          tr("JSON or CSV (*.json *.csv)"));
         QString error;
-        if (!path.isEmpty() && !exportComparison(path, &error))
+        if (path.isEmpty())
+            return;
+        if (!exportComparison(path, &error))
             QMessageBox::warning(this, tr("Export Comparison"), error);
+        else
+            rememberSaveFolder(path);
     });
     bottom->addStretch(1);
     bottom->addWidget(exportAll);
@@ -513,11 +522,15 @@ void CompareView::exportTableWithDialog(DiffTableModel::Section s)
 {
     static const char *names[] = {"sources", "steps", "ops", "kernels"};
     const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Table"), QStringLiteral("%1.csv").arg(QLatin1String(names[s])),
+        this, tr("Export Table"), defaultSavePath(QStringLiteral("%1.csv").arg(QLatin1String(names[s]))),
         tr("CSV or JSON (*.csv *.json)"));
     QString error;
-    if (!path.isEmpty() && !exportTable(s, path, &error))
+    if (path.isEmpty())
+        return;
+    if (!exportTable(s, path, &error))
         QMessageBox::warning(this, tr("Export Table"), error);
+    else
+        rememberSaveFolder(path);
 }
 
 void CompareView::setStepMetric(StepMetric metric)

@@ -44,6 +44,18 @@ DistributionPage::DistributionPage(QWidget *parent) : QWidget(parent)
     addAction(m_cancelAction);
     connect(m_runAction, &QAction::triggered, this, &DistributionPage::run);
     connect(m_cancelAction, &QAction::triggered, this, &DistributionPage::cancel);
+    m_exportChartsAction = new QAction(tr("&Export Chart…"), this);
+    m_exportChartsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_E));
+    m_exportChartsAction->setToolTip(tr("Save the charts of this page as one PNG, SVG or PDF (Ctrl+E)"));
+    m_copyChartsAction = new QAction(tr("Cop&y Chart"), this);
+    m_copyChartsAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_C));
+    m_copyChartsAction->setToolTip(tr("Copy the charts of this page as one image (Ctrl+Shift+C)"));
+    for (QAction *a : {m_exportChartsAction, m_copyChartsAction}) {
+        a->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+        addAction(a);
+    }
+    connect(m_exportChartsAction, &QAction::triggered, this, &DistributionPage::exportChartsWithDialog);
+    connect(m_copyChartsAction, &QAction::triggered, this, &DistributionPage::copyCharts);
 
     auto *formBox = new QGroupBox(tr("Sampling run"), this);
     auto *form = new QFormLayout(formBox);
@@ -193,6 +205,7 @@ DistributionPage::DistributionPage(QWidget *parent) : QWidget(parent)
                           "uniformly over the output. Press <b>Run</b> (Ctrl+R)."));
     for (ChartPanel *c : charts())
         c->clear(tr("No sampling run yet."));
+    updateChartActions();
     setBusy(false);
     validateForm();
 }
@@ -335,6 +348,7 @@ void DistributionPage::refresh()
     m_selection->setFactory([st](QString *why) { return makeSelectionChart(st, kChartPoints, why); });
     m_order->setFactory([st](QString *why) { return makeOrderChart(st, kChartPoints, why); });
     m_rows->setFactory([st](QString *why) { return makeRowBalanceChart(st, 64, why); });
+    updateChartActions();
 }
 
 void DistributionPage::save(QSettings &s) const

@@ -12,6 +12,8 @@ QT_BEGIN_NAMESPACE
 class QAction;
 class QComboBox;
 class QDoubleSpinBox;
+class QImage;
+class QSize;
 class QLabel;
 class QProgressBar;
 class QSettings;
@@ -42,6 +44,16 @@ public:
 
     QAction *runAction() const { return m_runAction; }
     QAction *cancelAction() const { return m_cancelAction; }
+    // The page's charts as one picture (distributionexport.cpp): Export Chart…
+    // and Copy Chart act on these while this page is shown.
+    QAction *exportChartsAction() const { return m_exportChartsAction; }
+    QAction *copyChartsAction() const { return m_copyChartsAction; }
+    // The charts that have something to draw, in reading order.
+    QList<ChartPanel *> drawnCharts() const;
+    // Those charts in a grid of two columns over `size` (PNG, SVG or PDF by
+    // the path's suffix), written atomically; false with one sentence.
+    bool exportCharts(const QSize &size, const QString &path, QString *error) const;
+    QImage chartsImage(const QSize &size, qreal scale = 1.0) const;
 
     void save(QSettings &settings) const;
     void restore(QSettings &settings);
@@ -49,6 +61,8 @@ public:
 public Q_SLOTS:
     void run();
     void cancel();
+    void exportChartsWithDialog();
+    void copyCharts();
 
 Q_SIGNALS:
     void statusMessage(const QString &text);
@@ -56,12 +70,15 @@ Q_SIGNALS:
     void finished();
     // Asks the window for Explore's current point, variant and seed.
     void takeFromExploreRequested();
+    // Export Chart… wrote the page's charts to this file.
+    void chartsExported(const QString &path);
 
 private:
     void validateForm();
     void onFinished(quint64 id, const std::any &result);
     void setBusy(bool busy);
     void refresh();
+    void updateChartActions();
 
     JobRunner *m_jobs = nullptr;
     QComboBox *m_variant = nullptr;
@@ -74,6 +91,8 @@ private:
     QProgressBar *m_progress = nullptr;
     QAction *m_runAction = nullptr;
     QAction *m_cancelAction = nullptr;
+    QAction *m_exportChartsAction = nullptr;
+    QAction *m_copyChartsAction = nullptr;
     ChartPanel *m_counts = nullptr, *m_selection = nullptr, *m_order = nullptr, *m_rows = nullptr;
     lab::SampleRequest m_request;
     lab::DistributionStats m_stats;

@@ -1,6 +1,8 @@
 #include "timeline/rangestatsmodel.h"
 
+#include "analysis/jsonwriter.h"
 #include "analysis/opstats.h"
+#include "timeline/csv.h"
 #include "timeline/timeformat.h"
 
 #include <algorithm>
@@ -108,6 +110,67 @@ QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, i
         return QAbstractTableModel::headerData(section, orientation, role);
     static const char *const names[] = {"Name", "Category", "Count", "Total", "Self", "Max"};
     return tr(names[section]);
+}
+
+QStringList RangeStatsModel::categories() const
+{
+    QStringList out;
+    for (const Row &r : m_rows)
+        out << r.category;
+    out.sort();
+    out.removeDuplicates();
+    return out;
+}
+
+std::string RangeStatsModel::toCsv(const std::vector<int> &rows) const
+{
+    std::string out = "name,category,count,total_us,self_us,max_us\n";
+    for (int row : rows) {
+        if (row < 0 || row >= rowCount())
+            continue;
+        const Row &r = m_rows[size_t(row)];
+        csv::Row c(out);
+        c.text(r.name.toStdString());
+        c.text(r.category.toStdString());
+        c.raw(std::to_string(r.count));
+        c.raw(formatMicros(r.total));
+        c.raw(formatMicros(r.self));
+        c.raw(formatMicros(r.max));
+        c.end();
+    }
+    return out;
+}
+
+std::string RangeStatsModel::toJson(const std::vector<int> &rows) const
+{
+    JsonWriter w;
+    auto time = [&w](const std::string &key, TimeNs ns) {
+        w.key(key + "_ns").value(int64_t(ns));
+        w.key(key + "_us").micros(ns);
+    };
+    w.beginObject();
+    w.key("range").beginObject();
+    time("start", m_t0);
+    time("end", m_t1);
+    time("dur", m_t1 - m_t0);
+    w.endObject();
+    w.key("ops").beginArray();
+    for (int row : rows) {
+        if (row < 0 || row >= rowCount())
+            continue;
+        const Row &r = m_rows[size_t(row)];
+        w.beginObject();
+        w.key("name").value(r.name.toStdString());
+        w.key("category").value(r.category.toStdString());
+        w.key("count").value(uint64_t(r.count));
+        time("total", r.total);
+        time("self", r.self);
+        time("max", r.max);
+        w.endObject();
+    }
+    w.endArray();
+    w.endObject();
+    return w.take();
 }
 
 } // namespace syncscope::ui

@@ -5,7 +5,10 @@
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>
+#include <QStringList>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace syncscope::ui {
@@ -32,6 +35,22 @@ public:
     void setRows(std::vector<Row> rows);
     void clear() { setRows({}); }
     const std::vector<Row> &rows() const { return m_rows; }
+    // The range the rows describe (set with them by the page; for the exports).
+    void setRange(TimeNs t0, TimeNs t1)
+    {
+        m_t0 = t0;
+        m_t1 = t1;
+    }
+    std::pair<TimeNs, TimeNs> range() const { return {m_t0, m_t1}; }
+    // Categories of the rows, sorted, each once (the page's category filter).
+    QStringList categories() const;
+
+    // The given rows (indices into rows(), in this order) as CSV with a header
+    // line, times in exact microseconds; and as JSON {"range": {...}, "ops":
+    // [...]}, each time as integer ns ("total_ns") and exact microseconds
+    // ("total_us").
+    std::string toCsv(const std::vector<int> &rows) const;
+    std::string toJson(const std::vector<int> &rows) const;
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -40,6 +59,7 @@ public:
 
 private:
     std::vector<Row> m_rows;
+    TimeNs m_t0 = 0, m_t1 = 0;
 };
 
 } // namespace syncscope::ui

@@ -184,4 +184,55 @@ std::string SyncGapModel::toCsv(const std::vector<int> &rows) const
     return out;
 }
 
+namespace {
+void timeField(JsonWriter &w, const std::string &name, TimeNs ns)
+{
+    w.key(name + "_ns").value(int64_t(ns));
+    w.key(name + "_us").micros(ns);
+}
+void textField(JsonWriter &w, const char *name, const QString &text)
+{
+    w.key(name);
+    if (text.isEmpty())
+        w.null();
+    else
+        w.value(text.toStdString());
+}
+} // namespace
+
+std::string SyncGapModel::toJson(const std::vector<int> &rows) const
+{
+    JsonWriter w;
+    w.beginObject();
+    w.key("sync_gaps").beginArray();
+    if (m_data)
+        for (int row : rows) {
+            if (row < 0 || row >= rowCount())
+                continue;
+            const TimelineGap &g = m_data->gaps()[size_t(row)];
+            const TimelineFile &file = m_data->files()[g.file];
+            const SyncGap &gap = file.sync.syncGaps[g.gap];
+            const SyncCall &call = callOf(row);
+            w.beginObject();
+            w.key("file").value(file.model->info().path);
+            w.key("rank").optional(file.model->info().rank);
+            w.key("device").value(int64_t(gap.device));
+            timeField(w, "start", gap.interval.start);
+            timeField(w, "dur", gap.interval.length());
+            timeField(w, "blocked", gap.blocked);
+            timeField(w, "avoidable", gap.avoidable);
+            textField(w, "sync", callName(row));
+            textField(w, "op", opName(row, false));
+            textField(w, "user_frame", m_data->text(g.file, call.userFrame));
+            textField(w, "step", gap.step >= 0 ? m_data->text(g.file, file.sync.steps[size_t(gap.step)].name)
+                                               : QString());
+            textField(w, "root_op", opName(row, true));
+            textField(w, "py_frame", m_data->text(g.file, call.pyFrame));
+            w.endObject();
+        }
+    w.endArray();
+    w.endObject();
+    return w.take();
+}
+
 } // namespace syncscope::ui

@@ -42,6 +42,10 @@ public:
     // The rows (in this order) as CSV with a header line; times in exact
     // microseconds with 3 decimals (formatMicros), never through a double.
     std::string toCsv(const std::vector<int> &rows) const;
+    // The same rows as JSON: {"sync_gaps": [...]}, each time twice, as integer
+    // ns ("start_ns") and as exact microseconds ("start_us", formatMicros);
+    // names absent from the trace are null.
+    std::string toJson(const std::vector<int> &rows) const;
 
 private:
     const SyncCall &callOf(int row) const;

@@ -141,4 +141,43 @@ std::string SyncSourceModel::toCsv(const std::vector<int> &rows) const
     return out;
 }
 
+std::string SyncSourceModel::toJson(const std::vector<int> &rows) const
+{
+    auto text = [&](JsonWriter &w, const char *key, uint32_t file, StrId id) {
+        w.key(key);
+        const QString t = m_data->text(file, id);
+        if (t.isEmpty())
+            w.null();
+        else
+            w.value(t.toStdString());
+    };
+    JsonWriter w;
+    w.beginObject();
+    w.key("sync_sources").beginArray();
+    if (m_data)
+        for (int row : rows) {
+            if (row < 0 || row >= rowCount())
+                continue;
+            const Entry &e = m_entries[size_t(row)];
+            const TimelineFile &file = m_data->files()[e.file];
+            const SyncSource &s = file.sync.sources[e.source];
+            w.beginObject();
+            w.key("file").value(file.model->info().path);
+            w.key("rank").optional(file.model->info().rank);
+            text(w, "sync", e.file, s.sync);
+            text(w, "op", e.file, s.op);
+            text(w, "user_frame", e.file, s.userFrame);
+            w.key("count").value(uint64_t(s.count));
+            w.key("gaps").value(uint64_t(s.gaps));
+            w.key("gap_time_ns").value(int64_t(s.gapTime));
+            w.key("gap_time_us").micros(s.gapTime);
+            w.key("avoidable_ns").value(int64_t(s.avoidable));
+            w.key("avoidable_us").micros(s.avoidable);
+            w.endObject();
+        }
+    w.endArray();
+    w.endObject();
+    return w.take();
+}
+
 } // namespace syncscope::ui

@@ -38,6 +38,9 @@ public:
     // The rows (in this order) as CSV with a header line; times in exact
     // microseconds (formatMicros).
     std::string toCsv(const std::vector<int> &rows) const;
+    // The same rows as JSON: {"sync_sources": [...]}, times as integer ns
+    // ("gap_time_ns") and exact microseconds ("gap_time_us"); absent names null.
+    std::string toJson(const std::vector<int> &rows) const;
 
 private:
     std::shared_ptr<const TimelineData> m_data;

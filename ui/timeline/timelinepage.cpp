@@ -16,6 +16,7 @@
 
 #include <QAction>
 #include <QCheckBox>
+#include <QComboBox>
 #include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QHBoxLayout>
@@ -24,7 +25,9 @@
 #include <QLineEdit>
 #include <QLocale>
 #include <QProgressBar>
+#include <QRegularExpression>
 #include <QPushButton>
+#include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTabWidget>
@@ -59,6 +62,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 {
     m_loader = new JobRunner(this);
     m_statsRunner = new JobRunner(this);
+    m_findRunner = new JobRunner(this);
     m_options = AnalysisOptionsDialog::loadSettings();
 
     // Header: the job's sync summary, then find.
@@ -72,6 +76,10 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_findEdit->setMinimumWidth(220);
     m_findRegex = new QCheckBox(tr("Regex"), this);
     m_findRegex->setToolTip(tr("Match names with a regular expression instead of a substring"));
+    m_findCase = new QToolButton(this);
+    m_findCase->setText(QStringLiteral("Aa"));
+    m_findCase->setCheckable(true);
+    m_findCase->setToolTip(tr("Match case (plain text and regular expressions)"));
     auto *prev = new QToolButton(this);
     prev->setArrowType(Qt::UpArrow);
     prev->setToolTip(tr("Previous match (Shift+F3)"));
@@ -84,6 +92,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     top->addWidget(m_header, 1);
     top->addWidget(m_findEdit);
     top->addWidget(m_findRegex);
+    top->addWidget(m_findCase);
     top->addWidget(prev);
     top->addWidget(next);
     top->addWidget(m_findStatus);
@@ -120,10 +129,6 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_sourceProxy->setSortRole(SyncSourceModel::SortRole);
     m_sourceTable = makeTable(m_sourceProxy, this);
     m_sourceTable->sortByColumn(SyncSourceModel::Avoidable, Qt::DescendingOrder);
-    for (QTableView *t : {m_gapTable, m_sourceTable}) {
-        t->setContextMenuPolicy(Qt::CustomContextMenu);
-        connect(t, &QWidget::customContextMenuRequested, this, [this, t](const QPoint &pos) { tableMenu(t, pos); });
-    }
     m_stepChart = new StepChart(this);
 
     m_rangeModel = new RangeStatsModel(this);
@@ -132,6 +137,26 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_rangeProxy->setSortRole(RangeStatsModel::SortRole);
     m_rangeTable = makeTable(m_rangeProxy, this);
     m_rangeTable->sortByColumn(RangeStatsModel::Total, Qt::DescendingOrder);
+    m_rangeProxy->setFilterKeyColumn(RangeStatsModel::Category);
+    // Op names are long: the user sizes the name column; it starts readable.
+    m_rangeTable->horizontalHeader()->setSectionResizeMode(RangeStatsModel::Name, QHeaderView::Interactive);
+    m_rangeTable->setColumnWidth(RangeStatsModel::Name, 220);
+    m_rangeTable->setTextElideMode(Qt::ElideMiddle);
+    m_rangeCategory = new QComboBox(this);
+    m_rangeCategory->setToolTip(tr("Show the ops of one category only"));
+    m_rangeCategory->addItem(tr("All categories"));
+    m_rangeCategory->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    connect(m_rangeCategory, &QComboBox::currentIndexChanged, this, [this](int index) {
+        // Item data holds the category itself ("" is a category too).
+        m_rangeProxy->setFilterRegularExpression(
+            index <= 0 ? QString()
+                       : QLatin1Char('^') + QRegularExpression::escape(m_rangeCategory->itemData(index).toString())
+                             + QLatin1Char('$'));
+    });
+    for (QTableView *t : {m_gapTable, m_sourceTable, m_rangeTable}) {
+        t->setContextMenuPolicy(Qt::CustomContextMenu);
+        connect(t, &QWidget::customContextMenuRequested, this, [this, t](const QPoint &pos) { tableMenu(t, pos); });
+    }
     m_rangeLabel = new QLabel(tr("Shift+drag across the timeline (or drag on the ruler) to "
                                  "see op statistics for a time range."), this);
     m_rangeLabel->setWordWrap(true);
@@ -139,6 +164,11 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     auto *rangeLayout = new QVBoxLayout(rangePage);
     rangeLayout->setContentsMargins(2, 2, 2, 2);
     rangeLayout->addWidget(m_rangeLabel);
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(new QLabel(tr("Category:"), rangePage));
+    filterRow->addWidget(m_rangeCategory);
+    filterRow->addStretch(1);
+    rangeLayout->addLayout(filterRow);
     rangeLayout->addWidget(m_rangeTable, 1);
 
     m_details = new EventDetailsPanel(this);
@@ -191,6 +221,16 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     connect(m_findTimer, &QTimer::timeout, this, &TimelinePage::updateMatcher);
     connect(m_findEdit, &QLineEdit::textChanged, this, &TimelinePage::onFindTextChanged);
     connect(m_findRegex, &QCheckBox::toggled, this, &TimelinePage::onFindTextChanged);
+    connect(m_findCase, &QToolButton::toggled, this, &TimelinePage::onFindTextChanged);
+    connect(m_findRunner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
+        using Built = std::pair<std::shared_ptr<const NameMatcher>, std::shared_ptr<const TimelineData>>;
+        if (const auto *built = std::any_cast<Built>(&result); built && built->second == m_view->data())
+            setMatcher(built->first, built->second);
+    });
+    connect(m_findRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        m_pendingFind = 0;
+        m_findStatus->setText(error);
+    });
     connect(m_findEdit, &QLineEdit::returnPressed, this, &TimelinePage::findNext);
     connect(next, &QToolButton::clicked, this, &TimelinePage::findNext);
     connect(prev, &QToolButton::clicked, this, &TimelinePage::findPrevious);
@@ -244,6 +284,8 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     connect(m_statsRunner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
         if (const auto *rows = std::any_cast<std::vector<RangeStatsModel::Row>>(&result)) {
             m_rangeModel->setRows(*rows);
+            m_rangeModel->setRange(m_view->rangeSelection().first, m_view->rangeSelection().second);
+            updateRangeCategories();
             const auto [t0, t1] = m_view->rangeSelection();
             m_rangeLabel->setText(tr("%1 selected: %n distinct op(s)", nullptr, int(rows->size()))
                                       .arg(formatDuration(t1 - t0)));
@@ -261,8 +303,10 @@ TimelinePage::~TimelinePage()
 {
     m_loader->cancel();
     m_statsRunner->cancel();
+    m_findRunner->cancel();
     m_loader->waitForDone();
     m_statsRunner->waitForDone();
+    m_findRunner->waitForDone();
 }
 
 void TimelinePage::createActions()
@@ -370,9 +414,9 @@ void TimelinePage::showError(const QString &text)
 
 void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStringList &paths)
 {
-    m_matcher.reset();
     m_statsRunner->cancel();
     m_rangeModel->clear();
+    updateRangeCategories();
     const bool keepView = m_keepView && m_view->data();
     m_keepView = false;
     const TimeNs t0 = m_view->mapping().start(), t1 = m_view->mapping().end();
@@ -423,6 +467,7 @@ void TimelinePage::onSelectionChanged()
 {
     const TimelineEvent e = m_view->selectedEvent();
     m_details->setEvent(m_view->data(), e, m_view->links());
+    updateFindOrdinal();
     if (e.valid()) {
         m_sideTabs->setCurrentWidget(m_details);
         const std::string_view name = m_view->data()->name(e);
@@ -438,6 +483,7 @@ void TimelinePage::onRangeChanged()
     if (!data || !m_view->hasRangeSelection()) {
         m_statsRunner->cancel();
         m_rangeModel->clear();
+        updateRangeCategories();
         m_rangeLabel->setText(tr("Shift+drag across the timeline (or drag on the ruler) to see op "
                                  "statistics for a time range."));
         return;
@@ -513,57 +559,21 @@ void TimelinePage::previousGap()
     showGap(cur < 0 ? n - 1 : (cur + n - 1) % n);
 }
 
-void TimelinePage::focusFind()
+void TimelinePage::updateRangeCategories()
 {
-    m_findEdit->setFocus(Qt::ShortcutFocusReason);
-    m_findEdit->selectAll();
+    const QString current = m_rangeCategory->currentIndex() > 0 ? m_rangeCategory->currentData().toString()
+                                                                 : QString();
+    const bool filtered = m_rangeCategory->currentIndex() > 0;
+    const QSignalBlocker block(m_rangeCategory);
+    while (m_rangeCategory->count() > 1)
+        m_rangeCategory->removeItem(1);
+    for (const QString &c : m_rangeModel->categories())
+        m_rangeCategory->addItem(c.isEmpty() ? tr("(no category)") : c, c);
+    // Keep the filter across selections while its category is still there.
+    const int keep = filtered ? m_rangeCategory->findData(current) : -1;
+    m_rangeCategory->setCurrentIndex(std::max(0, keep));
+    m_rangeProxy->setFilterRegularExpression(
+        keep > 0 ? QLatin1Char('^') + QRegularExpression::escape(current) + QLatin1Char('$') : QString());
 }
-
-void TimelinePage::onFindTextChanged() { m_findTimer->start(); }
-
-void TimelinePage::updateMatcher()
-{
-    m_findTimer->stop();
-    m_matcher.reset();
-    const auto data = m_view->data();
-    const QString text = m_findEdit->text();
-    if (!data || text.isEmpty()) {
-        m_findStatus->clear();
-        return;
-    }
-    m_matcher = std::make_unique<NameMatcher>(*data, text, m_findRegex->isChecked());
-    if (!m_matcher->isValid())
-        m_findStatus->setText(m_matcher->error());
-    else
-        m_findStatus->setText(tr("%1 matches").arg(QLocale().toString(qulonglong(m_matcher->eventCount()))));
-}
-
-void TimelinePage::find(bool forward)
-{
-    if (m_findTimer->isActive() || (!m_matcher && !m_findEdit->text().isEmpty()))
-        updateMatcher();
-    if (!m_matcher) {
-        focusFind();
-        return;
-    }
-    if (!m_matcher->isValid() || m_matcher->eventCount() == 0) {
-        Q_EMIT statusMessage(m_matcher->isValid() ? tr("No event matches “%1”").arg(m_matcher->pattern())
-                                                  : m_matcher->error());
-        return;
-    }
-    bool wrapped = false;
-    const TimelineEvent from = m_view->selectedEvent();
-    const TimeNs t = forward ? m_view->mapping().start() : m_view->mapping().end();
-    const TimelineEvent e = forward ? m_matcher->next(from, t, &wrapped) : m_matcher->previous(from, t, &wrapped);
-    if (!e.valid())
-        return;
-    m_view->selectEvent(e, true);
-    if (wrapped)
-        Q_EMIT statusMessage(forward ? tr("Find wrapped to the start of the trace")
-                                     : tr("Find wrapped to the end of the trace"));
-}
-
-void TimelinePage::findNext() { find(true); }
-void TimelinePage::findPrevious() { find(false); }
 
 } // namespace syncscope::ui

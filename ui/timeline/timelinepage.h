@@ -14,6 +14,7 @@
 
 class QAction;
 class QCheckBox;
+class QComboBox;
 class QLabel;
 class QLineEdit;
 class QProgressBar;
@@ -30,6 +31,7 @@ namespace syncscope::ui {
 class JobRunner;
 class TimelineView;
 class TimelineData;
+struct TimelineEvent;
 class SyncGapModel;
 class SyncSourceModel;
 class StepChart;
@@ -65,6 +67,19 @@ public:
     std::shared_ptr<const TimelineData> data() const;
     EventDetailsPanel *detailsPanel() const { return m_details; }
     QLineEdit *findEdit() const { return m_findEdit; }
+    QCheckBox *findRegexBox() const { return m_findRegex; }
+    // "Aa": match case, in plain and regex mode alike.
+    QToolButton *findCaseButton() const { return m_findCase; }
+    // What the find row says: "n of m", "m matches", or why nothing matches.
+    QString findStatusText() const;
+    // The matcher of the current find text, once built (null before, or for no text).
+    const NameMatcher *matcher() const { return m_matcher.get(); }
+    // Jobs of more events than this build their matcher on a worker (the GUI
+    // stays responsive; findReady when done); smaller ones at once.
+    void setFindSyncLimit(uint64_t events) { m_findSyncLimit = events; }
+    QTableView *rangeTable() const { return m_rangeTable; }
+    // "All categories", then each category of the range statistics.
+    QComboBox *rangeCategoryBox() const { return m_rangeCategory; }
     // The text of the summary header: what the host waits cost (avoidable time
     // of the device with the most), sync-gap time, the largest single source,
     // GPU busy %, sync calls.
@@ -80,6 +95,15 @@ public:
     // sentence in *error when the file cannot be written.
     bool exportGapsCsv(const QString &path, QString *error = nullptr) const;
     bool exportSourcesCsv(const QString &path, QString *error = nullptr) const;
+    // A table in its shown order (sorted, filtered) as JSON when the path ends
+    // in .json, else CSV; written atomically (timelinepageexport.cpp).
+    enum class Table { Gaps, Sources, RangeStats };
+    bool exportTable(Table table, const QString &path, QString *error = nullptr) const;
+    // Where the save dialog for a table starts: the last export folder (or
+    // home) and a name from the trace.
+    QString suggestedExportPath(Table table, bool json) const;
+    // Asks for a file, writes it, and says where in the status bar.
+    void exportTableWithDialog(Table table, bool json);
 
 public Q_SLOTS:
     void cancelLoad();
@@ -102,6 +126,8 @@ Q_SIGNALS:
     void loadCancelled();
     // Range statistics of the current range selection are ready.
     void rangeStatsReady();
+    // The matcher of the find text is built (find and "n of m" are up to date).
+    void findReady();
 
 private:
     void createActions();
@@ -116,7 +142,11 @@ private:
     void tableMenu(QTableView *table, const QPoint &pos);
     void onFindTextChanged();
     void updateMatcher();
+    void setMatcher(std::shared_ptr<const NameMatcher> matcher, std::shared_ptr<const TimelineData> data);
     void find(bool forward);
+    void revealMatch(const TimelineEvent &e);
+    void updateFindOrdinal();
+    void updateRangeCategories();
     void showError(const QString &text);
 
     JobRunner *m_loader = nullptr;
@@ -144,10 +174,16 @@ private:
     QPushButton *m_cancel = nullptr;
     QLineEdit *m_findEdit = nullptr;
     QCheckBox *m_findRegex = nullptr;
+    QToolButton *m_findCase = nullptr;
+    JobRunner *m_findRunner = nullptr;
+    int m_pendingFind = 0; // a find asked for while the matcher builds: +1 next, -1 previous
+    uint64_t m_findSyncLimit = 2'000'000;
+    QComboBox *m_rangeCategory = nullptr;
     QLabel *m_findStatus = nullptr;
     QTimer *m_findTimer = nullptr;
     QLabel *m_progressLabel = nullptr;
-    std::unique_ptr<NameMatcher> m_matcher;
+    std::shared_ptr<const NameMatcher> m_matcher;
+    std::shared_ptr<const TimelineData> m_matcherData; // what m_matcher refers to
     QList<QAction *> m_actions;
     QStringList m_files;
     QStringList m_pendingFiles;

@@ -1,5 +1,5 @@
 // The Timeline page's sync verdict: the header that leads with the avoidable
-// time, a sync source's gaps selected together, and the tables' CSV export.
+// time and a sync source's gaps selected together.
 #include "timeline/timelinepage.h"
 
 #include "timeline/syncgapmodel.h"
@@ -7,17 +7,11 @@
 #include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
-#include "trace/atomicfile.h"
 
-#include <QDir>
-#include <QFileDialog>
-#include <QFileInfo>
 #include <QFontMetrics>
 #include <QItemSelection>
 #include <QLabel>
 #include <QLocale>
-#include <QMenu>
-#include <QMessageBox>
 #include <QSortFilterProxyModel>
 #include <QTableView>
 
@@ -141,66 +135,6 @@ std::vector<int> TimelinePage::selectedGaps() const
         out.push_back(m_gapProxy->mapToSource(i).row());
     std::sort(out.begin(), out.end());
     return out;
-}
-
-namespace {
-
-std::vector<int> shownOrder(const QSortFilterProxyModel *proxy)
-{
-    std::vector<int> rows;
-    for (int r = 0; r < proxy->rowCount(); ++r)
-        rows.push_back(proxy->mapToSource(proxy->index(r, 0)).row());
-    return rows;
-}
-
-bool writeCsv(const QString &path, const std::string &text, QString *error)
-{
-    try {
-        writeFileAtomically(QFile::encodeName(path).toStdString(), text);
-        return true;
-    } catch (const std::exception &e) {
-        if (error)
-            *error = QString::fromUtf8(e.what());
-        return false;
-    }
-}
-
-} // namespace
-
-bool TimelinePage::exportGapsCsv(const QString &path, QString *error) const
-{
-    return writeCsv(path, m_gapModel->toCsv(shownOrder(m_gapProxy)), error);
-}
-
-bool TimelinePage::exportSourcesCsv(const QString &path, QString *error) const
-{
-    return writeCsv(path, m_sourceModel->toCsv(shownOrder(m_sourceProxy)), error);
-}
-
-void TimelinePage::tableMenu(QTableView *table, const QPoint &pos)
-{
-    const bool gaps = table == m_gapTable;
-    QMenu menu(this);
-    QAction *exportAction = menu.addAction(tr("Export CSV…"));
-    exportAction->setEnabled(table->model()->rowCount() > 0);
-    if (menu.exec(table->viewport()->mapToGlobal(pos)) != exportAction)
-        return;
-    const QString base = m_files.isEmpty() ? QStringLiteral("trace") : QFileInfo(m_files.front()).completeBaseName();
-    const QString suggested = QFileInfo(m_files.isEmpty() ? QDir::homePath() : m_files.front()).absolutePath()
-                              + QLatin1Char('/') + base + (gaps ? QStringLiteral("-sync-gaps.csv")
-                                                                 : QStringLiteral("-sync-sources.csv"));
-    QString path = QFileDialog::getSaveFileName(this, gaps ? tr("Export Sync Gaps") : tr("Export Sync Sources"),
-                                                suggested, tr("CSV (*.csv)"));
-    if (path.isEmpty())
-        return;
-    if (!path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive))
-        path += QStringLiteral(".csv");
-    QString error;
-    if (!(gaps ? exportGapsCsv(path, &error) : exportSourcesCsv(path, &error))) {
-        QMessageBox::warning(this, tr("Export CSV"), error);
-        return;
-    }
-    Q_EMIT statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(path)));
 }
 
 } // namespace syncscope::ui

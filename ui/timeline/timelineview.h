@@ -71,6 +71,13 @@ public:
     void setMarkedGaps(std::vector<int> gaps);
     const std::vector<int> &markedGaps() const { return m_markedGaps; }
 
+    // Find's matches to outline where they are in view: per file of the job, per
+    // string id, 1 for a name to outline (NameMatcher::mask()); null for none.
+    void setHighlightedNames(std::shared_ptr<const std::vector<std::vector<char>>> mask);
+    bool hasHighlightedNames() const { return m_highlightNames != nullptr; }
+    // How many outlines the last paint drew (timelineviewfind.cpp).
+    int highlightsPainted() const { return m_highlightsPainted; }
+
     // The step (index into data()->steps()) under a viewport point of the step
     // band, else -1; when several overlap there, the shortest.
     int stepAt(const QPoint &viewportPos) const;
@@ -126,6 +133,7 @@ private:
     void paintPlot(QPainter &p);
     void paintOverlays(QPainter &p) const;
     void paintArrow(QPainter &p, const TimelineEvent &from, const TimelineEvent &to) const;
+    void paintHighlights(QPainter &p);
 
     std::shared_ptr<const TimelineData> m_data;
     TimeMapping m_map;
@@ -135,6 +143,8 @@ private:
     TimeNs m_range0 = 0, m_range1 = 0;
     int m_highlightGap = -1;
     std::vector<int> m_markedGaps;
+    std::shared_ptr<const std::vector<std::vector<char>>> m_highlightNames;
+    int m_highlightsPainted = 0;
 
     Drag m_drag = Drag::None;
     QPoint m_pressPos;

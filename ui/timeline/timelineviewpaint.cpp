@@ -37,6 +37,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     }
     ensureGeometry();
     paintPlot(p);
+    paintHighlights(p);
     paintOverlays(p);
     paintRuler(p);
     paintStepBand(p);

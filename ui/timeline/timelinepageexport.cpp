@@ -1,0 +1,118 @@
+// The Timeline page's table exports: the sync gaps, the sync sources and the
+// range statistics, in their shown order, as CSV or JSON, written atomically;
+// the save dialog starts in the last export folder and the status bar says
+// where the file went.
+#include "timeline/timelinepage.h"
+
+#include "timeline/rangestatsmodel.h"
+#include "timeline/savefolder.h"
+#include "timeline/syncgapmodel.h"
+#include "timeline/syncsourcemodel.h"
+
+#include <QDir>
+#include <QFileDialog>
+#include <QFileInfo>
+#include <QMenu>
+#include <QMessageBox>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+
+namespace syncscope::ui {
+
+namespace {
+
+std::vector<int> shownOrder(const QSortFilterProxyModel *proxy)
+{
+    std::vector<int> rows;
+    for (int r = 0; r < proxy->rowCount(); ++r)
+        rows.push_back(proxy->mapToSource(proxy->index(r, 0)).row());
+    return rows;
+}
+
+} // namespace
+
+bool TimelinePage::exportTable(Table table, const QString &path, QString *error) const
+{
+    const bool json =
+        QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;
+    std::string text;
+    switch (table) {
+    case Table::Gaps: {
+        const auto rows = shownOrder(m_gapProxy);
+        text = json ? m_gapModel->toJson(rows) : m_gapModel->toCsv(rows);
+        break;
+    }
+    case Table::Sources: {
+        const auto rows = shownOrder(m_sourceProxy);
+        text = json ? m_sourceModel->toJson(rows) : m_sourceModel->toCsv(rows);
+        break;
+    }
+    case Table::RangeStats: {
+        const auto rows = shownOrder(m_rangeProxy);
+        text = json ? m_rangeModel->toJson(rows) : m_rangeModel->toCsv(rows);
+        break;
+    }
+    }
+    return writeTextAtomically(path, text, error);
+}
+
+bool TimelinePage::exportGapsCsv(const QString &path, QString *error) const
+{
+    return writeTextAtomically(path, m_gapModel->toCsv(shownOrder(m_gapProxy)), error);
+}
+
+bool TimelinePage::exportSourcesCsv(const QString &path, QString *error) const
+{
+    return writeTextAtomically(path, m_sourceModel->toCsv(shownOrder(m_sourceProxy)), error);
+}
+
+QString TimelinePage::suggestedExportPath(Table table, bool json) const
+{
+    const QString base =
+        m_files.isEmpty() ? QStringLiteral("trace") : QFileInfo(m_files.front()).completeBaseName();
+    const char *what = table == Table::Gaps      ? "-sync-gaps"
+                       : table == Table::Sources ? "-sync-sources"
+                                                 : "-range-stats";
+    return defaultSavePath(base + QLatin1String(what) +
+                           (json ? QStringLiteral(".json") : QStringLiteral(".csv")));
+}
+
+void TimelinePage::exportTableWithDialog(Table table, bool json)
+{
+    const QString title = table == Table::Gaps      ? tr("Export Sync Gaps")
+                          : table == Table::Sources ? tr("Export Sync Sources")
+                                                    : tr("Export Range Statistics");
+    QString path = QFileDialog::getSaveFileName(this, title, suggestedExportPath(table, json),
+                                                json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return;
+    const QString suffix = json ? QStringLiteral(".json") : QStringLiteral(".csv");
+    if (!path.endsWith(suffix, Qt::CaseInsensitive))
+        path += suffix;
+    QString error;
+    if (!exportTable(table, path, &error)) {
+        QMessageBox::warning(this, title, error);
+        return;
+    }
+    rememberSaveFolder(path);
+    Q_EMIT statusMessage(
+        tr("Wrote %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
+}
+
+void TimelinePage::tableMenu(QTableView *table, const QPoint &pos)
+{
+    const Table which = table == m_gapTable      ? Table::Gaps
+                        : table == m_sourceTable ? Table::Sources
+                                                 : Table::RangeStats;
+    QMenu menu(this);
+    QAction *csv = menu.addAction(tr("Export CSV…"));
+    QAction *json = menu.addAction(tr("Export JSON…"));
+    const bool any = table->model()->rowCount() > 0;
+    csv->setEnabled(any);
+    json->setEnabled(any);
+    QAction *chosen = menu.exec(table->viewport()->mapToGlobal(pos));
+    if (chosen == csv || chosen == json)
+        exportTableWithDialog(which, chosen == json);
+}
+
+} // namespace syncscope::ui
