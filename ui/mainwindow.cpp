@@ -31,10 +31,13 @@
 #include <QTabWidget>
 #include <QTableWidget>
 #include <QToolBar>
+#include <QToolButton>
 #include <QVBoxLayout>
 #include <QtConcurrent/QtConcurrentRun>
 
 #include <sys/stat.h>
+
+#include <algorithm>
 
 namespace syncscope::ui {
 
@@ -50,7 +53,7 @@ QString lastOpenDir()
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
-    setWindowTitle(QStringLiteral("syncscope"));
+    setOpenFiles({});
     setWindowIcon(QIcon(QStringLiteral(":/icons/syncscope.svg")));
     setAcceptDrops(true);
     setObjectName(QStringLiteral("MainWindow"));
@@ -82,11 +85,28 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     connect(m_explorer, &ExplorerPage::statusMessage, this, &MainWindow::showStatusMessage);
     connect(m_distribution, &DistributionPage::statusMessage, this, &MainWindow::showStatusMessage);
     connect(m_timeline, &TimelinePage::statusMessage, this, &MainWindow::showStatusMessage);
-    connect(m_explorer, &ExplorerPage::traceCaptured, this, [this](const QString &path) {
-        addRecent(path);
-        m_timeline->openFiles({path});
+    // Every checked variant's capture opens as one rank of one job.
+    connect(m_explorer, &ExplorerPage::tracesCaptured, this, [this](const QStringList &paths) {
+        openTraces(paths);
         showPage(TimelinePageIndex);
     });
+    // A trace is listed in Open Recent, and names the window, once it has
+    // loaded: a file that failed to open is not offered again.
+    connect(m_timeline, &TimelinePage::loadFinished, this, [this](const QStringList &paths) {
+        m_loading.clear();
+        addRecent(paths.join(QLatin1Char('\n')));
+        setOpenFiles(paths);
+    });
+    connect(m_timeline, &TimelinePage::loadFailed, this, [this] {
+        // A job that no longer opens leaves Open Recent.
+        const QString entry = m_loading.join(QLatin1Char('\n'));
+        m_loading.clear();
+        if (!entry.isEmpty() && m_recent.removeAll(entry) > 0) {
+            QSettings().setValue("window/recentFiles", m_recent);
+            rebuildRecentMenu();
+        }
+    });
+    connect(m_timeline, &TimelinePage::loadCancelled, this, [this] { m_loading.clear(); });
     connect(m_explorer, &ExplorerPage::pairCaptured, this,
             [this](const QString &before, const QString &after) { compareFiles(before, after); });
     connect(m_explorer, &ExplorerPage::fileOpened, this, &MainWindow::addRecent);
@@ -210,11 +230,23 @@ void MainWindow::createMenus()
     tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     tools->setMovable(false);
     tools->addAction(open);
-    tools->addSeparator();
-    tools->addAction(m_explorer->runAction());
-    tools->addAction(m_explorer->sweepAction());
-    tools->addAction(m_explorer->cancelAction());
-    tools->addAction(m_explorer->profileAction());
+    // Explore's job buttons show on Explore only: elsewhere they would act on
+    // a page that is not in view (Timeline and Distribution have their own).
+    m_exploreTools << tools->addSeparator();
+    for (QAction *a : {m_explorer->runAction(), m_explorer->sweepAction(), m_explorer->cancelAction(),
+                       m_explorer->profileAction()}) {
+        auto *button = new QToolButton(tools);
+        button->setDefaultAction(a);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        button->setObjectName(a->objectName().isEmpty() ? a->text().remove(QLatin1Char('&')) : a->objectName());
+        m_exploreTools << tools->addWidget(button);
+    }
+    auto updateTools = [this] {
+        for (QAction *a : m_exploreTools)
+            a->setVisible(m_tabs->currentIndex() == ExplorePage);
+    };
+    connect(m_tabs, &QTabWidget::currentChanged, this, updateTools);
+    updateTools();
     tools->addSeparator();
     tools->addAction(m_exportChart);
     view->addAction(tools->toggleViewAction());
@@ -259,6 +291,7 @@ void MainWindow::openPaths(const QStringList &paths)
         struct stat st;
         if (::stat(QFile::encodeName(p).constData(), &st) != 0) {
             warnLater(tr("Open"), tr("Cannot open '%1': the file does not exist.").arg(p));
+            forgetRecent(p);
             continue;
         }
         // A FIFO or device could block whoever reads it; only regular files are opened.
@@ -295,6 +328,7 @@ void MainWindow::routePaths(const QStringList &files, const QList<bool> &bench)
             QString error;
             if (m_explorer->openResults(files[i], &error)) {
                 addRecent(files[i]);
+                setOpenFiles({files[i]});
                 showPage(ExplorePage);
             } else {
                 warnLater(tr("Open Results"), error);
@@ -305,9 +339,7 @@ void MainWindow::routePaths(const QStringList &files, const QList<bool> &bench)
     }
     if (traces.isEmpty())
         return;
-    for (const QString &t : traces)
-        addRecent(t);
-    m_timeline->openFiles(traces);
+    openTraces(traces);
     showPage(TimelinePageIndex);
 }
 
@@ -344,7 +376,7 @@ bool MainWindow::openDemo(QString *error)
     const QString path = demoTracePath(error);
     if (path.isEmpty())
         return false;
-    m_timeline->openFiles({path});
+    openTraces({path});
     return true;
 }
 
@@ -361,9 +393,48 @@ void MainWindow::firstLaunch()
                              15000);
 }
 
-void MainWindow::addRecent(const QString &path)
+void MainWindow::openTraces(const QStringList &paths)
 {
+    m_loading = paths;
+    m_timeline->openFiles(paths);
+}
+
+void MainWindow::setOpenFiles(const QStringList &paths)
+{
+    // "trace.json.gz — syncscope", the desktop convention: the document, then the app.
+    setWindowFilePath(paths.value(0));
+    if (paths.isEmpty())
+        setWindowTitle(QStringLiteral("syncscope"));
+    else if (paths.size() == 1)
+        setWindowTitle(tr("%1 — syncscope").arg(QFileInfo(paths.front()).fileName()));
+    else
+        setWindowTitle(tr("%1 and %n more — syncscope", nullptr, int(paths.size() - 1))
+                           .arg(QFileInfo(paths.front()).fileName()));
+}
+
+void MainWindow::forgetRecent(const QString &path)
+{
+    // Any entry that holds the file: a job of several ranks cannot open without it.
     const QString abs = QFileInfo(path).absoluteFilePath();
+    const qsizetype before = m_recent.size();
+    m_recent.erase(std::remove_if(m_recent.begin(), m_recent.end(),
+                                  [&](const QString &e) { return e.split(QLatin1Char('\n')).contains(abs); }),
+                   m_recent.end());
+    if (m_recent.size() != before) {
+        QSettings().setValue("window/recentFiles", m_recent);
+        rebuildRecentMenu();
+    }
+}
+
+void MainWindow::addRecent(const QString &entry)
+{
+    // One entry per job: the absolute paths of its files, one per line.
+    QStringList files = entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+    for (QString &f : files)
+        f = QFileInfo(f).absoluteFilePath();
+    const QString abs = files.join(QLatin1Char('\n'));
+    if (abs.isEmpty())
+        return;
     m_recent.removeAll(abs);
     m_recent.prepend(abs);
     while (m_recent.size() > kMaxRecent)
@@ -376,11 +447,17 @@ void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
     for (int i = 0; i < m_recent.size(); ++i) {
-        const QString path = m_recent[i];
-        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(QFileInfo(path).fileName()),
-                                             this, [this, path] { openPaths({path}); });
-        a->setToolTip(path);
-        a->setStatusTip(path);
+        const QStringList files = m_recent[i].split(QLatin1Char('\n'), Qt::SkipEmptyParts);
+        if (files.isEmpty())
+            continue;
+        const QString name = files.size() == 1
+                                 ? QFileInfo(files.front()).fileName()
+                                 : tr("%1 and %n more (one job)", nullptr, int(files.size() - 1))
+                                       .arg(QFileInfo(files.front()).fileName());
+        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(name), this,
+                                             [this, files] { openPaths(files); });
+        a->setToolTip(files.join(QLatin1Char('\n')));
+        a->setStatusTip(files.join(QStringLiteral(", ")));
     }
     if (!m_recent.isEmpty()) {
         m_recentMenu->addSeparator();

@@ -48,7 +48,10 @@ public:
     // no "traceEvents". Reads the file: not for the GUI thread.
     static bool isBenchResults(const QString &path);
 
+    // Open Recent's entries, newest first: a path, or a job's paths joined by '\n'.
     QStringList recentFiles() const { return m_recent; }
+    // The toolbar's Explore buttons (visible on Explore only).
+    QList<QAction *> exploreToolActions() const { return m_exploreTools; }
     // On first launch, opens the demo trace and shows Explore ready to sweep.
     void firstLaunch();
     void showStatusMessage(const QString &text);
@@ -68,7 +71,13 @@ private:
     void warnLater(const QString &title, const QString &text);
     void openWithDialog();
     void compareWithDialog();
-    void addRecent(const QString &path);
+    // An entry is one file, or the files of one job, one path per line.
+    void addRecent(const QString &entry);
+    void forgetRecent(const QString &path);
+    // The window title and file path follow what was opened last.
+    void setOpenFiles(const QStringList &paths);
+    // Opens traces in the Timeline, remembering them until the load ends.
+    void openTraces(const QStringList &paths);
     void rebuildRecentMenu();
     void showShortcuts();
     void showAbout();
@@ -85,6 +94,8 @@ private:
     QStringList m_recent;
     QAction *m_exportChart = nullptr;
     QAction *m_copyChart = nullptr;
+    QList<QAction *> m_exploreTools;
+    QStringList m_loading; // the traces being opened, for Open Recent
 };
 
 } // namespace syncscope::ui

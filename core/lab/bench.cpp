@@ -7,6 +7,7 @@
 #include "common/error.h"
 #include "kernels/cpu/threadpool.h"
 #include "kernels/cpu/fusedsampler.h"
+#include "lab/cancelpoint.h"
 #include "lab/hostalloc.h"
 #include "lab/sampler.h"
 #include "lab/torchcompat.h"
@@ -251,6 +252,9 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
                      const CancelToken *cancel)
 {
     validate(request);
+    // The samplers poll the token between their ATen calls (cancelpoint.h), so
+    // the worker stops within one ATen call of Cancel, not one step.
+    const CancelScope cancelScope(cancel);
     BenchReport report;
     report.device = request.device;
     report.torchVersion = torchVersion();
@@ -280,9 +284,14 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
         std::string inputError;
         try {
             const int count = inputSetsFor(request, p);
-            for (int s = 0; s < count; ++s)
+            for (int s = 0; s < count; ++s) {
+                cancelPoint();
                 sets.push_back(generateInput(p.batch, p.n, p.dim, p.posFrac, p.ignoreFrac,
                                              request.seed + 1000003ull * pi + static_cast<uint64_t>(s), device));
+            }
+            cancelPoint();
+        } catch (const Cancelled &) {
+            throw;
         } catch (const Error &e) {
             inputError = e.what();
         }

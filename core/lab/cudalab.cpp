@@ -2,6 +2,8 @@
 // replayed from a CUDA graph. Compiled only into CUDA builds.
 #include "lab/cudalab.h"
 
+#include "lab/cancelpoint.h"
+
 #include "common/error.h"
 #include "kernels/cuda/fusedsampler_cuda.h"
 #include "lab/torchcompat.h"
@@ -157,6 +159,8 @@ std::unique_ptr<GraphEntry> capture(const at::Tensor &features, const at::Tensor
         compat::registerGenerator(*e->graph, e->gen);
         e->graph->capture_begin();
         try {
+            // A capture is never cut short: the whole step is recorded or none.
+            const CancelScope uninterrupted(nullptr);
             e->out = sampleStaticWith(features, labels, cfg, e->gen);
         } catch (...) {
             try {

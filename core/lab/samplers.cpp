@@ -4,6 +4,7 @@
 #include "common/error.h"
 #include "kernels/countrule.h"
 #include "kernels/cpu/fusedsampler.h"
+#include "lab/cancelpoint.h"
 #include "lab/hostalloc.h"
 #include "lab/torchcompat.h"
 #if defined(SYNCSCOPE_WITH_CUDA)
@@ -51,16 +52,25 @@ SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, c
     for (int64_t b = 0; b < B; ++b) {
         const at::Tensor row = labels[b];
         const at::Tensor positive = at::nonzero(row == 1).squeeze(1);
+        cancelPoint();
         const at::Tensor negative = at::nonzero(row == 0).squeeze(1);
+        cancelPoint();
         const auto counts =
             kernels::sampleCounts(positive.numel(), negative.numel(), K, cfg.targetPosFraction);
         const auto perm1 = at::randperm(positive.numel(), gen, longOpts(labels)).slice(0, 0, counts.numPos);
+        cancelPoint();
         const auto perm2 = at::randperm(negative.numel(), gen, longOpts(labels)).slice(0, 0, counts.numNeg);
+        cancelPoint();
         at::Tensor chosen = at::cat({positive.index_select(0, perm1), negative.index_select(0, perm2)});
+        cancelPoint();
         chosen = chosen.index_select(0, at::randperm(counts.valid(), gen, longOpts(labels)));
+        cancelPoint();
         indices.push_back(padRows(chosen, K, -1));
+        cancelPoint();
         outLabels.push_back(padRows(row.index_select(0, chosen).to(at::kLong), K, -1));
+        cancelPoint();
         outFeatures.push_back(padRows(features[b].index_select(0, chosen), K, 0));
+        cancelPoint();
         valid[static_cast<size_t>(b)] = counts.valid();
     }
     SampleOutput out;
@@ -87,35 +97,49 @@ SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labe
     const auto fopts = features.options().dtype(at::kFloat);
 
     const at::Tensor posMask = labels == 1;
+    cancelPoint();
     const at::Tensor negMask = labels == 0;
+    cancelPoint();
     const at::Tensor P = compat::countNonzeroLastDim(posMask);
+    cancelPoint();
     const at::Tensor Q = compat::countNonzeroLastDim(negMask);
+    cancelPoint();
     const int64_t targetPos = kernels::targetPositives(K, cfg.targetPosFraction);
     at::Tensor numPos = at::clamp_max(P, targetPos);
     const at::Tensor numNeg = at::minimum(Q, at::rsub(numPos, K));
     numPos = at::where(numNeg < at::rsub(numPos, K), at::minimum(P, at::rsub(numNeg, K)), numPos);
     const at::Tensor valid = numPos + numNeg;
+    cancelPoint();
 
     const int64_t kk = std::min(K, N);
     const at::Tensor keys = at::rand({B, N}, gen, fopts);
+    cancelPoint();
     const auto posTop = at::topk(keys.masked_fill(posMask.logical_not(), -1.0), kk, -1);
+    cancelPoint();
     const auto negTop = at::topk(keys.masked_fill(negMask.logical_not(), -1.0), kk, -1);
+    cancelPoint();
     const at::Tensor slot = at::arange(kk, longOpts(labels)).unsqueeze(0);
     const at::Tensor candIdx = at::cat({std::get<1>(posTop), std::get<1>(negTop)}, 1);
     const at::Tensor candOk = at::cat({slot < numPos.unsqueeze(1), slot < numNeg.unsqueeze(1)}, 1);
+    cancelPoint();
 
     const int64_t W = std::min(K, 2 * kk);
     const at::Tensor orderKeys = at::rand({B, 2 * kk}, gen, fopts).masked_fill(candOk.logical_not(), -1.0);
     const at::Tensor order = std::get<1>(at::topk(orderKeys, W, -1));
+    cancelPoint();
     const at::Tensor chosen = at::gather(candIdx, 1, order);
     const at::Tensor slotOk = at::arange(W, longOpts(labels)).unsqueeze(0) < valid.unsqueeze(1);
     const at::Tensor padMask = slotOk.logical_not();
+    cancelPoint();
 
     SampleOutput out;
     out.indices = chosen.masked_fill(padMask, -1);
+    cancelPoint();
     out.labels = at::gather(labels, 1, chosen).to(at::kLong).masked_fill(padMask, -1);
+    cancelPoint();
     out.features = at::gather(features, 1, chosen.unsqueeze(-1).expand({B, W, D}))
                        .masked_fill(padMask.unsqueeze(-1), 0);
+    cancelPoint();
     if (W < K) {
         out.indices = at::constant_pad_nd(out.indices, {0, K - W}, -1);
         out.labels = at::constant_pad_nd(out.labels, {0, K - W}, -1);
@@ -141,9 +165,12 @@ SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &l
                     "): the published code calls topk(k=K) on the N labels");
     auto gen = compat::makeGenerator(labels.device(), cfg.seed);
     const at::Tensor posMask = labels == 1;
+    cancelPoint();
     const at::Tensor negMask = labels == 0;
+    cancelPoint();
     const at::Tensor numPosIdxs = compat::countNonzeroLastDim(posMask);
     const at::Tensor numNegIdxs = compat::countNonzeroLastDim(negMask);
+    cancelPoint();
     const int64_t half = K / 2;
     at::Tensor numPos = at::clamp_max(numPosIdxs, half);
     at::Tensor numNeg = at::clamp_max(numNegIdxs, half);
@@ -152,22 +179,28 @@ SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &l
 
     // create random ordering on pos and neg entries
     const at::Tensor rand = at::rand({B, N}, gen, features.options().dtype(at::kFloat));
+    cancelPoint();
     const at::Tensor posRand = rand.masked_fill(posMask.logical_not(), -1);
     const at::Tensor negRand = rand.masked_fill(negMask.logical_not(), -1);
+    cancelPoint();
 
     // select top pos entries and invalidate others
     auto posTop = at::topk(posRand, K, -1);
     const at::Tensor arange = at::arange(K, longOpts(labels)).unsqueeze(0);
     const at::Tensor topPosRand = std::get<0>(posTop).masked_fill(arange >= numPos.unsqueeze(-1), -1);
+    cancelPoint();
     auto negTop = at::topk(negRand, K, -1);
     const at::Tensor topNegRand = std::get<0>(negTop).masked_fill(arange >= numNeg.unsqueeze(-1), -1);
+    cancelPoint();
 
     // combine and mix together positive and negative idxs
     const at::Tensor catRand = at::cat({topPosRand, topNegRand}, -1);
     const at::Tensor catIdx = at::cat({std::get<1>(posTop), std::get<1>(negTop)}, -1);
     const at::Tensor topkRandIdx = std::get<1>(at::topk(catRand, K, -1));
+    cancelPoint();
     const at::Tensor sampledIdxs = at::gather(catIdx, -1, topkRandIdx);
     const at::Tensor sampledInput = at::gather(features, -2, sampledIdxs.unsqueeze(-1));
+    cancelPoint();
     const at::Tensor sampledLabels = at::gather(labels, -1, sampledIdxs);
 
     SampleOutput out;

@@ -4,6 +4,7 @@
 
 #include "common/error.h"
 #include "kernels/countrule.h"
+#include "lab/cancelpoint.h"
 #include "lab/sampler.h"
 #include "lab/variants.h"
 
@@ -147,6 +148,8 @@ DistributionStats runDistribution(const SampleRequest &request, int64_t runs,
     validate(request);
     if (runs < 1)
         throw Error("the number of runs must be at least 1 (got " + std::to_string(runs) + ")");
+    // Between the ATen calls of a run, too (cancelpoint.h).
+    const CancelScope cancelScope(cancel);
     const GeneratedInput in = makeInput(request.input);
     const int64_t B = request.input.batch, N = request.input.n, K = request.k;
     DistributionStats st;

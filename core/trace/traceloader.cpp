@@ -656,8 +656,11 @@ void Loader::commit(const RawEvent &ev, uint64_t offset)
         EventKeys keys = ev.keys;
         if (!ev.syncKind.empty())
             keys.syncKind = b.intern(ev.syncKind);
-        b.addComplete(t, ev.ts, dur, b.intern(ev.name), b.internCategory(ev.cat),
-                      b.storeArgs(ev.args), keys);
+        // The legacy autograd profiler (LibTorch without Kineto) writes its ops
+        // without a category, under the pid "CPU Functions": they are CPU ops.
+        const std::string_view cat =
+            ev.cat.empty() && ev.pid == "CPU Functions" ? std::string_view("cpu_op") : ev.cat;
+        b.addComplete(t, ev.ts, dur, b.intern(ev.name), b.internCategory(cat), b.storeArgs(ev.args), keys);
         return;
     }
     case 'B': {

@@ -298,3 +298,21 @@ TEST(TraceLoader, SeveralRanksOrderedByRank)
     EXPECT_EQ(files[2]->info().rank, kNoValue);
     EXPECT_THROW(loadTraces({dataPath("bare_array.json"), dataPath("malformed.json")}), Error);
 }
+
+// The legacy autograd profiler (LibTorch 1.x without Kineto, e.g. the app's own
+// captures on Debian's LibTorch) writes ops with no "cat" under the pid "CPU
+// Functions" (the layout of tests/data/legacy_autograd_profiler.json is that
+// profiler's output verbatim). They load as cpu_op, so they are coloured as
+// CPU ops; events without a category elsewhere keep none.
+TEST(TraceLoader, LegacyAutogradProfilerOpsAreCpuOps)
+{
+    auto m = loadTrace(dataPath("legacy_autograd_profiler.json"));
+    size_t t, i;
+    ASSERT_TRUE(findEvent(*m, "aten::eq", t, i));
+    EXPECT_EQ(m->str(m->tracks()[t].cat[i]), "cpu_op");
+    EXPECT_EQ(m->tracks()[t].start[i], 30495);
+    ASSERT_TRUE(findEvent(*m, "ProfilerStep#1", t, i));
+    EXPECT_EQ(m->str(m->tracks()[t].cat[i]), "cpu_op");
+    ASSERT_TRUE(findEvent(*m, "uncategorized elsewhere", t, i));
+    EXPECT_EQ(m->str(m->tracks()[t].cat[i]), "");
+}

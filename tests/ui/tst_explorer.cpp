@@ -8,9 +8,19 @@
 #include "jobs/jobrunner.h"
 #include "common/error.h"
 #include "mainwindow.h"
+#include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
+#include "trace/tracemodel.h"
 
 #include <QAbstractItemModelTester>
+#include <QCheckBox>
+#include <QChart>
+#include <QLogValueAxis>
+#include <QMessageBox>
+#include <QPushButton>
+#include <QTableView>
+#include <QTimer>
+#include <QValueAxis>
 #include <QAction>
 #include <QFileInfo>
 #include <QElapsedTimer>
@@ -264,6 +274,160 @@ private Q_SLOTS:
         QVERIFY(QFile(before).size() > 100 && QFile(after).size() > 100);
     }
 
+    void cancelledSweepKeepsItsFinishedPoints()
+    {
+        ExplorerPage page;
+        ParamsForm *form = page.params();
+        form->setVariantsChecked({"fused"});
+        form->setKIsRatio(true);
+        form->setField("k", "0.01");
+        form->setIterations(1, 400);
+        // 1e3 and 3e4 finish quickly; 1e6 runs long enough to be cancelled.
+        form->setSweep(SweepAxis::N, "1000", "1000000", 3);
+        QSignalSpy added(&page, &ExplorerPage::runAdded);
+        double fraction = 0;
+        connect(page.jobs(), &JobRunner::progress, this, [&](quint64, double f, const QString &) { fraction = f; });
+        page.runSweep();
+        QVERIFY(page.isBusy());
+        // Progress past 2/3: the first two points are measured, the third runs.
+        QTRY_VERIFY_WITH_TIMEOUT(fraction > 2.0 / 3.0 + 1e-9, 120000);
+        QVERIFY(page.isBusy());
+        page.cancel();
+        QCOMPARE(added.count(), 1);
+        QVERIFY(!page.isBusy());
+        QCOMPARE(page.results()->rowCount(), 2); // one variant, two points
+        QCOMPARE(page.results()->result(0).point.n, int64_t(1000));
+        QCOMPARE(page.results()->result(1).point.n, int64_t(31623));
+        QVERIFY(page.results()->result(1).stats.medianMs > 0);
+        QVERIFY(page.results()->runLabel(page.currentRun()).contains("cancelled after 2 of 3 points"));
+        page.jobs()->waitForDone();
+        QTest::qWait(100);
+        QCOMPARE(added.count(), 1); // the point in flight is dropped, not added later
+        QCOMPARE(page.results()->rowCount(), 2);
+    }
+
+    void saveResultsSavesTheTableOrTheSelection()
+    {
+        QTemporaryDir dir;
+        ExplorerPage page;
+        QString error;
+        const QString fixture = QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json");
+        QVERIFY2(page.openResults(fixture, &error), qPrintable(error));
+        QVERIFY2(page.openResults(fixture, &error), qPrintable(error));
+        QCOMPARE(page.results()->rowCount(), 16);
+        // One row selected (what selecting a run does): the whole table, no question.
+        QCOMPARE(page.askSaveScope(), std::optional(ExplorerPage::SaveScope::All));
+        QVERIFY(page.saveResults(dir.filePath("all.json"), &error));
+        ExplorerPage reader;
+        QVERIFY(reader.openResults(dir.filePath("all.json"), &error));
+        QCOMPARE(reader.results()->rowCount(), 16); // both runs, not the current one
+        // Three rows selected: the page asks, and saves what is chosen.
+        page.table()->clearSelection();
+        for (int r : {0, 2, 9})
+            page.table()->selectionModel()->select(page.table()->model()->index(r, 0),
+                                                   QItemSelectionModel::Select | QItemSelectionModel::Rows);
+        QCOMPARE(page.selectedRows().size(), size_t(3));
+        auto answer = [&page](const char *button) {
+            QTimer::singleShot(0, &page, [&page, button] {
+                auto *box = page.findChild<QMessageBox *>(QStringLiteral("saveScopeBox"));
+                QVERIFY(box);
+                auto *b = box->findChild<QPushButton *>(QString::fromLatin1(button));
+                QVERIFY(b);
+                b->click();
+            });
+        };
+        answer("saveSelected");
+        QCOMPARE(page.askSaveScope(), std::optional(ExplorerPage::SaveScope::Selected));
+        answer("saveAll");
+        QCOMPARE(page.askSaveScope(), std::optional(ExplorerPage::SaveScope::All));
+        QVERIFY(page.saveResults(dir.filePath("some.csv"), &error, ExplorerPage::SaveScope::Selected));
+        QFile csv(dir.filePath("some.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        QCOMPARE(csv.readAll().count('\n'), qsizetype(4)); // header + 3 rows
+        page.table()->clearSelection();
+        QVERIFY(!page.saveResults(dir.filePath("none.json"), &error, ExplorerPage::SaveScope::Selected));
+        QVERIFY(error.endsWith('.'));
+    }
+
+    void stepTimeChartGoesLogWhenTheValuesSpanOver100x()
+    {
+        auto report = [](double slow, double fast) {
+            lab::BenchReport r = syntheticReport(1);
+            r.results[0].stats.medianMs = slow;
+            r.results[0].stats.p5Ms = slow * 0.9;
+            r.results[0].stats.p95Ms = slow * 1.1;
+            r.results[1].stats.medianMs = fast;
+            r.results[1].stats.p5Ms = fast * 0.9;
+            r.results[1].stats.p95Ms = fast * 1.1;
+            return r;
+        };
+        const lab::BenchReport wide = report(500.0, 1.0), narrow = report(50.0, 1.0);
+        const lab::BenchPoint point = wide.results[0].point;
+        QVERIFY(stepTimeSpansDecades(wide, point));
+        QVERIFY(!stepTimeSpansDecades(narrow, point));
+        auto yAxisIsLog = [](QChart *chart) {
+            const auto axes = chart->axes(Qt::Vertical);
+            return !axes.isEmpty() && qobject_cast<QLogValueAxis *>(axes.front()) != nullptr;
+        };
+        QString why;
+        std::unique_ptr<QChart> chart(makeStepTimeChart(wide, point, &why));
+        QVERIFY2(chart, qPrintable(why));
+        QVERIFY(yAxisIsLog(chart.get()));
+        chart.reset(makeStepTimeChart(narrow, point, &why));
+        QVERIFY(!yAxisIsLog(chart.get()));
+        chart.reset(makeStepTimeChart(wide, point, &why, false));
+        QVERIFY(!yAxisIsLog(chart.get()));
+
+        // The page's switch: on by default for a wide run, the user's choice holds.
+        ExplorerPage page;
+        page.results()->addRun(narrow, "narrow");
+        QTemporaryDir dir;
+        QFile f(dir.filePath("wide.json"));
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(QByteArray::fromStdString(lab::benchReportToJson(wide)));
+        f.close();
+        QString error;
+        QVERIFY2(page.openResults(f.fileName(), &error), qPrintable(error));
+        page.setChartKind(ExplorerPage::StepTimeChart);
+        QVERIFY(page.logScaleBox()->isChecked());
+        std::unique_ptr<QChart> shown(page.chart()->makeChart(&why));
+        QVERIFY(shown && yAxisIsLog(shown.get()));
+        page.logScaleBox()->setChecked(false);
+        shown.reset(page.chart()->makeChart(&why));
+        QVERIFY(shown && !yAxisIsLog(shown.get()));
+    }
+
+    void profileCapturesEveryCheckedVariantAsOneJob()
+    {
+        MainWindow window;
+        window.explorer()->params()->setField("n", "5000");
+        window.explorer()->params()->setVariantsChecked({"naive", "static"});
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        QSignalSpy loadFailed(window.timeline(), &TimelinePage::loadFailed);
+        window.explorer()->profileRun();
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() || !loadFailed.isEmpty(), 180000);
+        QVERIFY2(loadFailed.isEmpty(), loadFailed.isEmpty() ? "" : qPrintable(loadFailed.at(0).at(0).toString()));
+        const QStringList files = loaded.at(0).at(0).toStringList();
+        QCOMPARE(files.size(), 2);
+        QVERIFY(files[0].contains("-naive-") && files[1].contains("-static-"));
+        const auto data = window.timeline()->data();
+        QCOMPARE(data->files().size(), size_t(2)); // two ranks of one job
+        // Whichever profiler wrote them, the ops carry a category: cpu_op.
+        for (const TimelineFile &file : data->files()) {
+            const TraceModel &m = *file.model;
+            bool sawOp = false;
+            for (const Track &t : m.tracks())
+                for (size_t i = 0; i < t.size(); ++i)
+                    if (m.str(t.name[i]) == "aten::eq") {
+                        QCOMPARE(QString::fromUtf8(m.str(t.cat[i]).data(), int(m.str(t.cat[i]).size())),
+                                 QStringLiteral("cpu_op"));
+                        sawOp = true;
+                    }
+            QVERIFY(sawOp);
+        }
+        QCOMPARE(window.recentFiles().value(0), files.join('\n'));
+    }
+
     void jobRunnerReportsFailure()
     {
         JobRunner runner;
@@ -298,7 +462,8 @@ private Q_SLOTS:
         QVERIFY(page.saveResults(dir.filePath("again.csv"), &error));
         QFile csv(dir.filePath("again.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly));
-        QCOMPARE(csv.readAll().count('\n'), qsizetype(9)); // header + 8 rows
+        // The whole table: the fixture and its reloaded copy, 8 rows each.
+        QCOMPARE(csv.readAll().count('\n'), qsizetype(1 + 16));
     }
 
     void loadRejectsBadFiles()

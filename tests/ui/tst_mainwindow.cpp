@@ -1,6 +1,17 @@
 // The main window never blocks on input: the kind of a file is decided by its
 // structure on a worker, and what is not a regular file is refused at once.
+#include "explorer/explorerpage.h"
 #include "mainwindow.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelinepage.h"
+
+#include <QAbstractScrollArea>
+#include <QAction>
+#include <QMenu>
+#include <QMenuBar>
+#include <QSplitter>
+#include <QStandardPaths>
+#include <QTabWidget>
 
 #include <QFile>
 #include <QMessageBox>
@@ -10,6 +21,20 @@
 #include <sys/stat.h>
 
 using namespace syncscope::ui;
+
+namespace {
+QString writeTrace(const QTemporaryDir &dir, const QString &name, int pid = 1)
+{
+    QFile f(dir.filePath(name));
+    if (!f.open(QIODevice::WriteOnly))
+        return {};
+    f.write(QStringLiteral(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":%1,"tid":1,"ts":0,"dur":5},
+{"ph":"X","cat":"cpu_op","name":"aten::add","pid":%1,"tid":1,"ts":10,"dur":5}]})")
+                .arg(pid)
+                .toUtf8());
+    return f.fileName();
+}
+} // namespace
 
 class TestMainWindow : public QObject {
     Q_OBJECT
@@ -23,6 +48,158 @@ class TestMainWindow : public QObject {
     }
 
 private Q_SLOTS:
+    void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
+
+    void titleNamesTheOpenFile()
+    {
+        QTemporaryDir dir;
+        const QString a = writeTrace(dir, QStringLiteral("trace.json"));
+        MainWindow window;
+        QCOMPARE(window.windowTitle(), QStringLiteral("syncscope"));
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        window.openPaths({a});
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(window.windowTitle(), QStringLiteral("trace.json — syncscope"));
+        QCOMPARE(window.windowFilePath(), a);
+    }
+
+    void recentFilesHoldWhatOpenedAndJobsAsOneEntry()
+    {
+        QTemporaryDir dir;
+        const QString r0 = writeTrace(dir, QStringLiteral("rank0.json"), 1);
+        const QString r1 = writeTrace(dir, QStringLiteral("rank1.json"), 2);
+        QFile bad(dir.filePath(QStringLiteral("broken.json")));
+        QVERIFY(bad.open(QIODevice::WriteOnly));
+        bad.write("{\"traceEvents\": [ {\"ph\": \"X\", \"ts\": oops");
+        bad.close();
+        MainWindow window;
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        QSignalSpy failed(window.timeline(), &TimelinePage::loadFailed);
+        window.openPaths({bad.fileName()});
+        QVERIFY(failed.wait(20000));
+        QVERIFY(!window.recentFiles().join('\n').contains(QStringLiteral("broken.json")));
+        // Two ranks: one entry, which reopens as the same job.
+        window.openPaths({r0, r1});
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(window.recentFiles().value(0), r0 + QLatin1Char('\n') + r1);
+        QCOMPARE(window.recentFiles().count(r0 + QLatin1Char('\n') + r1), 1);
+        QCOMPARE(window.windowTitle(), QStringLiteral("rank0.json and 1 more — syncscope"));
+        window.openPaths({r0});
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(window.recentFiles().value(0), r0);
+        QMenu *recent = nullptr;
+        for (QMenu *m : window.menuBar()->findChildren<QMenu *>())
+            if (m->title() == QStringLiteral("Open &Recent"))
+                recent = m;
+        QVERIFY(recent);
+        QVERIFY(recent->actions().size() >= 2);
+        QVERIFY(recent->actions().at(1)->text().contains(QStringLiteral("rank0.json and 1 more")));
+        recent->actions().at(1)->trigger();
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(window.timeline()->currentFiles(), (QStringList{r0, r1}));
+        QCOMPARE(window.timeline()->data()->files().size(), size_t(2));
+        // A listed file that has gone leaves the list when it fails to open.
+        QVERIFY(QFile::remove(r1));
+        recent->actions().at(0)->trigger();
+        QTRY_VERIFY(!window.recentFiles().contains(r0 + QLatin1Char('\n') + r1));
+    }
+
+    void exploreToolbarButtonsShowOnExploreOnly()
+    {
+        MainWindow window;
+        window.show();
+        const QList<QAction *> tools = window.exploreToolActions();
+        QVERIFY(tools.size() >= 4);
+        window.showPage(MainWindow::TimelinePageIndex);
+        for (QAction *a : tools)
+            QVERIFY(!a->isVisible());
+        window.showPage(MainWindow::ExplorePage);
+        for (QAction *a : tools)
+            QVERIFY(a->isVisible());
+        // The Run menu keeps them on every page.
+        window.showPage(MainWindow::DistributionPageIndex);
+        QVERIFY(window.explorer()->runAction()->isVisible());
+    }
+
+    void reopeningATraceFreesTheOldModelFirst()
+    {
+        QTemporaryDir dir;
+        const QString a = writeTrace(dir, QStringLiteral("big.json"));
+        MainWindow window;
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        window.openPaths({a});
+        QVERIFY(loaded.wait(20000));
+        std::weak_ptr<const TimelineData> oldData = window.timeline()->data();
+        std::weak_ptr<const syncscope::TraceModel> oldModel = window.timeline()->data()->files().front().model;
+        QVERIFY(!oldData.expired() && !oldModel.expired());
+        int starts = 0;
+        bool freedBeforeLoad = false;
+        connect(window.timeline(), &TimelinePage::loadStarting, this, [&] {
+            ++starts;
+            freedBeforeLoad = oldData.expired() && oldModel.expired();
+        }, Qt::DirectConnection);
+        window.openPaths({a});
+        QVERIFY(loaded.wait(20000));
+        QCOMPARE(starts, 1);
+        QVERIFY(freedBeforeLoad);
+        QVERIFY(window.timeline()->hasTrace());
+    }
+
+    void nothingIsClippedAt1024x700()
+    {
+        // Filled pages: a trace with GPU work and sync gaps (the longest
+        // header), and bench results with their chart and table.
+        MainWindow window;
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        window.openPaths({QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/gpu_sync_gaps.json")});
+        QVERIFY(loaded.wait(20000));
+        QString error;
+        QVERIFY2(window.explorer()->openResults(QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json"), &error),
+                 qPrintable(error));
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QVERIFY2(window.minimumSizeHint().width() <= 1024 && window.minimumSizeHint().height() <= 700,
+                 qPrintable(QStringLiteral("%1x%2").arg(window.minimumSizeHint().width())
+                                .arg(window.minimumSizeHint().height())));
+        QCOMPARE(window.size(), QSize(1024, 700));
+        for (int page = 0; page < 3; ++page) {
+            window.showPage(static_cast<MainWindow::Page>(page));
+            QTest::qWait(50);
+            QWidget *root = window.centralWidget();
+            QVERIFY2(window.size() == QSize(1024, 700),
+                     qPrintable(QStringLiteral("page %1 grew the window to %2x%3").arg(page)
+                                    .arg(window.width()).arg(window.height())));
+
+            // Every shown widget gets at least the room its layout asks for,
+            // and lies inside its parent (scroll areas' contents scroll).
+            QStringList clipped;
+            for (QWidget *w : root->findChildren<QWidget *>()) {
+                if (!w->isVisible() || w->isWindow())
+                    continue;
+                bool scrolled = false;
+                for (QWidget *p = w->parentWidget(); p && p != root; p = p->parentWidget())
+                    if (qobject_cast<QAbstractScrollArea *>(p))
+                        scrolled = true;
+                if (scrolled)
+                    continue;
+                const QSize min = w->minimumSizeHint();
+                if (min.isValid() && (w->width() < min.width() || w->height() < min.height()))
+                    clipped << QStringLiteral("%1 '%2' %3x%4 < %5x%6")
+                                   .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName())
+                                   .arg(w->width())
+                                   .arg(w->height())
+                                   .arg(min.width())
+                                   .arg(min.height());
+                const QWidget *parent = w->parentWidget();
+                if (parent && !parent->rect().contains(w->geometry()) && !qobject_cast<const QSplitter *>(parent))
+                    clipped << QStringLiteral("%1 '%2' outside its parent").arg(
+                        QString::fromLatin1(w->metaObject()->className()), w->objectName());
+            }
+            QVERIFY2(clipped.isEmpty(), qPrintable(QStringLiteral("page %1: ").arg(page) + clipped.join(QStringLiteral("; "))));
+        }
+    }
+
     void traceWithEventsAfterTheFirst4KBIsATrace()
     {
         QTemporaryDir dir;

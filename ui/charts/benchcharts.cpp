@@ -67,11 +67,18 @@ struct BarItem {
     double value = 0, lo = 0, hi = 0;
 };
 
+QAbstractAxis *makeAxis(bool log, const QString &title, double lo, double hi);
+QChart *logBarChart(const QString &title, const QString &yTitle, const std::vector<BarItem> &items,
+                    std::optional<double> ref, const QString &refName);
+
 // One bar per item in its own colour (a stacked series where each set fills only
 // its own category), a whisker from lo to hi, and an optional reference line.
+// logY draws the same on a log axis (bars as areas from the axis floor).
 QChart *barChart(const QString &title, const QString &yTitle, const std::vector<BarItem> &items,
-                 std::optional<double> ref, const QString &refName, bool whiskers)
+                 std::optional<double> ref, const QString &refName, bool whiskers, bool logY = false)
 {
+    if (logY)
+        return logBarChart(title, yTitle, items, ref, refName);
     QChart *chart = newChart(title);
     auto *bars = new QStackedBarSeries;
     QStringList categories;
@@ -156,6 +163,81 @@ QAbstractAxis *makeAxis(bool log, const QString &title, double lo, double hi)
     const double pad = (hi - lo) * 0.05 + (hi == lo ? std::abs(hi) * 0.1 + 0.01 : 0);
     a->setRange(lo - pad, hi + pad);
     return a;
+}
+
+// The bars of barChart on a log axis: QBarSeries cannot start a bar at zero
+// there, so each bar is an area from the axis floor, on a category axis.
+QChart *logBarChart(const QString &title, const QString &yTitle, const std::vector<BarItem> &items,
+                    std::optional<double> ref, const QString &refName)
+{
+    QChart *chart = newChart(title);
+    double lo = INFINITY, hi = 0;
+    for (const auto &it : items) {
+        for (double v : {it.value, it.lo, it.hi})
+            if (v > 0) {
+                lo = std::min(lo, v);
+                hi = std::max(hi, v);
+            }
+    }
+    if (ref && *ref > 0) {
+        lo = std::min(lo, *ref);
+        hi = std::max(hi, *ref);
+    }
+    auto *axisX = new QCategoryAxis;
+    axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
+    axisX->setRange(-0.5, static_cast<double>(items.size()) - 0.5);
+    for (size_t i = 0; i < items.size(); ++i)
+        axisX->append(items[i].label, static_cast<double>(i));
+    QAbstractAxis *axisY = makeAxis(true, yTitle, lo, hi);
+    const double base = std::pow(10, std::floor(std::log10(lo)));
+    chart->addAxis(axisX, Qt::AlignBottom);
+    chart->addAxis(axisY, Qt::AlignLeft);
+    auto add = [&](QAbstractSeries *series) {
+        chart->addSeries(series);
+        series->attachAxis(axisX);
+        series->attachAxis(axisY);
+    };
+    for (size_t i = 0; i < items.size(); ++i) {
+        const double x = static_cast<double>(i), half = 0.55 / 2;
+        auto *upper = new QLineSeries, *lower = new QLineSeries;
+        upper->append(x - half, std::max(items[i].value, base));
+        upper->append(x + half, std::max(items[i].value, base));
+        lower->append(x - half, base);
+        lower->append(x + half, base);
+        auto *bar = new QAreaSeries(upper, lower);
+        bar->setName(items[i].label);
+        bar->setBrush(items[i].color);
+        bar->setPen(QPen(items[i].color.darker(130)));
+        add(bar);
+        hideFromLegend(chart, bar);
+        if (!(items[i].lo > 0 && items[i].hi > 0))
+            continue;
+        auto *w = new QLineSeries;
+        const double cap = 0.08;
+        w->append(x - cap, items[i].lo);
+        w->append(x + cap, items[i].lo);
+        w->append(x, items[i].lo);
+        w->append(x, items[i].hi);
+        w->append(x - cap, items[i].hi);
+        w->append(x + cap, items[i].hi);
+        QPen pen(QColor(0x22, 0x22, 0x22));
+        pen.setWidthF(1.6);
+        w->setPen(pen);
+        add(w);
+        hideFromLegend(chart, w);
+    }
+    if (ref && *ref > 0) {
+        auto *line = new QLineSeries;
+        line->setName(refName);
+        line->append(-0.5, *ref);
+        line->append(static_cast<double>(items.size()) - 0.5, *ref);
+        QPen pen(QColor(0x55, 0x55, 0x55));
+        pen.setStyle(Qt::DashLine);
+        pen.setWidthF(1.4);
+        line->setPen(pen);
+        add(line);
+    }
+    return chart;
 }
 
 struct Line {
@@ -322,7 +404,20 @@ std::string defaultBaseline(const lab::BenchReport &report)
     return v.empty() ? std::string() : v.front();
 }
 
-QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+bool stepTimeSpansDecades(const lab::BenchReport &report, const lab::BenchPoint &point)
+{
+    double lo = INFINITY, hi = 0;
+    for (const auto &r : report.results) {
+        if (!ok(r) || !samePoint(r.point, point))
+            continue;
+        lo = std::min(lo, r.stats.medianMs);
+        hi = std::max(hi, r.stats.medianMs);
+    }
+    return hi > 0 && hi > 100.0 * lo;
+}
+
+QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why,
+                          std::optional<bool> logY)
 {
     std::vector<BarItem> items;
     std::vector<double> floors;
@@ -345,7 +440,8 @@ QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint 
     return barChart(QStringLiteral("Step time on %1 at %2 (median, whiskers p5–p95)")
                         .arg(deviceName(report), describePoint(point)),
                     QStringLiteral("ms per step"), items, floor,
-                    QStringLiteral("floor: one read pass over the labels"), true);
+                    QStringLiteral("floor: one read pass over the labels"), true,
+                    logY.value_or(stepTimeSpansDecades(report, point)));
 }
 
 QChart *makeStepSamplesChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)

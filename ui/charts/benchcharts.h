@@ -5,6 +5,7 @@
 
 #include <QString>
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -35,7 +36,11 @@ std::string defaultBaseline(const lab::BenchReport &report);
 // Each returns a new chart owned by the caller, or nullptr with one sentence
 // in *why when the report cannot make that chart.
 // Step time per variant at one point: median bars, p5-p95 whiskers, the floor.
-QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why);
+// logY: a log y-axis; by default one when the medians span more than 100x
+// (stepTimeSpansDecades), so a 1 ms bar stays visible beside a 1 s one.
+QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why,
+                          std::optional<bool> logY = std::nullopt);
+bool stepTimeSpansDecades(const lab::BenchReport &report, const lab::BenchPoint &point);
 // Every timed step per variant at one point (samples_ms): a strip of dots and
 // the median, so a bimodal distribution shows.
 QChart *makeStepSamplesChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why);

@@ -10,6 +10,7 @@
 #include "lab/capture.h"
 
 #include <QAction>
+#include <QCheckBox>
 #include <QComboBox>
 #include <QDateTime>
 #include <QDir>
@@ -30,6 +31,9 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QVBoxLayout>
+
+#include <algorithm>
+#include <mutex>
 
 namespace syncscope::ui {
 
@@ -61,8 +65,8 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     m_cancelAction->setToolTip(tr("Stop the running job (Esc)"));
     m_profileAction = new QAction(QIcon::fromTheme("media-record"), tr("&Profile This Run"), this);
     m_profileAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_P));
-    m_profileAction->setToolTip(tr("Capture a profiler trace of the first checked variant at this point "
-                                   "and open it in the Timeline (Ctrl+P)"));
+    m_profileAction->setToolTip(tr("Capture a profiler trace of each checked variant at this point and "
+                                   "open them in the Timeline, one rank per variant (Ctrl+P)"));
     m_profileCompareAction = new QAction(tr("Profile and C&ompare"), this);
     m_profileCompareAction->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_P));
     m_profileCompareAction->setToolTip(tr("Capture a trace of each of the first two checked variants at this "
@@ -126,7 +130,8 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     m_jobLabel->setWordWrap(true);
     leftLayout->addWidget(m_progress);
     leftLayout->addWidget(m_jobLabel);
-    left->setMinimumWidth(330);
+    // No fixed minimum: the splitter keeps the panel at its layout's minimum
+    // (the four job buttons side by side), never narrower.
 
     // Right: chart controls, charts (or the first-launch welcome), the table.
     auto *right = new QSplitter(Qt::Vertical, this);
@@ -143,12 +148,19 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     m_baseline = new QComboBox(chartArea);
     m_baseline->setToolTip(tr("The variant the speedup is measured against"));
     m_runLabel = new QLabel(chartArea);
+    // Wraps rather than widening the page: a long file name must not push
+    // the window past a 1024-pixel screen.
+    m_runLabel->setWordWrap(true);
+    m_runLabel->setAlignment(Qt::AlignRight | Qt::AlignVCenter);
     controls->addWidget(new QLabel(tr("Chart:"), chartArea));
     controls->addWidget(m_chartKind);
     controls->addWidget(new QLabel(tr("Baseline:"), chartArea));
     controls->addWidget(m_baseline);
-    controls->addStretch(1);
-    controls->addWidget(m_runLabel);
+    m_logScale = new QCheckBox(tr("Log scale"), chartArea);
+    m_logScale->setToolTip(tr("A log y-axis for the step-time chart; on by default when the medians span "
+                              "more than 100×"));
+    controls->addWidget(m_logScale);
+    controls->addWidget(m_runLabel, 1);
     chartLayout->addLayout(controls);
 
     m_welcome = new QFrame(chartArea);
@@ -195,7 +207,8 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder);
     m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_table->setSelectionMode(QAbstractItemView::SingleSelection);
+    // Several rows may be selected: Save Results then asks whether to save them or all.
+    m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
     m_table->setAlternatingRowColors(true);
     m_table->verticalHeader()->hide();
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
@@ -211,6 +224,7 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
+    split->setChildrenCollapsible(false);
     split->setStretchFactor(1, 1);
     split->setSizes({360, 900});
     auto *layout = new QVBoxLayout(this);
@@ -219,6 +233,10 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
 
     connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ExplorerPage::refreshCharts);
     connect(m_baseline, &QComboBox::currentIndexChanged, this, &ExplorerPage::refreshCharts);
+    connect(m_logScale, &QCheckBox::toggled, this, [this] {
+        m_logScaleChosen = true; // the user's choice holds until another run is selected
+        refreshCharts();
+    });
     connect(m_params, &ParamsForm::validityChanged, this, &ExplorerPage::updateActions);
     connect(m_params, &ParamsForm::variantsChanged, this, &ExplorerPage::updateActions);
     connect(m_jobs, &JobRunner::progress, this, &ExplorerPage::onProgress);
@@ -228,6 +246,7 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
         setBusy(false);
         m_jobLabel->setText(tr("Cancelled."));
         Q_EMIT statusMessage(tr("Job cancelled."));
+        keepFinishedPoints();
     });
     setBusy(false);
     m_jobLabel->clear();
@@ -236,6 +255,7 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
 
 ExplorerPage::~ExplorerPage()
 {
+    m_partial.reset();
     m_jobs->cancel();
     m_jobs->waitForDone();
 }
@@ -251,9 +271,9 @@ void ExplorerPage::updateActions()
     m_profileAction->setEnabled(!busy && valid);
     m_profileCompareAction->setEnabled(!busy && valid && m_params->checkedVariants().size() >= 2);
     m_cancelAction->setEnabled(busy);
-    const bool haveRun = m_model->hasRun(m_currentRun);
-    m_saveAction->setEnabled(haveRun);
-    m_exportCsvAction->setEnabled(haveRun);
+    const bool haveRows = m_model->rowCount() > 0;
+    m_saveAction->setEnabled(haveRows);
+    m_exportCsvAction->setEnabled(haveRows);
     m_exportChartAction->setEnabled(m_chart->hasChart());
     m_copyChartAction->setEnabled(m_chart->hasChart());
 }
@@ -321,9 +341,37 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
                          .arg(label, QString::fromStdString(request.device));
     m_pendingIsCapture = false;
     m_pendingIsPair = false;
-    m_jobs->start(tr("Benchmarking %1").arg(label), [request](const ProgressFn &progress, const CancelToken *cancel) {
-        return std::any(lab::runBench(request, progress, cancel));
+    // Point by point, each finished point kept where cancel() finds it: a
+    // sweep cancelled half-way keeps the points it measured. Each point gets
+    // the seed runBench gives it within the whole request, so its inputs are
+    // those of `syncscope-cli bench` with the same parameters.
+    auto partial = std::make_shared<PartialBench>();
+    m_partial = partial;
+    m_jobs->start(tr("Benchmarking %1").arg(label), [request, partial](const ProgressFn &progress,
+                                                                       const CancelToken *cancel) {
+        const size_t count = request.points.size();
+        for (size_t pi = 0; pi < count; ++pi) {
+            lab::BenchRequest one = request;
+            one.points = {request.points[pi]};
+            one.seed = request.seed + 1000003ull * pi;
+            const ProgressFn sub = [&](double f, const char *m) {
+                progress((static_cast<double>(pi) + f) / static_cast<double>(count), m);
+            };
+            lab::BenchReport r = lab::runBench(one, sub, cancel);
+            const std::lock_guard<std::mutex> lock(partial->mutex);
+            if (pi == 0) {
+                partial->report.device = r.device;
+                partial->report.torchVersion = r.torchVersion;
+                partial->report.threads = r.threads;
+            }
+            for (auto &x : r.results)
+                partial->report.results.push_back(std::move(x));
+            partial->points = pi + 1;
+        }
+        const std::lock_guard<std::mutex> lock(partial->mutex);
+        return std::any(partial->report);
     });
+    m_partialTotal = request.points.size();
     setBusy(true, tr("Benchmarking %1…").arg(label));
     Q_EMIT statusMessage(tr("Benchmarking %1…").arg(label));
 }
@@ -377,15 +425,29 @@ void ExplorerPage::profileRun()
 {
     if (isBusy())
         return;
-    const auto capture = captureRequest({});
-    if (!capture)
-        return;
+    // Every checked variant, one trace each, the same inputs and seed.
+    const QStringList variants = m_params->checkedVariants();
+    std::vector<lab::CaptureRequest> captures;
+    for (const QString &v : variants) {
+        const auto capture = captureRequest(v.toStdString());
+        if (!capture)
+            return;
+        captures.push_back(*capture);
+    }
+    if (captures.empty())
+        return showError(tr("Check at least one variant to profile."));
     m_pendingIsCapture = true;
     m_pendingIsPair = false;
-    const QString title = tr("Profiling %1 at %2").arg(QString::fromStdString(capture->variant),
-                                                       describePoint(capture->point));
-    m_jobs->start(title, [capture = *capture](const ProgressFn &progress, const CancelToken *cancel) {
-        return std::any(lab::captureTrace(capture, progress, cancel));
+    const QString title = tr("Profiling %1 at %2").arg(variants.join(QStringLiteral(", ")),
+                                                       describePoint(captures.front().point));
+    m_jobs->start(title, [captures](const ProgressFn &progress, const CancelToken *cancel) {
+        std::vector<lab::CaptureResult> results;
+        const double n = static_cast<double>(captures.size());
+        for (size_t i = 0; i < captures.size(); ++i) {
+            const ProgressFn sub = [&](double f, const char *m) { progress((static_cast<double>(i) + f) / n, m); };
+            results.push_back(lab::captureTrace(captures[i], sub, cancel));
+        }
+        return std::any(std::move(results));
     });
     setBusy(true, title + QStringLiteral("…"));
 }
@@ -424,6 +486,31 @@ void ExplorerPage::cancel()
         m_jobs->cancel();
 }
 
+void ExplorerPage::keepFinishedPoints()
+{
+    // The points measured before Cancel go into the table; the one in flight
+    // is dropped with the job.
+    const std::shared_ptr<PartialBench> partial = std::move(m_partial);
+    if (!partial)
+        return;
+    lab::BenchReport report;
+    size_t points = 0;
+    {
+        const std::lock_guard<std::mutex> lock(partial->mutex);
+        report = partial->report;
+        points = partial->points;
+    }
+    if (report.results.empty())
+        return;
+    const QString label = tr("%1 (cancelled after %2 of %3 points)").arg(m_pendingLabel).arg(points).arg(m_partialTotal);
+    const int id = m_model->addRun(report, label);
+    const QString text = tr("Cancelled; kept the %n point(s) measured before.", nullptr, int(points));
+    m_jobLabel->setText(text);
+    Q_EMIT statusMessage(text);
+    selectRun(id);
+    Q_EMIT runAdded(id);
+}
+
 void ExplorerPage::onProgress(quint64, double fraction, const QString &message)
 {
     m_progress->setValue(static_cast<int>(fraction * 1000));
@@ -433,12 +520,14 @@ void ExplorerPage::onProgress(quint64, double fraction, const QString &message)
 
 void ExplorerPage::onFailed(quint64, const QString &error)
 {
+    m_partial.reset();
     setBusy(false);
     showError(error);
 }
 
 void ExplorerPage::onFinished(quint64, const std::any &result)
 {
+    m_partial.reset();
     setBusy(false);
     if (m_pendingIsCapture && m_pendingIsPair) {
         const auto *pair = std::any_cast<std::pair<lab::CaptureResult, lab::CaptureResult>>(&result);
@@ -454,18 +543,29 @@ void ExplorerPage::onFinished(quint64, const std::any &result)
         return;
     }
     if (m_pendingIsCapture) {
-        const auto *capture = std::any_cast<lab::CaptureResult>(&result);
-        if (!capture)
+        const auto *captures = std::any_cast<std::vector<lab::CaptureResult>>(&result);
+        if (!captures || captures->empty())
             return showError(tr("The capture returned no trace."));
-        QString text = tr("Captured %1 steps with the %2 profiler into %3.")
-                           .arg(capture->steps)
-                           .arg(QString::fromStdString(capture->profiler),
-                                QString::fromStdString(capture->path));
-        if (!capture->note.empty())
-            text += QLatin1Char(' ') + QString::fromStdString(capture->note);
+        const lab::CaptureResult &first = captures->front();
+        QStringList paths;
+        for (const auto &c : *captures)
+            paths << QString::fromStdString(c.path);
+        QString text = captures->size() == 1
+                           ? tr("Captured %1 steps with the %2 profiler into %3.")
+                                 .arg(first.steps)
+                                 .arg(QString::fromStdString(first.profiler), paths.front())
+                           : tr("Captured %1 steps of each of %2 variants with the %3 profiler into %4; "
+                                "they open as the ranks of one job.")
+                                 .arg(first.steps)
+                                 .arg(captures->size())
+                                 .arg(QString::fromStdString(first.profiler), paths.join(QStringLiteral(", ")));
+        if (!first.note.empty())
+            text += QLatin1Char(' ') + QString::fromStdString(first.note);
         m_jobLabel->setText(text);
         Q_EMIT statusMessage(text);
-        Q_EMIT traceCaptured(QString::fromStdString(capture->path));
+        for (const QString &p : paths)
+            Q_EMIT traceCaptured(p);
+        Q_EMIT tracesCaptured(paths);
         return;
     }
     const auto *report = std::any_cast<lab::BenchReport>(&result);
@@ -487,6 +587,7 @@ void ExplorerPage::onFinished(quint64, const std::any &result)
 void ExplorerPage::selectRun(int runId)
 {
     m_currentRun = runId;
+    m_logScaleChosen = false;
     const lab::BenchReport &report = m_model->report(runId);
     m_currentPoint = defaultPoint(report);
     {
@@ -548,10 +649,17 @@ void ExplorerPage::refreshCharts()
     const lab::BenchPoint point = m_currentPoint;
     const std::string baseline = m_baseline->currentText().toStdString();
     m_baseline->setEnabled(m_chartKind->currentData().toInt() == SpeedupChart);
+    m_logScale->setVisible(m_chartKind->currentData().toInt() == StepTimeChart);
+    if (!m_logScaleChosen) {
+        const QSignalBlocker block(m_logScale);
+        m_logScale->setChecked(stepTimeSpansDecades(report, point));
+    }
+    const bool logY = m_logScale->isChecked();
     switch (m_chartKind->currentData().toInt()) {
     case StepTimeChart:
         m_chart->setSuggestedName(QStringLiteral("steptime"));
-        m_chart->setFactory([report, point](QString *why) { return makeStepTimeChart(report, point, why); });
+        m_chart->setFactory(
+            [report, point, logY](QString *why) { return makeStepTimeChart(report, point, why, logY); });
         break;
     case SweepChart:
         m_chart->setSuggestedName(QStringLiteral("sweep"));
@@ -607,22 +715,84 @@ bool ExplorerPage::openResults(const QString &path, QString *error)
     return true;
 }
 
-bool ExplorerPage::saveResults(const QString &path, QString *error) const
+std::vector<int> ExplorerPage::selectedRows() const
 {
-    if (!m_model->hasRun(m_currentRun)) {
+    std::vector<int> rows;
+    if (!m_table->selectionModel())
+        return rows;
+    for (const QModelIndex &i : m_table->selectionModel()->selectedRows())
+        rows.push_back(m_proxy->mapToSource(i).row());
+    std::sort(rows.begin(), rows.end());
+    return rows;
+}
+
+lab::BenchReport ExplorerPage::tableReport(SaveScope scope) const
+{
+    // The table in model order (runs as they came); the first run's device,
+    // LibTorch and threads head the file, and every result keeps its own device.
+    std::vector<int> rows;
+    if (scope == SaveScope::Selected) {
+        rows = selectedRows();
+    } else {
+        for (int r = 0; r < m_model->rowCount(); ++r)
+            rows.push_back(r);
+    }
+    lab::BenchReport out;
+    if (rows.empty())
+        return out;
+    const lab::BenchReport &first = m_model->report(m_model->runOfRow(rows.front()));
+    out.device = first.device;
+    out.torchVersion = first.torchVersion;
+    out.threads = first.threads;
+    for (int r : rows)
+        out.results.push_back(m_model->result(r));
+    return out;
+}
+
+bool ExplorerPage::saveResults(const QString &path, QString *error, SaveScope scope) const
+{
+    const lab::BenchReport report = tableReport(scope);
+    if (report.results.empty()) {
         if (error)
-            *error = tr("There are no results to save yet.");
+            *error = scope == SaveScope::Selected ? tr("No rows are selected: there is nothing to save.")
+                                                  : tr("There are no results to save yet.");
         return false;
     }
-    const lab::BenchReport &report = m_model->report(m_currentRun);
     const bool csv = QFileInfo(path).suffix().compare(QLatin1String("csv"), Qt::CaseInsensitive) == 0;
     const std::string text = csv ? lab::benchReportToCsv(report) : lab::benchReportToJson(report);
     return writeFileAtomically(path, QByteArray::fromStdString(text), error);
 }
 
+std::optional<ExplorerPage::SaveScope> ExplorerPage::askSaveScope()
+{
+    // The whole table unless some rows (not all) are selected; then ask.
+    const size_t selected = selectedRows().size();
+    if (selected < 2 || selected >= static_cast<size_t>(m_model->rowCount()))
+        return SaveScope::All;
+    QMessageBox box(QMessageBox::Question, tr("Save Results"),
+                    tr("Save all %n row(s) of the table, or only the %1 selected?", nullptr, m_model->rowCount())
+                        .arg(selected),
+                    QMessageBox::Cancel, this);
+    box.setObjectName(QStringLiteral("saveScopeBox"));
+    QPushButton *all = box.addButton(tr("All Rows"), QMessageBox::AcceptRole);
+    QPushButton *some = box.addButton(tr("Selected Rows"), QMessageBox::AcceptRole);
+    all->setObjectName(QStringLiteral("saveAll"));
+    some->setObjectName(QStringLiteral("saveSelected"));
+    box.setDefaultButton(all);
+    box.exec();
+    if (box.clickedButton() == all)
+        return SaveScope::All;
+    if (box.clickedButton() == some)
+        return SaveScope::Selected;
+    return std::nullopt;
+}
+
 void ExplorerPage::saveWithDialog()
 {
-    if (!m_model->hasRun(m_currentRun))
+    if (m_model->rowCount() == 0)
+        return;
+    const auto scope = askSaveScope();
+    if (!scope)
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Results"),
                                                       QDir(lastDir()).filePath("bench.json"),
@@ -630,7 +800,7 @@ void ExplorerPage::saveWithDialog()
     if (path.isEmpty())
         return;
     QString error;
-    if (!saveResults(path, &error))
+    if (!saveResults(path, &error, *scope))
         QMessageBox::warning(this, tr("Save Results"), error);
     else {
         QSettings().setValue("explore/lastDir", QFileInfo(path).absolutePath());
@@ -641,14 +811,18 @@ void ExplorerPage::saveWithDialog()
 
 void ExplorerPage::exportCsvWithDialog()
 {
-    if (!m_model->hasRun(m_currentRun))
+    if (m_model->rowCount() == 0)
+        return;
+    const auto scope = askSaveScope();
+    if (!scope)
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Results as CSV"),
                                                       QDir(lastDir()).filePath("bench.csv"), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;
-    if (!saveResults(path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? path : path + ".csv", &error))
+    if (!saveResults(path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? path : path + ".csv", &error,
+                     *scope))
         QMessageBox::warning(this, tr("Export Results"), error);
     else
         Q_EMIT statusMessage(tr("Exported %1.").arg(path));

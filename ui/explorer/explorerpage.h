@@ -7,10 +7,14 @@
 #include <QWidget>
 
 #include <any>
+#include <memory>
+#include <mutex>
 #include <optional>
+#include <vector>
 
 QT_BEGIN_NAMESPACE
 class QAction;
+class QCheckBox;
 class QComboBox;
 class QLabel;
 class QProgressBar;
@@ -40,12 +44,21 @@ public:
     JobRunner *jobs() const { return m_jobs; }
     ChartPanel *chart() const { return m_chart; }
     QTableView *table() const { return m_table; }
+    // The step-time chart's log y-axis switch.
+    QCheckBox *logScaleBox() const { return m_logScale; }
     bool isBusy() const;
 
     // Loads a bench JSON (the CLI's format) as a new run; one sentence on failure.
     bool openResults(const QString &path, QString *error);
-    // Writes the current run: .json as the CLI's bench JSON, .csv as its CSV.
-    bool saveResults(const QString &path, QString *error) const;
+    // Writes the whole results table (every run), or the selected rows: .json
+    // as the CLI's bench JSON, .csv as its CSV.
+    enum class SaveScope { All, Selected };
+    bool saveResults(const QString &path, QString *error, SaveScope scope = SaveScope::All) const;
+    lab::BenchReport tableReport(SaveScope scope) const;
+    // Rows of the results model that are selected, sorted.
+    std::vector<int> selectedRows() const;
+    // All rows unless some (2 or more, not all) are selected; then asks. nullopt: cancelled.
+    std::optional<SaveScope> askSaveScope();
     int currentRun() const { return m_currentRun; }
     void setChartKind(ChartKind kind);
 
@@ -79,6 +92,8 @@ Q_SIGNALS:
     void runAdded(int runId);
     // A profiler capture was written; the window opens it in the Timeline.
     void traceCaptured(const QString &path);
+    // Every capture of one Profile This Run (one per checked variant), once all are written.
+    void tracesCaptured(const QStringList &paths);
     // Two captures of one point (the first and second checked variant).
     void pairCaptured(const QString &before, const QString &after);
     void fileOpened(const QString &path);
@@ -96,6 +111,8 @@ private:
     void refreshCharts();
     void updateActions();
     void showError(const QString &text);
+    // Adds the points of a cancelled sweep that finished before Cancel.
+    void keepFinishedPoints();
 
     ParamsForm *m_params = nullptr;
     ResultsModel *m_model = nullptr;
@@ -106,6 +123,8 @@ private:
     ChartPanel *m_chart2 = nullptr;
     QComboBox *m_chartKind = nullptr;
     QComboBox *m_baseline = nullptr;
+    QCheckBox *m_logScale = nullptr;
+    bool m_logScaleChosen = false;
     QLabel *m_runLabel = nullptr;
     QFrame *m_welcome = nullptr;
     QProgressBar *m_progress = nullptr;
@@ -125,6 +144,14 @@ private:
     bool m_pendingIsPair = false;
     int m_currentRun = 0;
     lab::BenchPoint m_currentPoint;
+    // The points a running bench has finished, shared with its worker.
+    struct PartialBench {
+        std::mutex mutex;
+        lab::BenchReport report;
+        size_t points = 0;
+    };
+    std::shared_ptr<PartialBench> m_partial;
+    size_t m_partialTotal = 0;
 };
 
 } // namespace syncscope::ui

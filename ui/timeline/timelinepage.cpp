@@ -350,6 +350,10 @@ void TimelinePage::openFiles(const QStringList &paths)
     if (paths.isEmpty())
         return;
     m_error->hide();
+    // Reopening the trace on show (it changed on disk, or Open Recent): the
+    // old model goes first, or both would be in memory at the peak of the load.
+    if (paths == m_files)
+        releaseData();
     m_pendingFiles = paths;
     std::vector<std::string> files;
     for (const QString &p : paths)
@@ -359,6 +363,7 @@ void TimelinePage::openFiles(const QStringList &paths)
                               : tr("Loading %n ranks", nullptr, int(paths.size()));
     Q_EMIT statusMessage(title + QStringLiteral("…"));
     m_keepView = false;
+    Q_EMIT loadStarting(paths);
     m_loader->start(title, [files, options = m_options](const ProgressFn &progress,
                                                         const CancelToken *cancel) -> std::any {
         ProgressFn load = [&](double f, const char *msg) { progress(0.8 * f, msg); };
@@ -366,6 +371,25 @@ void TimelinePage::openFiles(const QStringList &paths)
         ProgressFn index = [&](double f, const char *msg) { progress(0.8 + 0.2 * f, msg); };
         return TimelineData::build(std::move(models), options, index, cancel);
     });
+}
+
+void TimelinePage::releaseData()
+{
+    // Every holder of the TimelineData (and so of its trace models) lets go:
+    // the range statistics job is waited for, as it holds a reference.
+    m_loader->cancel();
+    m_loader->waitForDone();
+    m_statsRunner->cancel();
+    m_statsRunner->waitForDone();
+    m_matcher.reset();
+    m_rangeModel->clear();
+    m_gapModel->setTimelineData(nullptr);
+    m_sourceModel->setTimelineData(nullptr);
+    m_stepChart->setTimelineData(nullptr);
+    m_view->setData(nullptr);
+    m_details->setEvent(nullptr, {}, {});
+    m_files.clear();
+    updateHeader();
 }
 
 void TimelinePage::setAnalysisOptions(const AnalysisOptions &options)

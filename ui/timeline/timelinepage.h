@@ -123,6 +123,8 @@ Q_SIGNALS:
     void statusMessage(const QString &text);
     void loadFinished(const QStringList &paths);
     void loadFailed(const QString &error);
+    // Right before a load's worker starts (the files it will read).
+    void loadStarting(const QStringList &paths);
     void loadCancelled();
     // Range statistics of the current range selection are ready.
     void rangeStatsReady();
@@ -132,6 +134,8 @@ Q_SIGNALS:
 private:
     void createActions();
     void setData(std::shared_ptr<const TimelineData> data, const QStringList &paths);
+    // Drops the shown trace and everything that holds it.
+    void releaseData();
     void updateHeader();
     void onSelectionChanged();
     void onRangeChanged();
