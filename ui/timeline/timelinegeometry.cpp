@@ -437,7 +437,7 @@ void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layou
     };
 
     // Interleaved chunks balance the rows' costs; each chunk has its own part.
-    const int threads = std::min<int>(timelineGeometryThreads(), int(work.size() / 4));
+    const int threads = std::min<int>(timelineGeometryThreads(), int(work.size() / 2));
     if (threads <= 1) {
         for (const LayoutRow *r : work)
             buildRow(*r, out);
