@@ -13,8 +13,10 @@ void TimelineLayout::reset(const TimelineData *data)
     m_fileCollapsed.assign(files, 0);
     m_groupCollapsed.assign(groups, 0);
     m_track.assign(tracks, TrackState{});
+    // A sync gap and its GPU band together: the GPU devices' tracks are pinned.
     for (size_t t = 0; t < tracks; ++t)
-        m_track[t].pinned = data->tracks()[t].gpu; // a sync gap and its GPU band together
+        m_track[t].pinned = data->tracks()[t].gpu
+                            || data->groups()[size_t(data->tracks()[t].group)].kind == TimelineGroup::Kind::Gpu;
     m_showPython = !data || data->pythonEvents() == 0;
     m_groupOrder.resize(groups);
     for (size_t g = 0; g < groups; ++g)

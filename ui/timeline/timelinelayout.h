@@ -36,7 +36,8 @@ class TimelineLayout {
 public:
     static constexpr int kCounterHeight = 2 * TimelineData::kRowHeight;
 
-    // Default state for these data: everything expanded, GPU tracks pinned,
+    // Default state for these data: everything expanded, the tracks of GPU
+    // devices pinned,
     // Python frames hidden when the job has any.
     void reset(const TimelineData *data);
     const TimelineData *data() const { return m_data; }
