@@ -403,49 +403,83 @@ void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layou
                            const TimeMapping &map, const QRect &area, int scrollY, const QFontMetrics &fm,
                            NameCache &names, TimelineGeometry &out)
 {
-    out.clear();
-    const Section sec{layout, pinned, pinned ? layout.pinnedRows() : layout.rows(), area, scrollY};
-    const TimeNs foldNs = std::max<TimeNs>(1, map.toDuration(kFoldPixels));
-    const auto &rows = sec.rows;
-    auto first = std::partition_point(rows.begin(), rows.end(), [&](const LayoutRow &r) {
-        return r.y + r.height <= scrollY;
-    });
-    std::vector<const LayoutRow *> work;
-    for (auto it = first; it != rows.end() && it->y < scrollY + area.height(); ++it)
-        if (!it->header())
-            work.push_back(&*it);
+    buildTimelineGeometry(data, layout, map, {GeometrySection{pinned, area, scrollY, &out}}, fm, names);
+}
 
-    auto buildRow = [&](const LayoutRow &row, TimelineGeometry &g) {
+void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, const TimeMapping &map,
+                           const std::vector<GeometrySection> &sections, const QFontMetrics &fm, NameCache &names)
+{
+    const TimeNs foldNs = std::max<TimeNs>(1, map.toDuration(kFoldPixels));
+    std::vector<Section> secs;
+    for (const GeometrySection &gs : sections) {
+        gs.out->clear();
+        secs.push_back({layout, gs.pinned, gs.pinned ? layout.pinnedRows() : layout.rows(), gs.area, gs.scrollY});
+    }
+    // Tasks: a row, the gap bands of a section, or the sync calls of a track
+    // whose first row is scrolled away.
+    struct Task {
+        size_t sec;
+        const LayoutRow *row; // nullptr: gaps
+        bool callsOnly = false;
+    };
+    std::vector<Task> work;
+    for (size_t si = 0; si < secs.size(); ++si) {
+        const Section &sec = secs[si];
+        if (sec.area.height() <= 0)
+            continue;
+        work.push_back({si, nullptr});
+        auto first = std::partition_point(sec.rows.begin(), sec.rows.end(), [&](const LayoutRow &r) {
+            return r.y + r.height <= sec.scrollY;
+        });
+        if (first != sec.rows.end() && first->track >= 0 && first->depth > 0)
+            work.push_back({si, &*first, true});
+        for (auto it = first; it != sec.rows.end() && it->y < sec.scrollY + sec.area.height(); ++it)
+            if (!it->header())
+                work.push_back({si, &*it});
+    }
+
+    auto run = [&](const Task &task, TimelineGeometry &g) {
+        const Section &sec = secs[task.sec];
+        if (!task.row) {
+            buildGaps(data, sec, map, g);
+            return;
+        }
+        const LayoutRow &row = *task.row;
+        if (task.callsOnly) {
+            buildSyncCalls(data, sec, map, row.track, g);
+            return;
+        }
         if (row.kind == LayoutRow::Kind::Counter) {
             buildCounter(data, sec, map, row, g);
             return;
         }
-        RowBuilder rb{map, area, g};
+        RowBuilder rb{map, sec.area, g};
         rb.top = sec.top(row) + 1;
         rb.height = row.height - 2;
-        const auto &levels = layout.levels(row.track);
         const bool busy = row.kind == LayoutRow::Kind::Summary;
         // A collapsed thread: the union of its top-level events is its busy time.
-        const auto &lv = busy ? data.tracks()[size_t(row.track)].levels : levels;
+        const auto &lv = busy ? data.tracks()[size_t(row.track)].levels : layout.levels(row.track);
         if (row.depth < int(lv.size()))
             buildLevel(data, row.track, lv[size_t(row.depth)], rb, foldNs, busy);
-        if (row.depth == 0)
+        if (row.depth == 0) {
             buildInstants(data, row.track, rb);
-        // Blocking calls once per track, on its first row.
-        if (row.depth == 0)
-            buildSyncCalls(data, sec, map, row.track, g);
+            buildSyncCalls(data, sec, map, row.track, g); // once per track, on its first row
+        }
     };
 
-    // Interleaved chunks balance the rows' costs; each chunk has its own part.
+    // Interleaved chunks balance the tasks' costs; each chunk fills its own
+    // part per section, appended in chunk order afterwards.
     const int threads = std::min<int>(timelineGeometryThreads(), int(work.size() / 2));
     if (threads <= 1) {
-        for (const LayoutRow *r : work)
-            buildRow(*r, out);
+        for (const Task &t : work)
+            run(t, *sections[t.sec].out);
     } else {
-        std::vector<TimelineGeometry> parts(static_cast<size_t>(threads));
+        std::vector<std::vector<TimelineGeometry>> parts(static_cast<size_t>(threads));
+        for (auto &p : parts)
+            p.resize(secs.size());
         auto chunk = [&](int c) {
             for (size_t i = size_t(c); i < work.size(); i += size_t(threads))
-                buildRow(*work[i], parts[size_t(c)]);
+                run(work[i], parts[size_t(c)][work[i].sec]);
         };
         std::vector<QFuture<void>> futures;
         for (int c = 1; c < threads; ++c)
@@ -454,13 +488,11 @@ void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layou
         for (auto &f : futures)
             f.waitForFinished();
         for (auto &p : parts)
-            out.append(std::move(p));
+            for (size_t si = 0; si < secs.size(); ++si)
+                sections[si].out->append(std::move(p[si]));
     }
-    // Sync calls of tracks whose first row is scrolled away.
-    if (!work.empty() && work.front()->track >= 0 && work.front()->depth > 0)
-        buildSyncCalls(data, sec, map, work.front()->track, out);
-    buildGaps(data, sec, map, out);
-    resolveLabels(data, area, fm, names, out);
+    for (const GeometrySection &gs : sections)
+        resolveLabels(data, gs.area, fm, names, *gs.out);
 }
 
 } // namespace syncscope::ui

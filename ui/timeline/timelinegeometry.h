@@ -82,6 +82,16 @@ private:
 void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, bool pinned,
                            const TimeMapping &map, const QRect &area, int scrollY,
                            const QFontMetrics &fm, NameCache &names, TimelineGeometry &out);
+// Several sections in one parallel batch: the pinned and the scrolled rows.
+struct GeometrySection {
+    bool pinned = false;
+    QRect area;
+    int scrollY = 0;
+    TimelineGeometry *out = nullptr;
+};
+void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, const TimeMapping &map,
+                           const std::vector<GeometrySection> &sections, const QFontMetrics &fm,
+                           NameCache &names);
 // Threads the row builders may use (1: serial); default: the ideal thread count.
 void setTimelineGeometryThreads(int threads);
 int timelineGeometryThreads();

@@ -565,12 +565,11 @@ void TimelineView::ensureGeometry()
     m_geometry.clear();
     m_pinnedGeometry.clear();
     if (m_data) {
-        const QRect pinned = pinnedRect();
-        if (!pinned.isEmpty())
-            buildTimelineGeometry(*m_data, m_layout, true, m_map, pinned, 0, fontMetrics(), m_names,
-                                  m_pinnedGeometry);
-        buildTimelineGeometry(*m_data, m_layout, false, m_map, scrollRect(), scrollY(), fontMetrics(), m_names,
-                              m_geometry);
+        // Both sections in one batch of row builders.
+        buildTimelineGeometry(*m_data, m_layout, m_map,
+                              {GeometrySection{true, pinnedRect(), 0, &m_pinnedGeometry},
+                               GeometrySection{false, scrollRect(), scrollY(), &m_geometry}},
+                              fontMetrics(), m_names);
     }
     m_geometryValid = true;
     m_geometryMap = m_map;
