@@ -3,12 +3,15 @@
 // panel. A small hand-written trace whose rows are known, and the synthetic one.
 #include "synthetictrace.h"
 #include "timeline/timelinedata.h"
+#include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 #include "trace/traceloader.h"
+#include "trace/tracewriter.h"
 
 #include <QAction>
 #include <QMenu>
 #include <QScrollBar>
+#include <QTemporaryDir>
 #include <QtTest>
 
 #include <set>
@@ -479,6 +482,64 @@ private Q_SLOTS:
         m_view->setGroupCollapsed(data->tracks()[size_t(call.track)].group, true);
         m_view->revealGap(3);
         QVERIFY(m_view->isTrackRowVisible(call.track, depth));
+    }
+
+    void pageGapJumpShowsCallThread()
+    {
+        // Five ranks: more rows than the page's view shows. "]" (nextGap) and
+        // a gap-table row (showGap) scroll the blocking call's thread into view;
+        // the GPU band is pinned.
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        test::SyntheticTrace t;
+        t.steps = 8;
+        t.kernelsPerStep = 6;
+        QStringList files;
+        for (int r = 0; r < 5; ++r) {
+            files << tmp.filePath(QStringLiteral("rank%1.json").arg(r));
+            writeTrace(*t.build(), files.back().toStdString());
+        }
+        TimelinePage page;
+        page.resize(1000, 600);
+        page.show();
+        QSignalSpy done(&page, &TimelinePage::loadFinished);
+        page.openFiles(files);
+        QVERIFY(done.wait(20000));
+        TimelineView *view = page.view();
+        const auto data = page.data();
+        QVERIFY(data && data->gaps().size() > 4);
+        QScrollBar *sb = view->verticalScrollBar();
+        QVERIFY(sb->maximum() > 0);
+        auto check = [&](int gap) {
+            const TimelineGap &g = data->gaps()[size_t(gap)];
+            const TimelineFile &file = data->files()[g.file];
+            const SyncGap &sg = file.sync.syncGaps[g.gap];
+            const TimelineEvent call = data->eventOf(g.file, file.sync.syncCalls[sg.syncCall].event);
+            const int depth = view->layout().shownDepth(call);
+            int gpu = -1;
+            for (const auto &dg : file.deviceGaps)
+                if (dg.device == sg.device)
+                    gpu = dg.tracks.front();
+            return view->isTrackRowVisible(call.track, depth) && view->isTrackRowVisible(gpu, 0);
+        };
+        // The last gap's file is the last rank: scroll to the top, then jump.
+        const int last = int(data->gaps().size()) - 1;
+        int lastOfLastRank = last;
+        while (data->gaps()[size_t(lastOfLastRank)].file != 4)
+            --lastOfLastRank;
+        sb->setValue(0);
+        QVERIFY(!check(lastOfLastRank));
+        page.showGap(lastOfLastRank);
+        QVERIFY(check(lastOfLastRank));
+        // A gap of rank 0 with the view at the bottom, by "]".
+        int firstOfRank0 = 0;
+        while (data->gaps()[size_t(firstOfRank0)].file != 0)
+            ++firstOfRank0;
+        page.showGap(firstOfRank0 > 0 ? firstOfRank0 - 1 : last);
+        sb->setValue(sb->maximum());
+        QVERIFY(!check(firstOfRank0));
+        page.nextGap();
+        QVERIFY(check(firstOfRank0));
     }
 };
 
