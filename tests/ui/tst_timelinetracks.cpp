@@ -51,9 +51,11 @@ const char *kTrace = R"json({"traceEvents": [
  {"ph": "i", "s": "g", "name": "Record Window End", "pid": "", "tid": "", "ts": 950}
 ]})json";
 
-void sendMouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button, Qt::MouseButtons buttons)
+void sendMouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
+               Qt::MouseButtons buttons)
 {
-    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, Qt::NoModifier);
+    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons,
+                  Qt::NoModifier);
     QApplication::sendEvent(w, &e);
 }
 
@@ -98,7 +100,8 @@ private:
     {
         const QRect r = m_view->rowRect(pinned, row);
         const TimeNs t = m_data->minTime() + TimeNs(us * 1000);
-        return QPoint(m_view->plotRect().left() + int(m_view->mapping().toPixel(t)), r.center().y());
+        return QPoint(m_view->plotRect().left() + int(m_view->mapping().toPixel(t)),
+                      r.center().y());
     }
     QPoint labelOf(int track) const
     {
@@ -117,7 +120,8 @@ private Q_SLOTS:
         QStringList names;
         for (const auto &t : m_data->tracks())
             names << t.name;
-        QVERIFY2(m_main >= 0 && m_loader >= 0 && m_gpu >= 0 && m_spans >= 0, qPrintable(names.join(QStringLiteral(", "))));
+        QVERIFY2(m_main >= 0 && m_loader >= 0 && m_gpu >= 0 && m_spans >= 0,
+                 qPrintable(names.join(QStringLiteral(", "))));
         m_view = std::make_unique<TimelineView>();
         m_view->resize(1000, 500);
         m_view->show();
@@ -137,13 +141,15 @@ private Q_SLOTS:
         QStringList titles;
         for (const TimelineGroup &g : m_data->groups())
             titles << g.title;
-        QCOMPARE(titles, QStringList({QStringLiteral("python train.py (pid 100)"), QStringLiteral("Process (pid 0)"),
+        QCOMPARE(titles, QStringList({QStringLiteral("python train.py (pid 100)"),
+                                      QStringLiteral("Process (pid 0)"),
                                       QStringLiteral("Process (pid Spans)")}));
         QCOMPARE(int(m_data->groups()[0].kind), int(TimelineGroup::Kind::Cpu));
         QCOMPARE(int(m_data->groups()[1].kind), int(TimelineGroup::Kind::Gpu));
         QCOMPARE(int(m_data->groups()[2].kind), int(TimelineGroup::Kind::Pseudo));
         QCOMPARE(m_data->globalInstants().size(), size_t(2));
-        QCOMPARE(m_data->text(0, m_data->globalInstants()[1].name), QStringLiteral("Record Window End"));
+        QCOMPARE(m_data->text(0, m_data->globalInstants()[1].name),
+                 QStringLiteral("Record Window End"));
         // GPU pinned, the others scroll
         const TimelineLayout &l = m_view->layout();
         QVERIFY(l.trackPinned(m_gpu));
@@ -159,8 +165,11 @@ private Q_SLOTS:
         const TimeNs ts = m_data->globalInstants()[1].ts;
         const int x = m_view->plotRect().left() + int(std::floor(m_view->mapping().toPixel(ts)));
         // Its name on hover, in a pinned row and in a scrolled one.
-        QVERIFY(m_view->toolTipAt(QPoint(x, m_view->rowRect(true, 1).center().y())).contains(QStringLiteral("Record Window End")));
-        QVERIFY(m_view->toolTipAt(QPoint(x, m_view->rowRect(false, m_view->layout().rows().size() - 1).center().y()))
+        QVERIFY(m_view->toolTipAt(QPoint(x, m_view->rowRect(true, 1).center().y()))
+                    .contains(QStringLiteral("Record Window End")));
+        QVERIFY(m_view
+                    ->toolTipAt(QPoint(
+                        x, m_view->rowRect(false, m_view->layout().rows().size() - 1).center().y()))
                     .contains(QStringLiteral("Record Window End")));
         // Drawn from the plot's top to its bottom (dashed: some pixels of each half).
         const QImage img = m_view->viewport()->grab().toImage();
@@ -203,7 +212,8 @@ private Q_SLOTS:
         QVERIFY(m_view->pythonIndicatorText().isEmpty());
         QCOMPARE(l.spanOf(m_main).count, 4);
         QCOMPARE(l.shownDepth(event("aten::mm")), 2);
-        QCOMPARE(m_view->eventAt(at(100, false, l.spanOf(m_main).first)), event("train.py(10): main"));
+        QCOMPARE(m_view->eventAt(at(100, false, l.spanOf(m_main).first)),
+                 event("train.py(10): main"));
         // P hides them again; so does a click on the indicator.
         QTest::keyClick(m_view.get(), Qt::Key_P);
         QVERIFY(!l.showPython());
@@ -267,7 +277,8 @@ private Q_SLOTS:
         for (const LayoutRow &r : l.rows())
             QVERIFY(r.kind != LayoutRow::Kind::Counter);
         // Expand All from the menu; Collapse All collapses threads too.
-        auto menu = m_view->contextMenuAt(QPoint(m_view->plotRect().center().x(), m_view->viewport()->height() - 2));
+        auto menu = m_view->contextMenuAt(
+            QPoint(m_view->plotRect().center().x(), m_view->viewport()->height() - 2));
         findAction(menu.get(), QStringLiteral("expandAll"))->trigger();
         QVERIFY(!l.groupCollapsed(group));
         QCOMPARE(l.spanOf(m_main).count, 2);
@@ -373,7 +384,8 @@ private Q_SLOTS:
             if (l.rows()[r].kind == LayoutRow::Kind::Counter)
                 row = int(r);
         QVERIFY(row >= 0);
-        QCOMPARE(l.rows()[size_t(row)].group, m_data->tracks()[size_t(m_main)].group); // under its process
+        QCOMPARE(l.rows()[size_t(row)].group,
+                 m_data->tracks()[size_t(m_main)].group); // under its process
         m_view->viewport()->grab();
         const auto &areas = m_view->geometry().counterAreas;
         QCOMPARE(areas.size(), size_t(3));
@@ -395,8 +407,9 @@ private Q_SLOTS:
     void namePanelResizesAndTooltipsTruncatedNames()
     {
         // The long name is cut at 190 px: its full name on hover; "main" is not.
-        QCOMPARE(m_view->toolTipAt(labelOf(m_loader)),
-                 QStringLiteral("a data loader thread with a name far too long for the panel of names"));
+        QCOMPARE(
+            m_view->toolTipAt(labelOf(m_loader)),
+            QStringLiteral("a data loader thread with a name far too long for the panel of names"));
         QVERIFY(m_view->toolTipAt(labelOf(m_main)).isEmpty());
         // Drag the panel's edge.
         QWidget *vp = m_view->viewport();
@@ -404,7 +417,8 @@ private Q_SLOTS:
         const TimeMapping before = m_view->mapping();
         sendMouse(vp, QEvent::MouseButtonPress, edge, Qt::LeftButton, Qt::LeftButton);
         sendMouse(vp, QEvent::MouseMove, QPoint(600, edge.y()), Qt::NoButton, Qt::LeftButton);
-        sendMouse(vp, QEvent::MouseButtonRelease, QPoint(600, edge.y()), Qt::LeftButton, Qt::NoButton);
+        sendMouse(vp, QEvent::MouseButtonRelease, QPoint(600, edge.y()), Qt::LeftButton,
+                  Qt::NoButton);
         QCOMPARE(m_view->labelWidth(), 600);
         QCOMPARE(m_view->plotRect().left(), 600);
         QCOMPARE(m_view->mapping().start(), before.start()); // the same range, narrower
@@ -417,7 +431,8 @@ private Q_SLOTS:
         t.steps = 300;
         t.kernelsPerStep = 30;
         // Three ranks: enough rows for several threads.
-        const auto data = TimelineData::build({t.build("r0.json"), t.build("r1.json"), t.build("r2.json")});
+        const auto data =
+            TimelineData::build({t.build("r0.json"), t.build("r1.json"), t.build("r2.json")});
         m_view->setData(data);
         m_view->resize(1400, 900);
         const TimeNs span = data->maxTime() - data->minTime();
@@ -514,7 +529,8 @@ private Q_SLOTS:
             const TimelineGap &g = data->gaps()[size_t(gap)];
             const TimelineFile &file = data->files()[g.file];
             const SyncGap &sg = file.sync.syncGaps[g.gap];
-            const TimelineEvent call = data->eventOf(g.file, file.sync.syncCalls[sg.syncCall].event);
+            const TimelineEvent call =
+                data->eventOf(g.file, file.sync.syncCalls[sg.syncCall].event);
             const int depth = view->layout().shownDepth(call);
             int gpu = -1;
             for (const auto &dg : file.deviceGaps)

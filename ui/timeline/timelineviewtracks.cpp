@@ -128,7 +128,8 @@ QRect TimelineView::scrollRect() const
     const QRect plot = plotRect();
     const int pinned = pinnedRect().height();
     const int sep = pinned > 0 ? 3 : 0;
-    return QRect(plot.left(), plot.top() + pinned + sep, plot.width(), std::max(1, plot.height() - pinned - sep));
+    return QRect(plot.left(), plot.top() + pinned + sep, plot.width(),
+                 std::max(1, plot.height() - pinned - sep));
 }
 
 int TimelineView::rowTop(bool pinned, const LayoutRow &r) const
@@ -153,7 +154,8 @@ std::pair<bool, int> TimelineView::rowAtPos(const QPoint &pos) const
     if (pos.y() >= pinned.top() && pos.y() < pinned.top() + pinned.height())
         return {true, TimelineLayout::rowAt(m_layout.pinnedRows(), pos.y() - pinned.top())};
     if (pos.y() >= scrolled.top() && pos.y() <= scrolled.bottom())
-        return {false, TimelineLayout::rowAt(m_layout.rows(), pos.y() - scrolled.top() + scrollY())};
+        return {false,
+                TimelineLayout::rowAt(m_layout.rows(), pos.y() - scrolled.top() + scrollY())};
     return {false, -1};
 }
 
@@ -164,8 +166,9 @@ QString TimelineView::rowTitle(const LayoutRow &r, bool pinned) const
         return m_data->files()[size_t(r.file)].label;
     case LayoutRow::Kind::GroupHeader: {
         const QString t = m_data->groups()[size_t(r.group)].title;
-        return pinned && m_data->files().size() > 1 ? m_data->files()[size_t(r.file)].label + QStringLiteral(" · ") + t
-                                                    : t;
+        return pinned && m_data->files().size() > 1
+                   ? m_data->files()[size_t(r.file)].label + QStringLiteral(" · ") + t
+                   : t;
     }
     case LayoutRow::Kind::Counter:
         return m_data->counters()[size_t(r.counter)].name;
@@ -206,14 +209,21 @@ void TimelineView::labelRelease(const QPoint &pos)
     const LayoutRow src = (pinned ? m_layout.pinnedRows() : m_layout.rows())[size_t(row)];
     if (m_drag == Drag::LabelPending) { // a click: collapse or expand
         switch (src.kind) {
-        case LayoutRow::Kind::RankHeader: setFileCollapsed(src.file, !m_layout.fileCollapsed(src.file)); break;
-        case LayoutRow::Kind::GroupHeader: setGroupCollapsed(src.group, !m_layout.groupCollapsed(src.group)); break;
-        case LayoutRow::Kind::Summary: setTrackCollapsed(src.track, false); break;
+        case LayoutRow::Kind::RankHeader:
+            setFileCollapsed(src.file, !m_layout.fileCollapsed(src.file));
+            break;
+        case LayoutRow::Kind::GroupHeader:
+            setGroupCollapsed(src.group, !m_layout.groupCollapsed(src.group));
+            break;
+        case LayoutRow::Kind::Summary:
+            setTrackCollapsed(src.track, false);
+            break;
         case LayoutRow::Kind::Slices:
             if (src.depth == 0)
                 setTrackCollapsed(src.track, true);
             break;
-        case LayoutRow::Kind::Counter: break;
+        case LayoutRow::Kind::Counter:
+            break;
         }
         return;
     }
@@ -232,9 +242,10 @@ void TimelineView::labelRelease(const QPoint &pos)
         return next != order.end() && sameScope(*next) ? *next : -1;
     };
     if (src.track >= 0 && dst.track >= 0 && src.track != dst.track && src.group == dst.group) {
-        moveTrack(src.track, beforeOf(m_layout.trackOrder(src.group), src.track, dst.track, [](int) { return true; }));
-    } else if (src.kind == LayoutRow::Kind::GroupHeader && dst.group >= 0 && dst.group != src.group
-               && dst.file == src.file) {
+        moveTrack(src.track, beforeOf(m_layout.trackOrder(src.group), src.track, dst.track,
+                                      [](int) { return true; }));
+    } else if (src.kind == LayoutRow::Kind::GroupHeader && dst.group >= 0 &&
+               dst.group != src.group && dst.file == src.file) {
         const int file = src.file;
         moveGroup(src.group, beforeOf(m_layout.groupOrder(), src.group, dst.group, [&](int g) {
                       return int(m_data->groups()[size_t(g)].file) == file;
@@ -253,14 +264,15 @@ std::unique_ptr<QMenu> TimelineView::contextMenuAt(const QPoint &pos)
         connect(a, &QAction::triggered, this, fn);
         return a;
     };
-    const auto [pinned, row] = pos.y() >= plotRect().top() ? rowAtPos(pos) : std::pair<bool, int>{false, -1};
+    const auto [pinned, row] =
+        pos.y() >= plotRect().top() ? rowAtPos(pos) : std::pair<bool, int>{false, -1};
     if (row >= 0) {
         const LayoutRow r = (pinned ? m_layout.pinnedRows() : m_layout.rows())[size_t(row)];
         if (r.track >= 0) {
             const int t = r.track;
             const bool collapsed = m_layout.trackCollapsed(t);
-            add(menu.get(), collapsed ? tr("Expand Thread") : tr("Collapse Thread"), "collapseTrack",
-                [this, t, collapsed] { setTrackCollapsed(t, !collapsed); });
+            add(menu.get(), collapsed ? tr("Expand Thread") : tr("Collapse Thread"),
+                "collapseTrack", [this, t, collapsed] { setTrackCollapsed(t, !collapsed); });
             const bool isPinned = m_layout.trackPinned(t);
             add(menu.get(), isPinned ? tr("Unpin") : tr("Pin to Top"), "pinTrack",
                 [this, t, isPinned] { setTrackPinned(t, !isPinned); });
@@ -281,8 +293,8 @@ std::unique_ptr<QMenu> TimelineView::contextMenuAt(const QPoint &pos)
         } else if (r.kind == LayoutRow::Kind::GroupHeader) {
             const int g = r.group;
             const bool collapsed = m_layout.groupCollapsed(g);
-            add(menu.get(), collapsed ? tr("Expand Process") : tr("Collapse Process"), "collapseGroup",
-                [this, g, collapsed] { setGroupCollapsed(g, !collapsed); });
+            add(menu.get(), collapsed ? tr("Expand Process") : tr("Collapse Process"),
+                "collapseGroup", [this, g, collapsed] { setGroupCollapsed(g, !collapsed); });
             add(menu.get(), tr("Pin All Its Threads"), "pinGroup", [this, g] {
                 for (int t : m_data->groups()[size_t(g)].tracks)
                     m_layout.setTrackPinned(t, true);
@@ -367,8 +379,10 @@ QString TimelineView::toolTipAt(const QPoint &pos) const
     if (!e.valid())
         return {};
     const QString name = labelText(m_data->name(e));
-    const QString cat = QString::fromUtf8(m_data->category(e).data(), int(m_data->category(e).size()));
-    return QStringLiteral("%1\n%2 · %3").arg(name.left(300), cat, formatDuration(m_data->end(e) - m_data->start(e)));
+    const QString cat =
+        QString::fromUtf8(m_data->category(e).data(), int(m_data->category(e).size()));
+    return QStringLiteral("%1\n%2 · %3")
+        .arg(name.left(300), cat, formatDuration(m_data->end(e) - m_data->start(e)));
 }
 
 void TimelineView::ensureTrackVisible(int track, int depth)
@@ -401,7 +415,9 @@ bool TimelineView::isTrackRowVisible(int track, int depth) const
     if (sp.count == 0)
         return false;
     const bool pinned = sp.pinned;
-    const LayoutRow &r = (pinned ? m_layout.pinnedRows() : m_layout.rows())[size_t(sp.first + std::clamp(depth, 0, sp.count - 1))];
+    const LayoutRow &r =
+        (pinned ? m_layout.pinnedRows()
+                : m_layout.rows())[size_t(sp.first + std::clamp(depth, 0, sp.count - 1))];
     const QRect area = pinned ? pinnedRect() : scrollRect();
     const int top = rowTop(pinned, r);
     return top >= area.top() && top + r.height <= area.top() + area.height();
