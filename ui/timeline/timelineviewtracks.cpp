@@ -166,9 +166,12 @@ QString TimelineView::rowTitle(const LayoutRow &r, bool pinned) const
         return m_data->files()[size_t(r.file)].label;
     case LayoutRow::Kind::GroupHeader: {
         const QString t = m_data->groups()[size_t(r.group)].title;
-        return pinned && m_data->files().size() > 1
-                   ? m_data->files()[size_t(r.file)].label + QStringLiteral(" · ") + t
-                   : t;
+        if (!pinned || m_data->files().size() < 2)
+            return t;
+        // Pinned rows have no rank header above them: name the rank, briefly.
+        const TimelineFile &f = m_data->files()[size_t(r.file)];
+        const int64_t rank = f.model->info().rank;
+        return (rank != kNoValue ? QStringLiteral("Rank %1").arg(rank) : f.label) + QStringLiteral(" · ") + t;
     }
     case LayoutRow::Kind::Counter:
         return m_data->counters()[size_t(r.counter)].name;
