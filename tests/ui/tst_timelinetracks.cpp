@@ -499,6 +499,25 @@ private Q_SLOTS:
         QVERIFY(m_view->isTrackRowVisible(call.track, depth));
     }
 
+    void reanalysisKeepsTheTracksAnotherTraceResets()
+    {
+        m_view->setTrackCollapsed(m_main, true);
+        m_view->setTrackPinned(m_loader, true);
+        m_view->setShowPython(true);
+        // The same models analysed again: what the user did stays.
+        m_view->setData(TimelineData::build(m_data->models()));
+        const TimelineLayout &l = m_view->layout();
+        QVERIFY(l.trackCollapsed(m_main));
+        QVERIFY(l.trackPinned(m_loader));
+        QVERIFY(l.showPython());
+        QVERIFY(m_view->showPythonAction()->isChecked());
+        // Another trace (the same text, loaded again): the defaults.
+        m_view->setData(TimelineData::build({loadTraceFromMemory(kTrace, "tracks.json")}));
+        QVERIFY(!l.trackCollapsed(m_main));
+        QVERIFY(!l.trackPinned(m_loader));
+        QVERIFY(!l.showPython());
+    }
+
     void pageGapJumpShowsCallThread()
     {
         // Five ranks: more rows than the page's view shows. "]" (nextGap) and

@@ -28,6 +28,18 @@ void TimelineLayout::reset(const TimelineData *data)
     rebuild();
 }
 
+void TimelineLayout::adopt(const TimelineData *data)
+{
+    if (!data || !m_data || data->files().size() != m_fileCollapsed.size() ||
+        data->groups().size() != m_groupCollapsed.size() ||
+        data->tracks().size() != m_track.size()) {
+        reset(data);
+        return;
+    }
+    m_data = data;
+    rebuild();
+}
+
 void TimelineLayout::setFileCollapsed(int file, bool on)
 {
     if (file < 0 || size_t(file) >= m_fileCollapsed.size())

@@ -40,6 +40,9 @@ public:
     // devices pinned,
     // Python frames hidden when the job has any.
     void reset(const TimelineData *data);
+    // New data of the same trace (a re-analysis: the same tracks and groups):
+    // keeps what the user did. Falls back to reset() when the shapes differ.
+    void adopt(const TimelineData *data);
     const TimelineData *data() const { return m_data; }
 
     bool fileCollapsed(int file) const { return m_fileCollapsed[size_t(file)] != 0; }

@@ -45,6 +45,9 @@ TimelineView::~TimelineView() = default;
 
 void TimelineView::setData(std::shared_ptr<const TimelineData> data)
 {
+    // A re-analysis of the same trace keeps the tracks as the user left them.
+    const bool sameTrace = m_data && data && m_data->models() == data->models();
+    const int scroll = scrollY();
     m_data = std::move(data);
     m_selected = {};
     m_links.clear();
@@ -53,15 +56,18 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> data)
     m_markedGaps.clear();
     m_names.clear();
     m_geometryValid = false;
-    m_layout.reset(m_data.get());
+    if (sameTrace)
+        m_layout.adopt(m_data.get());
+    else
+        m_layout.reset(m_data.get());
     {
         const QSignalBlocker block(m_pythonAction);
         m_pythonAction->setChecked(m_layout.showPython());
         m_pythonAction->setEnabled(m_data && m_data->pythonEvents() > 0);
     }
     ++m_layoutVersion;
-    verticalScrollBar()->setValue(0);
     updateScrollBar();
+    verticalScrollBar()->setValue(sameTrace ? scroll : 0);
     fitAll();
     Q_EMIT selectionChanged();
     Q_EMIT rangeSelectionChanged();

@@ -171,7 +171,8 @@ QString TimelineView::rowTitle(const LayoutRow &r, bool pinned) const
         // Pinned rows have no rank header above them: name the rank, briefly.
         const TimelineFile &f = m_data->files()[size_t(r.file)];
         const int64_t rank = f.model->info().rank;
-        return (rank != kNoValue ? QStringLiteral("Rank %1").arg(rank) : f.label) + QStringLiteral(" · ") + t;
+        return (rank != kNoValue ? QStringLiteral("Rank %1").arg(rank) : f.label) +
+               QStringLiteral(" · ") + t;
     }
     case LayoutRow::Kind::Counter:
         return m_data->counters()[size_t(r.counter)].name;
