@@ -421,6 +421,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
         viewport()->setCursor(Qt::DragMoveCursor);
     }
     if (m_drag == Drag::LabelPending || m_drag == Drag::Reorder) {
+        m_dragPos = pos;
+        viewport()->update();
         event->accept();
         return;
     }

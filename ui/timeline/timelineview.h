@@ -208,6 +208,7 @@ private:
     int m_labelWidth = kLabelWidth;
     QAction *m_pythonAction = nullptr;
     std::pair<bool, int> m_pressRow{false, -1};
+    QPoint m_dragPos; // while reordering: where the name would drop
     int m_layoutVersion = 0;
     int m_geometryLayout = -1;
 

@@ -390,6 +390,16 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
     }
     p.setPen(QColor(0xb0, 0xb0, 0xb0));
     p.drawLine(w - 1, clip.top(), w - 1, clip.bottom());
+    if (m_drag == Drag::Reorder) { // where the dragged name would go
+        const auto [tPinned, tRow] = rowAtPos(m_dragPos);
+        if (tPinned == pinned && tRow >= 0) {
+            const QRect r = rowRect(pinned, tRow);
+            const bool down = m_dragPos.y() > m_pressPos.y();
+            const int y = down ? r.bottom() : r.top();
+            p.setPen(QPen(QColor(40, 110, 220), 2));
+            p.drawLine(0, y, w, y);
+        }
+    }
     p.restore();
 }
 
