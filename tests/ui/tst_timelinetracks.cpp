@@ -272,6 +272,18 @@ private Q_SLOTS:
         QVERIFY(header >= 0);
         click(m_view->viewport(), m_view->rowRect(false, header).topLeft() + QPoint(40, 8));
         QVERIFY(l.groupCollapsed(group));
+        // Its header shows the busy time of its threads: main [0, 1000] and the
+        // loader [0, 500] us, both from 0.
+        m_view->viewport()->grab();
+        const QRect headerRect = m_view->rowRect(false, header);
+        int inHeader = 0, right = 0;
+        for (const QRect &b : m_view->geometry().boxes[palette::kBusyColor])
+            if (headerRect.contains(b.center())) {
+                ++inHeader;
+                right = std::max(right, b.right() + 1);
+            }
+        QCOMPARE(inHeader, 2);
+        QVERIFY(std::abs(right - at(1000, false, header).x()) <= 2);
         QCOMPARE(l.spanOf(m_main).count, 0);
         QCOMPARE(l.spanOf(m_loader).count, 0);
         for (const LayoutRow &r : l.rows())

@@ -380,10 +380,10 @@ std::atomic<int> g_threads{0};
 QThreadPool &rowPool()
 {
     // Its own pool: the rows of a frame never wait behind a long job.
+    // Never destroyed: no thread is joined during static destruction.
     static QThreadPool *pool = [] {
         auto *p = new QThreadPool;
         p->setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
-        p->setExpiryTimeout(-1);
         return p;
     }();
     return *pool;
@@ -421,6 +421,7 @@ void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layou
         size_t sec;
         const LayoutRow *row; // nullptr: gaps
         bool callsOnly = false;
+        int busyTrack = -1; // a collapsed process: this thread's busy time in its header
     };
     std::vector<Task> work;
     for (size_t si = 0; si < secs.size(); ++si) {
@@ -433,9 +434,14 @@ void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layou
         });
         if (first != sec.rows.end() && first->track >= 0 && first->depth > 0)
             work.push_back({si, &*first, true});
-        for (auto it = first; it != sec.rows.end() && it->y < sec.scrollY + sec.area.height(); ++it)
+        for (auto it = first; it != sec.rows.end() && it->y < sec.scrollY + sec.area.height(); ++it) {
             if (!it->header())
                 work.push_back({si, &*it});
+            else if (it->kind == LayoutRow::Kind::GroupHeader && layout.groupCollapsed(it->group))
+                for (int t : data.groups()[size_t(it->group)].tracks)
+                    if (layout.trackPinned(t) == sec.pinned)
+                        work.push_back({si, &*it, false, t});
+        }
     }
 
     auto run = [&](const Task &task, TimelineGeometry &g) {
@@ -445,6 +451,16 @@ void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layou
             return;
         }
         const LayoutRow &row = *task.row;
+        if (task.busyTrack >= 0) {
+            const auto &lv = data.tracks()[size_t(task.busyTrack)].levels;
+            if (!lv.empty()) {
+                RowBuilder rb{map, sec.area, g};
+                rb.top = sec.top(row) + 3;
+                rb.height = row.height - 6;
+                buildLevel(data, task.busyTrack, lv[0], rb, foldNs, true);
+            }
+            return;
+        }
         if (task.callsOnly) {
             buildSyncCalls(data, sec, map, row.track, g);
             return;
