@@ -225,14 +225,22 @@ void TimelineView::paintOverlays(QPainter &p) const
         p.drawLine(r, plot.top(), r, plot.bottom());
     }
     if (m_selected.valid()) {
+        // A box outline stays in its section: a scrolled row never draws over
+        // the pinned ones.
+        auto clipTo = [&](const TimelineEvent &e) {
+            p.setClipRect(m_layout.placeOf(e).pinned ? pinnedRect() : scrollRect());
+        };
         p.setPen(QPen(QColor(20, 20, 20), 1.6));
         for (const auto &[from, to] : m_links) {
             const TimelineEvent other = from == m_selected ? to : from;
             p.setBrush(Qt::NoBrush);
+            clipTo(other);
             p.drawRect(eventRect(other).adjusted(-1, -1, 1, 1));
+            p.setClipRect(plot);
             paintArrow(p, from, to);
         }
         const QRect r = eventRect(m_selected).adjusted(-1, -1, 1, 1);
+        clipTo(m_selected);
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(QColor(255, 255, 255), 3));
         p.drawRect(r);
