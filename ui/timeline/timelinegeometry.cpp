@@ -396,7 +396,13 @@ void setTimelineGeometryThreads(int threads) { g_threads = std::max(0, threads);
 int timelineGeometryThreads()
 {
     const int t = g_threads.load();
-    return t > 0 ? t : std::max(1, QThread::idealThreadCount());
+    if (t > 0)
+        return t;
+    // On two cores a second builder only contends with the painter and the
+    // rest of the desktop (measured: no gain, see the README); from four on,
+    // the rows go wide.
+    const int ideal = QThread::idealThreadCount();
+    return ideal >= 4 ? ideal : 1;
 }
 
 void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, bool pinned,

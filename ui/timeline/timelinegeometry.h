@@ -92,7 +92,8 @@ struct GeometrySection {
 void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, const TimeMapping &map,
                            const std::vector<GeometrySection> &sections, const QFontMetrics &fm,
                            NameCache &names);
-// Threads the row builders may use (1: serial); default: the ideal thread count.
+// Threads the row builders may use (1: serial); 0, the default: the ideal
+// thread count when it is 4 or more, else 1.
 void setTimelineGeometryThreads(int threads);
 int timelineGeometryThreads();
 
