@@ -3,7 +3,9 @@
 // prints paint ms per frame (median, p95). Two kinds of frame per zoom:
 //   moving  the range moves 2 px per frame (panning): geometry rebuilt each frame
 //   still   the same range repainted: the cached geometry is only replayed
-// Run: QT_QPA_PLATFORM=offscreen timeline_frame_bench [events] [frames]
+// The rows of a frame are built on [threads] threads (0: the ideal thread count,
+// 1: serial).
+// Run: QT_QPA_PLATFORM=offscreen timeline_frame_bench [events] [frames] [threads]
 #include "synthetictrace.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
@@ -42,6 +44,7 @@ int main(int argc, char **argv)
     QApplication app(argc, argv);
     const size_t events = argc > 1 ? size_t(std::stoull(argv[1])) : 10'000'000;
     const int frames = argc > 2 ? std::atoi(argv[2]) : 60;
+    setTimelineGeometryThreads(argc > 3 ? std::atoi(argv[3]) : 0);
 
     QElapsedTimer timer;
     timer.start();
@@ -74,8 +77,8 @@ int main(int argc, char **argv)
     };
     const Zoom zooms[] = {{"full zoom-out", 0}, {"1/100 of the trace", full / 100},
                           {"1/10,000", full / 10'000}, {"1/1,000,000", std::max<TimeNs>(full / 1'000'000, 50)}};
-    std::printf("viewport %dx%d, %d frames per row; times in ms per paint\n", view.viewport()->width(),
-                view.viewport()->height(), frames);
+    std::printf("viewport %dx%d, %d frames per row, rows built on %d thread(s); times in ms per paint\n",
+                view.viewport()->width(), view.viewport()->height(), frames, timelineGeometryThreads());
     std::printf("%-20s %10s %10s %10s %10s %10s %12s %10s\n", "zoom", "span", "moving p50", "moving p95",
                 "moving max", "still p50", "still p95", "boxes");
     for (const Zoom &z : zooms) {
@@ -100,7 +103,8 @@ int main(int argc, char **argv)
         const Stats m = stats(moving), s = stats(still);
         std::printf("%-20s %10s %10.2f %10.2f %10.2f %10.2f %12.2f %10zu\n", z.name,
                     qPrintable(QString::number(view.mapping().span() / 1e6, 'f', 3) + QStringLiteral(" ms")),
-                    m.median, m.p95, m.max, s.median, s.p95, view.geometry().boxCount);
+                    m.median, m.p95, m.max, s.median, s.p95,
+                    view.geometry().boxCount + view.pinnedGeometry().boxCount);
     }
     return 0;
 }

@@ -57,6 +57,8 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
         data->indexFile(uint32_t(f), cancel);
     }
     data->layout();
+    std::stable_sort(data->m_globalInstants.begin(), data->m_globalInstants.end(),
+                     [](const TimelineInstant &a, const TimelineInstant &b) { return a.ts < b.ts; });
 
     bool first = true;
     for (uint32_t f = 0; f < n; ++f) {
@@ -178,20 +180,48 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
         return false;
     };
 
-    // Processes in display order: CPU first, then GPU devices.
+    // Processes in display order: CPU processes, then GPU devices, then
+    // pseudo-processes (a pid that is no number: "Spans", "Traces").
     struct Proc {
         IdValue pid;
         std::vector<uint32_t> tracks;
+        std::vector<uint32_t> counters;
         bool gpu = false;
         const Process *info = nullptr;
+        TimelineGroup::Kind kind() const
+        {
+            return gpu ? TimelineGroup::Kind::Gpu
+                       : pid.isNumber() ? TimelineGroup::Kind::Cpu : TimelineGroup::Kind::Pseudo;
+        }
     };
     std::vector<Proc> procs;
     std::unordered_map<StrId, size_t> procIndex;
+    auto procOf = [&](const IdValue &pid) -> Proc & {
+        auto it = procIndex.find(pid.text);
+        if (it == procIndex.end()) {
+            it = procIndex.emplace(pid.text, procs.size()).first;
+            Proc p;
+            p.pid = pid;
+            for (const Process &pr : m.processes())
+                if (pr.pid.text == pid.text)
+                    p.info = &pr;
+            procs.push_back(std::move(p));
+        }
+        return procs[it->second];
+    };
     std::vector<char> trackGpu(mtracks.size(), 0);
     std::vector<int64_t> trackDevice(mtracks.size(), kNoValue);
     for (uint32_t ti = 0; ti < mtracks.size(); ++ti) {
         const Track &t = mtracks[ti];
-        if (t.size() == 0 && t.instants.ts.empty())
+        // Global instants are lines across every track, not marks on their own.
+        size_t localInstants = 0;
+        for (size_t i = 0; i < t.instants.ts.size(); ++i) {
+            if (t.instants.scope[i] == 'g')
+                m_globalInstants.push_back({f, t.instants.ts[i], t.instants.name[i]});
+            else
+                ++localInstants;
+        }
+        if (t.size() == 0 && localInstants == 0)
             continue;
         for (size_t i = 0; i < t.size(); ++i)
             if (isGpuCat(t.cat[i])) {
@@ -199,24 +229,18 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
                 trackDevice[ti] = t.device[i] != kNoValue ? t.device[i] : t.pid.num;
                 break;
             }
-        auto it = procIndex.find(t.pid.text);
-        if (it == procIndex.end()) {
-            it = procIndex.emplace(t.pid.text, procs.size()).first;
-            Proc p;
-            p.pid = t.pid;
-            for (const Process &pr : m.processes())
-                if (pr.pid.text == t.pid.text)
-                    p.info = &pr;
-            procs.push_back(std::move(p));
-        }
-        procs[it->second].tracks.push_back(ti);
-        procs[it->second].gpu |= trackGpu[ti] != 0;
+        Proc &p = procOf(t.pid);
+        p.tracks.push_back(ti);
+        p.gpu |= trackGpu[ti] != 0;
         checkCancel(cancel);
     }
+    for (uint32_t ci = 0; ci < m.counters().size(); ++ci)
+        if (!m.counters()[ci].ts.empty())
+            procOf(m.counters()[ci].pid).counters.push_back(ci);
     auto sortIdx = [](int64_t v) { return v == kNoValue ? std::numeric_limits<int64_t>::max() : v; };
     std::stable_sort(procs.begin(), procs.end(), [&](const Proc &a, const Proc &b) {
-        if (a.gpu != b.gpu)
-            return !a.gpu;
+        if (a.kind() != b.kind())
+            return a.kind() < b.kind();
         const int64_t sa = sortIdx(a.info ? a.info->sortIndex : kNoValue);
         const int64_t sb = sortIdx(b.info ? b.info->sortIndex : kNoValue);
         if (sa != sb)
@@ -244,6 +268,11 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
         if (p.info && p.info->labels != kEmptyStr)
             procName += QStringLiteral(" · ") + qs(m.str(p.info->labels));
         procName += QStringLiteral(" (pid %1)").arg(qs(m.str(p.pid.text)));
+        TimelineGroup group;
+        group.file = f;
+        group.kind = p.kind();
+        group.title = procName;
+        const int groupIndex = int(m_groups.size());
         // The process header is the first row of its first track (see layout()).
         bool firstTrack = true;
         for (uint32_t ti : p.tracks) {
@@ -251,6 +280,7 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
             TimelineTrack tt;
             tt.file = f;
             tt.track = ti;
+            tt.group = groupIndex;
             tt.gpu = trackGpu[ti] != 0;
             tt.device = trackDevice[ti];
             if (t.threadName != kEmptyStr)
@@ -261,39 +291,29 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
                 const QString word = tt.gpu ? QStringLiteral("stream") : QStringLiteral("thread");
                 tt.name = tid.startsWith(word + QLatin1Char(' ')) ? tid : word + QLatin1Char(' ') + tid;
             }
-            // Events per depth, keeping start order.
-            std::vector<size_t> counts(size_t(t.maxDepth) + 1, 0);
-            for (uint16_t d : t.depth)
-                ++counts[d];
-            tt.levels.resize(t.size() ? counts.size() : 0);
-            for (size_t d = 0; d < tt.levels.size(); ++d)
-                tt.levels[d].events.reserve(counts[d]);
-            for (uint32_t i = 0; i < t.size(); ++i)
-                tt.levels[t.depth[i]].events.push_back(i);
-            for (TimelineLevel &lvl : tt.levels) {
-                const size_t cnt = lvl.events.size();
-                lvl.widest64.resize((cnt + 63) / 64);
-                for (size_t b = 0; b < lvl.widest64.size(); ++b) {
-                    size_t best = b * 64;
-                    for (size_t p2 = b * 64 + 1; p2 < std::min(cnt, b * 64 + 64); ++p2)
-                        if (t.dur[lvl.events[p2]] > t.dur[lvl.events[best]])
-                            best = p2;
-                    lvl.widest64[b] = uint32_t(best);
+            indexLevels(t, tt.levels, nullptr);
+            if (pyCat != kNoStr) {
+                // Depth among shown events: count the non-Python ancestors. Parents
+                // come first (sorted by start, longer first), so one pass does it.
+                std::vector<uint16_t> shown(t.size(), 0); // non-Python events on the path, inclusive
+                for (uint32_t i = 0; i < t.size(); ++i) {
+                    const bool py = t.cat[i] == pyCat;
+                    tt.pythonEvents += py;
+                    const int32_t par = t.parent[i];
+                    shown[i] = uint16_t((par >= 0 ? shown[size_t(par)] : 0) + (py ? 0 : 1));
                 }
-                lvl.blockEnd.resize(lvl.widest64.size());
-                for (size_t b = 0; b < lvl.blockEnd.size(); ++b)
-                    lvl.blockEnd[b] = t.end(lvl.events[std::min(cnt, b * 64 + 64) - 1]);
-                lvl.widest4k.resize((cnt + 4095) / 4096);
-                for (size_t b = 0; b < lvl.widest4k.size(); ++b) {
-                    size_t best = lvl.widest64[b * 64];
-                    for (size_t q = b * 64 + 1; q < std::min(lvl.widest64.size(), b * 64 + 64); ++q)
-                        if (t.dur[lvl.events[lvl.widest64[q]]] > t.dur[lvl.events[best]])
-                            best = lvl.widest64[q];
-                    lvl.widest4k[b] = uint32_t(best);
+                if (tt.pythonEvents > 0) {
+                    tt.depthNoPython.resize(t.size());
+                    for (uint32_t i = 0; i < t.size(); ++i)
+                        tt.depthNoPython[i] = t.cat[i] == pyCat ? TimelineTrack::kHiddenDepth
+                                                                : uint16_t(shown[i] - 1);
+                    indexLevels(t, tt.levelsNoPython, &tt.depthNoPython);
+                    m_pythonEvents += tt.pythonEvents;
                 }
             }
             tt.rowCount = std::max<int>(1, int(tt.levels.size()));
             file.trackOf[ti] = int(m_tracks.size());
+            group.tracks.push_back(int(m_tracks.size()));
             m_tracks.push_back(std::move(tt));
             if (firstTrack) {
                 TimelineRow header;
@@ -304,6 +324,22 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
             }
             checkCancel(cancel);
         }
+        for (uint32_t ci : p.counters) {
+            const CounterSeries &cs = m.counters()[ci];
+            TimelineCounter c;
+            c.file = f;
+            c.series = ci;
+            c.group = groupIndex;
+            c.name = qs(m.str(cs.name));
+            if (cs.key != kEmptyStr && m.str(cs.key) != m.str(cs.name))
+                c.name += QLatin1Char('.') + qs(m.str(cs.key));
+            const auto [lo, hi] = std::minmax_element(cs.value.begin(), cs.value.end());
+            c.minValue = *lo;
+            c.maxValue = *hi;
+            group.counters.push_back(int(m_counters.size()));
+            m_counters.push_back(std::move(c));
+        }
+        m_groups.push_back(std::move(group));
     }
 
     // Sync gaps per device with the GPU tracks that show them.
@@ -341,6 +377,57 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
     for (uint32_t i = 0; i < flows.size(); ++i)
         file.flowsById.emplace_back(flowKey(m, flows[i]), i);
     std::sort(file.flowsById.begin(), file.flowsById.end());
+}
+
+void TimelineData::indexLevels(const Track &t, std::vector<TimelineLevel> &levels,
+                               const std::vector<uint16_t> *depthOf)
+{
+    // Events per depth, keeping start order.
+    auto depth = [&](uint32_t i) { return depthOf ? (*depthOf)[i] : t.depth[i]; };
+    std::vector<size_t> counts;
+    for (uint32_t i = 0; i < t.size(); ++i) {
+        const uint16_t d = depth(i);
+        if (d == TimelineTrack::kHiddenDepth)
+            continue;
+        if (d >= counts.size())
+            counts.resize(size_t(d) + 1, 0);
+        ++counts[d];
+    }
+    levels.resize(counts.size());
+    for (size_t d = 0; d < levels.size(); ++d)
+        levels[d].events.reserve(counts[d]);
+    for (uint32_t i = 0; i < t.size(); ++i)
+        if (depth(i) != TimelineTrack::kHiddenDepth)
+            levels[depth(i)].events.push_back(i);
+    for (TimelineLevel &lvl : levels) {
+        const size_t cnt = lvl.events.size();
+        lvl.widest64.resize((cnt + 63) / 64);
+        for (size_t b = 0; b < lvl.widest64.size(); ++b) {
+            size_t best = b * 64;
+            for (size_t p2 = b * 64 + 1; p2 < std::min(cnt, b * 64 + 64); ++p2)
+                if (t.dur[lvl.events[p2]] > t.dur[lvl.events[best]])
+                    best = p2;
+            lvl.widest64[b] = uint32_t(best);
+        }
+        lvl.blockEnd.resize(lvl.widest64.size());
+        for (size_t b = 0; b < lvl.blockEnd.size(); ++b)
+            lvl.blockEnd[b] = t.end(lvl.events[std::min(cnt, b * 64 + 64) - 1]);
+        lvl.widest4k.resize((cnt + 4095) / 4096);
+        for (size_t b = 0; b < lvl.widest4k.size(); ++b) {
+            size_t best = lvl.widest64[b * 64];
+            for (size_t q = b * 64 + 1; q < std::min(lvl.widest64.size(), b * 64 + 64); ++q)
+                if (t.dur[lvl.events[lvl.widest64[q]]] > t.dur[lvl.events[best]])
+                    best = lvl.widest64[q];
+            lvl.widest4k[b] = uint32_t(best);
+        }
+    }
+}
+
+int TimelineData::globalInstantNear(TimeNs t, TimeNs tol) const
+{
+    auto it = std::lower_bound(m_globalInstants.begin(), m_globalInstants.end(), t - tol,
+                               [](const TimelineInstant &g, TimeNs v) { return g.ts < v; });
+    return it != m_globalInstants.end() && it->ts <= t + tol ? int(it - m_globalInstants.begin()) : -1;
 }
 
 void TimelineData::layout()

@@ -36,15 +36,50 @@ struct TimelineLevel {
 struct TimelineTrack {
     uint32_t file = 0;
     uint32_t track = 0;   // index into model->tracks()
+    int group = 0;        // index into TimelineData::groups()
     bool gpu = false;     // holds kernels, memcpys, memsets or GPU annotations
     int64_t device = kNoValue;
     QString name;
     std::vector<TimelineLevel> levels;
+    // With Python frames hidden: the other events at their depth counted in
+    // shown ancestors, so what ran beneath a hidden frame moves up. Empty when
+    // the track has no python_function event (levels is the same then).
+    std::vector<TimelineLevel> levelsNoPython;
+    std::vector<uint16_t> depthNoPython; // per event; kHiddenDepth for a Python frame
+    uint64_t pythonEvents = 0;
+    static constexpr uint16_t kHiddenDepth = 0xffff;
     int firstRow = 0;
     int rowCount = 0;
     // Blocking sync calls on this track (indices into the file's syncCalls, by
     // start): those that caused a gap, and the others.
     std::vector<uint32_t> gapCalls, otherCalls;
+};
+
+// A process (or pseudo-process such as "Spans") of one file: its drawn tracks
+// and counter series, in display order.
+struct TimelineGroup {
+    enum class Kind : uint8_t { Cpu, Gpu, Pseudo }; // the default order
+    uint32_t file = 0;
+    Kind kind = Kind::Cpu;
+    QString title;
+    std::vector<int> tracks;   // indices into TimelineData::tracks()
+    std::vector<int> counters; // indices into TimelineData::counters()
+};
+
+// A counter series (ph C) drawn as a step-area track under its process.
+struct TimelineCounter {
+    uint32_t file = 0;
+    uint32_t series = 0; // index into model->counters()
+    int group = 0;
+    QString name;        // "name" or "name.key"
+    double minValue = 0, maxValue = 0;
+};
+
+// A global instant ("s": "g"): a vertical line across all tracks.
+struct TimelineInstant {
+    uint32_t file = 0;
+    TimeNs ts = 0;
+    StrId name = kNoStr;
 };
 
 struct TimelineRow {
@@ -126,6 +161,17 @@ public:
     const std::vector<TimelineFile> &files() const { return m_files; }
     const std::vector<TimelineTrack> &tracks() const { return m_tracks; }
     const std::vector<TimelineRow> &rows() const { return m_rows; }
+    const std::vector<TimelineGroup> &groups() const { return m_groups; }
+    const std::vector<TimelineCounter> &counters() const { return m_counters; }
+    const CounterSeries &counterSeries(int counter) const
+    {
+        const TimelineCounter &c = m_counters[size_t(counter)];
+        return m_files[c.file].model->counters()[c.series];
+    }
+    const std::vector<TimelineInstant> &globalInstants() const { return m_globalInstants; } // by ts
+    uint64_t pythonEvents() const { return m_pythonEvents; }
+    // The first global instant within [t - tol, t + tol], else -1.
+    int globalInstantNear(TimeNs t, TimeNs tol) const;
     const std::vector<TimelineGap> &gaps() const { return m_gaps; } // by start time
     const std::vector<TimelineStep> &steps() const { return m_steps; } // by start time
     const Step &step(const TimelineStep &s) const { return m_files[s.file].sync.steps[s.step]; }
@@ -173,10 +219,16 @@ public:
 private:
     void layout();
     void indexFile(uint32_t file, const CancelToken *cancel);
+    static void indexLevels(const Track &t, std::vector<TimelineLevel> &levels,
+                            const std::vector<uint16_t> *depthOf);
 
     std::vector<TimelineFile> m_files;
     std::vector<TimelineTrack> m_tracks;
     std::vector<TimelineRow> m_rows;
+    std::vector<TimelineGroup> m_groups;
+    std::vector<TimelineCounter> m_counters;
+    std::vector<TimelineInstant> m_globalInstants;
+    uint64_t m_pythonEvents = 0;
     std::vector<TimelineGap> m_gaps;
     std::vector<TimelineStep> m_steps;
     AnalysisOptions m_options;

@@ -1,6 +1,10 @@
 #include "timeline/timelinegeometry.h"
 
+#include <QThreadPool>
+#include <QtConcurrent/QtConcurrentRun>
+
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 
 namespace syncscope::ui {
@@ -13,7 +17,30 @@ void TimelineGeometry::clear()
     gapBands.clear();
     gapCalls.clear();
     otherCalls.clear();
+    pending.clear();
+    counterAreas.clear();
     boxCount = foldedRuns = foldedEvents = 0;
+}
+
+void TimelineGeometry::append(TimelineGeometry &&part)
+{
+    auto move = [](auto &to, auto &from) {
+        if (to.empty())
+            to = std::move(from);
+        else
+            to.insert(to.end(), std::make_move_iterator(from.begin()), std::make_move_iterator(from.end()));
+    };
+    for (size_t c = 0; c < boxes.size(); ++c)
+        move(boxes[c], part.boxes[c]);
+    move(labels, part.labels);
+    move(pending, part.pending);
+    move(gapBands, part.gapBands);
+    move(gapCalls, part.gapCalls);
+    move(otherCalls, part.otherCalls);
+    move(counterAreas, part.counterAreas);
+    boxCount += part.boxCount;
+    foldedRuns += part.foldedRuns;
+    foldedEvents += part.foldedEvents;
 }
 
 QString labelText(std::string_view s)
@@ -46,7 +73,6 @@ struct RowBuilder {
     const TimeMapping &map;
     const QRect &plot;
     TimelineGeometry &g;
-    const QFontMetrics &fm;
     int top = 0, height = 0;
     int lastColor = -1;
     size_t lastIndex = 0;
@@ -82,44 +108,65 @@ struct RowBuilder {
         return batch.back();
     }
 
-    void label(const QRect &r, const QString &text, int textWidth, int color)
+    void label(const QRect &r, uint32_t file, StrId name, uint32_t count, int color)
     {
-        constexpr int kPad = 3;
-        const int avail = r.width() - 2 * kPad;
-        if (avail < 12 || text.isEmpty())
+        if (r.width() - 6 < 12)
             return;
+        g.pending.push_back({r, file, name, count, color});
+    }
+};
+
+// Names the pending labels of a geometry: fits each name in its box.
+void resolveLabels(const TimelineData &data, const QRect &plot, const QFontMetrics &fm, NameCache &names,
+                   TimelineGeometry &g)
+{
+    constexpr int kPad = 3;
+    const int ell = fm.horizontalAdvance(QChar(0x2026));
+    g.labels.reserve(g.pending.size());
+    for (const TimelineGeometry::PendingLabel &pl : g.pending) {
         TimelineGeometry::Label lab;
-        lab.rect = QRect(r.left() + kPad, r.top(), avail, r.height());
+        lab.rect = QRect(pl.rect.left() + kPad, pl.rect.top(), pl.rect.width() - 2 * kPad, pl.rect.height());
         if (lab.rect.left() < plot.left() + kPad) { // keep names readable at the left edge
             lab.rect.setLeft(plot.left() + kPad);
             if (lab.rect.width() < 12)
-                return;
+                continue;
         }
+        QString text;
+        int textWidth = 0;
+        if (pl.name != kNoStr) {
+            const NameCache::Entry &e = names.get(data, pl.file, pl.name, fm);
+            text = e.text;
+            textWidth = e.width;
+        } else {
+            text = QStringLiteral("%1 events").arg(pl.count);
+            textWidth = fm.horizontalAdvance(text);
+        }
+        if (text.isEmpty())
+            continue;
         const int room = lab.rect.width();
         if (textWidth <= room) {
             lab.text = text;
         } else {
             // Proportional cut instead of elidedText(): thousands of labels a frame.
-            const int ell = fm.horizontalAdvance(QChar(0x2026));
             const int n = int(double(text.size()) * double(room - ell) / double(textWidth)) - 1;
             if (n < 2)
-                return;
+                continue;
             lab.text = text.left(n) + QChar(0x2026);
         }
-        lab.dark = palette::wantsDarkText(color);
+        lab.dark = palette::wantsDarkText(pl.color);
         g.labels.push_back(std::move(lab));
     }
-};
+    g.pending.clear();
+}
 
-void buildLevel(const TimelineData &data, int trackIndex, int depth, RowBuilder &rb,
-                NameCache &names, TimeNs foldNs)
+// busy: a collapsed thread's summary, one colour and no names.
+void buildLevel(const TimelineData &data, int trackIndex, const TimelineLevel &lvl, RowBuilder &rb,
+                TimeNs foldNs, bool busy)
 {
     const TimelineTrack &tt = data.tracks()[size_t(trackIndex)];
-    if (depth >= int(tt.levels.size()))
-        return;
     const TimelineFile &file = data.files()[tt.file];
     const Track &mt = data.modelTrack(trackIndex);
-    const TimelineLevel &lvl = tt.levels[size_t(depth)];
+    auto colorOf = [&](uint32_t e) { return busy ? palette::kBusyColor : int(file.catColor[mt.cat[e]]); };
     const TimeNs t0 = rb.map.start(), t1 = rb.map.end();
     const size_t n = lvl.events.size();
     size_t pos = TimelineData::firstEndingAtOrAfter(mt, lvl, 0, t0);
@@ -129,13 +176,11 @@ void buildLevel(const TimelineData &data, int trackIndex, int depth, RowBuilder 
         if (s > t1)
             break;
         if (mt.dur[e] >= foldNs) {
-            const int color = file.catColor[mt.cat[e]];
+            const int color = colorOf(e);
             auto [l, r] = rb.columns(s, mt.end(e));
-            const QRect rect = rb.add(color, l, r, true);
-            if (rect.width() >= 16) {
-                const NameCache::Entry &name = names.get(data, tt.file, mt.name[e], rb.fm);
-                rb.label(rect, name.text, name.width, color);
-            }
+            const QRect rect = rb.add(color, l, r, !busy);
+            if (rect.width() >= 16 && !busy)
+                rb.label(rect, tt.file, mt.name[e], 0, color);
             ++pos;
             continue;
         }
@@ -159,18 +204,16 @@ void buildLevel(const TimelineData &data, int trackIndex, int depth, RowBuilder 
             break;
         }
         auto [l, r] = rb.columns(s, runEnd);
-        if (next - pos == 1) {
-            rb.add(file.catColor[mt.cat[e]], l, r, false);
+        if (next - pos == 1 || busy) {
+            rb.add(colorOf(e), l, r, false);
         } else {
             const size_t w = TimelineData::widest(mt, lvl, pos, next);
             const int color = file.catColor[mt.cat[lvl.events[w]]];
             const QRect rect = rb.add(color + palette::kFoldedOffset, l, r, false);
             ++rb.g.foldedRuns;
             rb.g.foldedEvents += next - pos;
-            if (rect.width() >= 60) {
-                const QString text = QStringLiteral("%1 events").arg(next - pos);
-                rb.label(rect, text, rb.fm.horizontalAdvance(text), color + palette::kFoldedOffset);
-            }
+            if (rect.width() >= 60)
+                rb.label(rect, tt.file, kNoStr, uint32_t(next - pos), color + palette::kFoldedOffset);
         }
         pos = next;
     }
@@ -184,6 +227,10 @@ void buildInstants(const TimelineData &data, int trackIndex, RowBuilder &rb)
         return;
     auto it = std::lower_bound(ts.begin(), ts.end(), rb.map.start());
     while (it != ts.end() && *it <= rb.map.end()) {
+        if (mt.instants.scope[size_t(it - ts.begin())] == 'g') { // drawn as a line across all tracks
+            ++it;
+            continue;
+        }
         const int x = rb.plot.left() + int(std::floor(rb.map.toPixelClamped(*it)));
         rb.g.boxes[palette::kInstantColor].emplace_back(x - 1, rb.top, 3, 4);
         // One mark per two pixels is all the eye can tell apart.
@@ -192,22 +239,34 @@ void buildInstants(const TimelineData &data, int trackIndex, RowBuilder &rb)
     }
 }
 
-void buildGaps(const TimelineData &data, const TimeMapping &map, const QRect &plot, int scrollY,
-               TimelineGeometry &g)
+// A section's view of the layout: which rows, where.
+struct Section {
+    const TimelineLayout &layout;
+    bool pinned;
+    const std::vector<LayoutRow> &rows;
+    QRect area;
+    int scrollY;
+    bool visible(const LayoutRow &r) const { return r.y + r.height > scrollY && r.y < scrollY + area.height(); }
+    int top(const LayoutRow &r) const { return area.top() + r.y - scrollY; }
+};
+
+void buildGaps(const TimelineData &data, const Section &sec, const TimeMapping &map, TimelineGeometry &g)
 {
     const TimeNs t0 = map.start(), t1 = map.end();
-    const int yMax = scrollY + plot.height();
+    const QRect &plot = sec.area;
     for (const TimelineFile &file : data.files()) {
         const auto &gaps = file.sync.syncGaps;
         for (const auto &dg : file.deviceGaps) {
             std::vector<std::pair<int, int>> ys;
             for (int ti : dg.tracks) {
-                const TimelineTrack &tt = data.tracks()[size_t(ti)];
-                const TimelineRow &first = data.rows()[size_t(tt.firstRow)];
-                const TimelineRow &last = data.rows()[size_t(tt.firstRow + tt.rowCount - 1)];
+                const TimelineLayout::Span sp = sec.layout.spanOf(ti);
+                if (sp.count == 0 || sp.pinned != sec.pinned)
+                    continue;
+                const LayoutRow &first = sec.rows[size_t(sp.first)];
+                const LayoutRow &last = sec.rows[size_t(sp.first + sp.count - 1)];
                 const int y0 = first.y, y1 = last.y + last.height;
-                if (y1 > scrollY && y0 < yMax)
-                    ys.emplace_back(plot.top() + y0 - scrollY, y1 - y0);
+                if (y1 > sec.scrollY && y0 < sec.scrollY + plot.height())
+                    ys.emplace_back(plot.top() + y0 - sec.scrollY, y1 - y0);
             }
             if (ys.empty())
                 continue;
@@ -242,8 +301,8 @@ void buildGaps(const TimelineData &data, const TimeMapping &map, const QRect &pl
     }
 }
 
-void buildSyncCalls(const TimelineData &data, const TimeMapping &map, const QRect &plot,
-                    int scrollY, int trackIndex, TimelineGeometry &g)
+void buildSyncCalls(const TimelineData &data, const Section &sec, const TimeMapping &map, int trackIndex,
+                    TimelineGeometry &g)
 {
     // Per track, one list per kind, so a pixel column is visited once: after a
     // mark, jump to the first call starting past it (a sync per step of a long
@@ -251,7 +310,8 @@ void buildSyncCalls(const TimelineData &data, const TimeMapping &map, const QRec
     const TimelineTrack &tt = data.tracks()[size_t(trackIndex)];
     const TimelineFile &file = data.files()[tt.file];
     const auto &calls = file.sync.syncCalls;
-    const Track &mt = data.modelTrack(trackIndex);
+    const TimelineLayout::Span sp = sec.layout.spanOf(trackIndex);
+    const QRect &plot = sec.area;
     const TimeNs t0 = map.start(), t1 = map.end();
     for (int kind = 0; kind < 2; ++kind) {
         const std::vector<uint32_t> &list = kind ? tt.gapCalls : tt.otherCalls;
@@ -263,54 +323,198 @@ void buildSyncCalls(const TimelineData &data, const TimeMapping &map, const QRec
                 ++it;
                 continue;
             }
-            const TimelineRow &r = data.rows()[size_t(tt.firstRow + mt.depth[c.event.index])];
+            // A call below the depth cap (or under a collapsed thread) shows on
+            // the track's last shown row: a blocking call never disappears.
+            const int d = sec.layout.shownDepth({trackIndex, c.event.index});
+            const int row = sp.first + std::clamp(d, 0, sp.count - 1);
+            const LayoutRow &r = sec.rows[size_t(row)];
             int l = plot.left() + int(std::floor(map.toPixelClamped(c.start)));
             int rr = plot.left() + int(std::floor(map.toPixelClamped(c.end())));
             if (rr - l < 3) { // keep a blocking call visible however short
                 l -= 1;
                 rr = l + 3;
             }
-            if (r.y + r.height > scrollY && r.y < scrollY + plot.height())
-                (kind ? g.gapCalls : g.otherCalls).emplace_back(l, plot.top() + r.y - scrollY, rr - l, r.height);
+            if (sec.visible(r))
+                (kind ? g.gapCalls : g.otherCalls).emplace_back(l, sec.top(r), rr - l, r.height);
             it = std::lower_bound(it + 1, list.end(), map.toTime(rr - plot.left() + 1), byStart);
         }
     }
 }
 
+// A counter as a step area: per pixel column the largest value that holds in
+// it, so a short peak is never lost (min/max decimation, upper envelope).
+void buildCounter(const TimelineData &data, const Section &sec, const TimeMapping &map, const LayoutRow &row,
+                  TimelineGeometry &g)
+{
+    const TimelineCounter &tc = data.counters()[size_t(row.counter)];
+    const CounterSeries &cs = data.counterSeries(row.counter);
+    const QRect &plot = sec.area;
+    const int top = sec.top(row) + 2, h = row.height - 4;
+    const double lo = std::min(0.0, tc.minValue), hi = std::max(tc.maxValue, lo);
+    auto height = [&](double v) { return hi > lo ? int(std::lround((v - lo) / (hi - lo) * h)) : 0; };
+    const auto &ts = cs.ts;
+    // The value at map.start() is the last sample at or before it.
+    size_t i = size_t(std::upper_bound(ts.begin(), ts.end(), map.start()) - ts.begin());
+    if (i > 0)
+        --i;
+    while (i < ts.size() && ts[i] <= map.end()) {
+        const int l = plot.left() + int(std::floor(map.toPixelClamped(ts[i])));
+        // Every sample in this pixel column: keep the largest.
+        const TimeNs colEnd = map.toTime(l - plot.left() + 1);
+        double v = cs.value[i];
+        size_t j = i + 1;
+        while (j < ts.size() && ts[j] < colEnd)
+            v = std::max(v, cs.value[j++]);
+        const TimeNs until = j < ts.size() ? ts[j] : cs.ts.back();
+        int r = j < ts.size() ? plot.left() + int(std::floor(map.toPixelClamped(until))) : l + 1;
+        r = std::max(r, l + 1);
+        const int bh = std::max(height(v), v != lo ? 1 : 0);
+        if (bh > 0)
+            g.counterAreas.emplace_back(l, top + h - bh, r - l, bh);
+        i = j;
+    }
+}
+
+std::atomic<int> g_threads{0};
+
+QThreadPool &rowPool()
+{
+    // Its own pool: the rows of a frame never wait behind a long job.
+    // Never destroyed: no thread is joined during static destruction.
+    static QThreadPool *pool = [] {
+        auto *p = new QThreadPool;
+        p->setMaxThreadCount(std::max(1, QThread::idealThreadCount() - 1));
+        return p;
+    }();
+    return *pool;
+}
+
 } // namespace
 
-void buildTimelineGeometry(const TimelineData &data, const TimeMapping &map, const QRect &plot,
-                           int scrollY, const QFontMetrics &fm, NameCache &names,
-                           TimelineGeometry &out)
+void setTimelineGeometryThreads(int threads) { g_threads = std::max(0, threads); }
+
+int timelineGeometryThreads()
 {
-    out.clear();
+    const int t = g_threads.load();
+    if (t > 0)
+        return t;
+    // On two cores a second builder only contends with the painter and the
+    // rest of the desktop (measured: no gain, see the README); from four on,
+    // the rows go wide.
+    const int ideal = QThread::idealThreadCount();
+    return ideal >= 4 ? ideal : 1;
+}
+
+void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, bool pinned,
+                           const TimeMapping &map, const QRect &area, int scrollY, const QFontMetrics &fm,
+                           NameCache &names, TimelineGeometry &out)
+{
+    buildTimelineGeometry(data, layout, map, {GeometrySection{pinned, area, scrollY, &out}}, fm, names);
+}
+
+void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, const TimeMapping &map,
+                           const std::vector<GeometrySection> &sections, const QFontMetrics &fm, NameCache &names)
+{
     const TimeNs foldNs = std::max<TimeNs>(1, map.toDuration(kFoldPixels));
-    const auto &rows = data.rows();
-    auto it = std::partition_point(rows.begin(), rows.end(), [&](const TimelineRow &r) {
-        return r.y + r.height <= scrollY;
-    });
-    RowBuilder rb{map, plot, out, fm};
-    for (; it != rows.end() && it->y < scrollY + plot.height(); ++it) {
-        if (it->track < 0)
-            continue;
-        rb.top = plot.top() + it->y - scrollY + 1;
-        rb.height = it->height - 2;
-        rb.lastColor = -1;
-        rb.lastRight = INT32_MIN;
-        buildLevel(data, it->track, it->depth, rb, names, foldNs);
-        if (it->depth == 0)
-            buildInstants(data, it->track, rb);
+    std::vector<Section> secs;
+    for (const GeometrySection &gs : sections) {
+        gs.out->clear();
+        secs.push_back({layout, gs.pinned, gs.pinned ? layout.pinnedRows() : layout.rows(), gs.area, gs.scrollY});
     }
-    buildGaps(data, map, plot, scrollY, out);
-    // Blocking calls of every track with a visible row.
-    int lastTrack = -1;
-    for (auto r = std::partition_point(rows.begin(), rows.end(),
-                                       [&](const TimelineRow &row) { return row.y + row.height <= scrollY; });
-         r != rows.end() && r->y < scrollY + plot.height(); ++r)
-        if (r->track >= 0 && r->track != lastTrack) {
-            lastTrack = r->track;
-            buildSyncCalls(data, map, plot, scrollY, r->track, out);
+    // Tasks: a row, the gap bands of a section, or the sync calls of a track
+    // whose first row is scrolled away.
+    struct Task {
+        size_t sec;
+        const LayoutRow *row; // nullptr: gaps
+        bool callsOnly = false;
+        int busyTrack = -1; // a collapsed process: this thread's busy time in its header
+    };
+    std::vector<Task> work;
+    for (size_t si = 0; si < secs.size(); ++si) {
+        const Section &sec = secs[si];
+        if (sec.area.height() <= 0)
+            continue;
+        work.push_back({si, nullptr});
+        auto first = std::partition_point(sec.rows.begin(), sec.rows.end(), [&](const LayoutRow &r) {
+            return r.y + r.height <= sec.scrollY;
+        });
+        if (first != sec.rows.end() && first->track >= 0 && first->depth > 0)
+            work.push_back({si, &*first, true});
+        for (auto it = first; it != sec.rows.end() && it->y < sec.scrollY + sec.area.height(); ++it) {
+            if (!it->header())
+                work.push_back({si, &*it});
+            else if (it->kind == LayoutRow::Kind::GroupHeader && layout.groupCollapsed(it->group))
+                for (int t : data.groups()[size_t(it->group)].tracks)
+                    if (layout.trackPinned(t) == sec.pinned)
+                        work.push_back({si, &*it, false, t});
         }
+    }
+
+    auto run = [&](const Task &task, TimelineGeometry &g) {
+        const Section &sec = secs[task.sec];
+        if (!task.row) {
+            buildGaps(data, sec, map, g);
+            return;
+        }
+        const LayoutRow &row = *task.row;
+        if (task.busyTrack >= 0) {
+            const auto &lv = data.tracks()[size_t(task.busyTrack)].levels;
+            if (!lv.empty()) {
+                RowBuilder rb{map, sec.area, g};
+                rb.top = sec.top(row) + 3;
+                rb.height = row.height - 6;
+                buildLevel(data, task.busyTrack, lv[0], rb, foldNs, true);
+            }
+            return;
+        }
+        if (task.callsOnly) {
+            buildSyncCalls(data, sec, map, row.track, g);
+            return;
+        }
+        if (row.kind == LayoutRow::Kind::Counter) {
+            buildCounter(data, sec, map, row, g);
+            return;
+        }
+        RowBuilder rb{map, sec.area, g};
+        rb.top = sec.top(row) + 1;
+        rb.height = row.height - 2;
+        const bool busy = row.kind == LayoutRow::Kind::Summary;
+        // A collapsed thread: the union of its top-level events is its busy time.
+        const auto &lv = busy ? data.tracks()[size_t(row.track)].levels : layout.levels(row.track);
+        if (row.depth < int(lv.size()))
+            buildLevel(data, row.track, lv[size_t(row.depth)], rb, foldNs, busy);
+        if (row.depth == 0) {
+            buildInstants(data, row.track, rb);
+            buildSyncCalls(data, sec, map, row.track, g); // once per track, on its first row
+        }
+    };
+
+    // Interleaved chunks balance the tasks' costs; each chunk fills its own
+    // part per section, appended in chunk order afterwards.
+    const int threads = std::min<int>(timelineGeometryThreads(), int(work.size() / 2));
+    if (threads <= 1) {
+        for (const Task &t : work)
+            run(t, *sections[t.sec].out);
+    } else {
+        std::vector<std::vector<TimelineGeometry>> parts(static_cast<size_t>(threads));
+        for (auto &p : parts)
+            p.resize(secs.size());
+        auto chunk = [&](int c) {
+            for (size_t i = size_t(c); i < work.size(); i += size_t(threads))
+                run(work[i], parts[size_t(c)][work[i].sec]);
+        };
+        std::vector<QFuture<void>> futures;
+        for (int c = 1; c < threads; ++c)
+            futures.push_back(QtConcurrent::run(&rowPool(), chunk, c));
+        chunk(0);
+        for (auto &f : futures)
+            f.waitForFinished();
+        for (auto &p : parts)
+            for (size_t si = 0; si < secs.size(); ++si)
+                sections[si].out->append(std::move(p[si]));
+    }
+    for (const GeometrySection &gs : sections)
+        resolveLabels(data, gs.area, fm, names, *gs.out);
 }
 
 } // namespace syncscope::ui

@@ -9,6 +9,7 @@
 //    O(visible rows * pixels * log n), whatever the number of events;
 //  - rectangles are batched per colour and drawn with one drawRects call each.
 #include "timeline/timelinedata.h"
+#include "timeline/timelinelayout.h"
 #include "timeline/timelinepalette.h"
 #include "timeline/timemapping.h"
 
@@ -31,6 +32,17 @@ struct TimelineGeometry {
         bool dark = true;
     };
     std::vector<Label> labels;
+    // A label found by a row builder, named on the GUI thread (fonts and the
+    // name cache are not shared with the builders).
+    struct PendingLabel {
+        QRect rect;
+        uint32_t file = 0;
+        StrId name = kNoStr; // kNoStr: a folded run of `count` events
+        uint32_t count = 0;
+        int color = 0;
+    };
+    std::vector<PendingLabel> pending;
+    std::vector<QRect> counterAreas; // step areas of counter tracks
     std::vector<QRect> gapBands;   // sync gaps over the GPU tracks of their device
     std::vector<QRect> gapCalls;   // blocking calls that caused a gap
     std::vector<QRect> otherCalls; // blocking calls with no gap
@@ -39,6 +51,8 @@ struct TimelineGeometry {
     size_t foldedEvents = 0;
 
     void clear();
+    // Appends another part (built on another thread for other rows).
+    void append(TimelineGeometry &&part);
 };
 
 // Names converted and measured once per string, not once per frame.
@@ -61,11 +75,27 @@ private:
     std::unordered_map<uint64_t, Entry> m_entries;
 };
 
-// plot: the area events are drawn in (viewport coordinates); scrollY: the layout
-// y shown at plot.top().
-void buildTimelineGeometry(const TimelineData &data, const TimeMapping &map, const QRect &plot,
-                           int scrollY, const QFontMetrics &fm, NameCache &names,
-                           TimelineGeometry &out);
+// One section of rows (the pinned ones, or the scrolling ones) drawn in area
+// (viewport coordinates; its width is the plot's); scrollY: the section y shown
+// at area.top(). The rows of a frame are built in parallel when there are many
+// (Tracy): each thread fills its own part, merged afterwards.
+void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, bool pinned,
+                           const TimeMapping &map, const QRect &area, int scrollY,
+                           const QFontMetrics &fm, NameCache &names, TimelineGeometry &out);
+// Several sections in one parallel batch: the pinned and the scrolled rows.
+struct GeometrySection {
+    bool pinned = false;
+    QRect area;
+    int scrollY = 0;
+    TimelineGeometry *out = nullptr;
+};
+void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layout, const TimeMapping &map,
+                           const std::vector<GeometrySection> &sections, const QFontMetrics &fm,
+                           NameCache &names);
+// Threads the row builders may use (1: serial); 0, the default: the ideal
+// thread count when it is 4 or more, else 1.
+void setTimelineGeometryThreads(int threads);
+int timelineGeometryThreads();
 
 // Pixels under which events fold into runs.
 constexpr double kFoldPixels = 3.0;

@@ -338,6 +338,11 @@ void TimelinePage::createActions()
     make(tr("Analysis Options…"), {QKeySequence(Qt::CTRL | Qt::Key_Comma)}, [this] { showAnalysisOptions(); },
          tr("Library prefixes for the user frame and a step pattern; re-analyses the trace"));
     make(tr("Cancel Loading"), {}, [this] { cancelLoad(); });
+    QAction *python = m_view->showPythonAction(); // the view owns its state
+    python->setShortcut(QKeySequence(Qt::Key_P));
+    python->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    addAction(python);
+    m_actions.append(python);
 }
 
 QList<QAction *> TimelinePage::pageActions() const { return m_actions; }
@@ -536,7 +541,7 @@ void TimelinePage::showGapImpl(int gap, bool keepTableSelection)
     m_view->selectEvent(data->eventOf(g.file, call.event), false);
     // Cause and effect together: the blocking call and the idle GPU.
     m_view->showInterval(std::min(sg.interval.start, call.start), std::max(sg.interval.end, call.end()));
-    m_view->ensureRowVisible(data->rowOf(m_view->selectedEvent()));
+    m_view->revealGap(gap);
     const QModelIndex src = m_gapModel->index(gap, 0);
     const QModelIndex proxy = m_gapProxy->mapFromSource(src);
     if (keepTableSelection) {

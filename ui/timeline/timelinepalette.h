@@ -12,7 +12,8 @@ constexpr int kCategoryColors = 16;
 // folded runs (darker), then the instant marks.
 constexpr int kFoldedOffset = kCategoryColors;
 constexpr int kInstantColor = 2 * kCategoryColors;
-constexpr int kColorCount = kInstantColor + 1;
+constexpr int kBusyColor = kInstantColor + 1; // a collapsed thread's busy time
+constexpr int kColorCount = kBusyColor + 1;
 
 inline int categoryColor(std::string_view cat)
 {
@@ -54,6 +55,8 @@ inline QColor color(int index)
         return base[index];
     if (index >= kFoldedOffset && index < kFoldedOffset + kCategoryColors)
         return base[index - kFoldedOffset].darker(135);
+    if (index == kBusyColor)
+        return QColor(0x6b, 0x7f, 0x99);
     return QColor(0x30, 0x30, 0x30);
 }
 

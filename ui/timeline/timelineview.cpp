@@ -2,6 +2,7 @@
 
 #include "timeline/timeformat.h"
 
+#include <QAction>
 #include <QApplication>
 #include <QGestureEvent>
 #include <QKeyEvent>
@@ -26,16 +27,27 @@ TimelineView::TimelineView(QWidget *parent) : QAbstractScrollArea(parent)
     setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     setVerticalScrollBarPolicy(Qt::ScrollBarAsNeeded);
     setFocusPolicy(Qt::StrongFocus);
-    viewport()->setMouseTracking(false);
+    viewport()->setMouseTracking(true); // the resize cursor over the name panel's edge
     viewport()->setAttribute(Qt::WA_OpaquePaintEvent);
     viewport()->grabGesture(Qt::PinchGesture);
     setMinimumSize(320, 160);
+    m_pythonAction = new QAction(tr("Show Python frames"), this);
+    m_pythonAction->setCheckable(true);
+    m_pythonAction->setChecked(true);
+    m_pythonAction->setToolTip(tr("Show or hide python_function frames; the events beneath move up (P)"));
+    connect(m_pythonAction, &QAction::toggled, this, [this](bool on) {
+        if (on != m_layout.showPython())
+            setShowPython(on);
+    });
 }
 
 TimelineView::~TimelineView() = default;
 
 void TimelineView::setData(std::shared_ptr<const TimelineData> data)
 {
+    // A re-analysis of the same trace keeps the tracks as the user left them.
+    const bool sameTrace = m_data && data && m_data->models() == data->models();
+    const int scroll = scrollY();
     m_data = std::move(data);
     m_selected = {};
     m_links.clear();
@@ -44,8 +56,18 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> data)
     m_markedGaps.clear();
     m_names.clear();
     m_geometryValid = false;
-    verticalScrollBar()->setValue(0);
+    if (sameTrace)
+        m_layout.adopt(m_data.get());
+    else
+        m_layout.reset(m_data.get());
+    {
+        const QSignalBlocker block(m_pythonAction);
+        m_pythonAction->setChecked(m_layout.showPython());
+        m_pythonAction->setEnabled(m_data && m_data->pythonEvents() > 0);
+    }
+    ++m_layoutVersion;
     updateScrollBar();
+    verticalScrollBar()->setValue(sameTrace ? scroll : 0);
     fitAll();
     Q_EMIT selectionChanged();
     Q_EMIT rangeSelectionChanged();
@@ -60,7 +82,7 @@ QRect TimelineView::plotRect() const
 {
     const QRect vp = viewport()->rect();
     const int top = kRulerHeight + stepBandHeight();
-    return QRect(kLabelWidth, top, std::max(1, vp.width() - kLabelWidth), std::max(1, vp.height() - top));
+    return QRect(m_labelWidth, top, std::max(1, vp.width() - m_labelWidth), std::max(1, vp.height() - top));
 }
 
 QRect TimelineView::stepBandRect() const
@@ -68,7 +90,7 @@ QRect TimelineView::stepBandRect() const
     const int h = stepBandHeight();
     if (h == 0)
         return {};
-    return QRect(kLabelWidth, kRulerHeight, std::max(1, viewport()->width() - kLabelWidth), h);
+    return QRect(m_labelWidth, kRulerHeight, std::max(1, viewport()->width() - m_labelWidth), h);
 }
 
 int TimelineView::stepAt(const QPoint &pos) const
@@ -196,7 +218,7 @@ void TimelineView::selectEvent(const TimelineEvent &e, bool reveal)
         Q_EMIT selectionChanged();
     }
     if (reveal && m_selected.valid()) {
-        ensureRowVisible(m_data->rowOf(m_selected));
+        ensureTrackVisible(m_selected.track, std::max(0, m_layout.shownDepth(m_selected)));
         const TimeNs s = m_data->start(m_selected), en = m_data->end(m_selected);
         if (en - s > m_map.span())
             showInterval(s, en);
@@ -253,12 +275,8 @@ void TimelineView::ensureRowVisible(int row)
     if (!m_data || row < 0 || row >= int(m_data->rows().size()))
         return;
     const TimelineRow &r = m_data->rows()[size_t(row)];
-    const int h = plotRect().height();
-    QScrollBar *sb = verticalScrollBar();
-    if (r.y < sb->value())
-        sb->setValue(std::max(0, r.y - TimelineData::kHeaderHeight));
-    else if (r.y + r.height > sb->value() + h)
-        sb->setValue(r.y + r.height - h + TimelineData::kRowHeight);
+    if (r.track >= 0)
+        ensureTrackVisible(r.track, r.depth);
 }
 
 TimelineEvent TimelineView::eventAt(const QPoint &pos) const
@@ -266,16 +284,18 @@ TimelineEvent TimelineView::eventAt(const QPoint &pos) const
     const QRect plot = plotRect();
     if (!m_data || !plot.contains(pos))
         return {};
-    const int row = m_data->rowAt(pos.y() - plot.top() + scrollY());
+    const auto [pinned, row] = rowAtPos(pos);
     if (row < 0)
         return {};
-    const TimelineRow &r = m_data->rows()[size_t(row)];
-    if (r.track < 0)
+    const LayoutRow &r = (pinned ? m_layout.pinnedRows() : m_layout.rows())[size_t(row)];
+    if (r.kind != LayoutRow::Kind::Slices && r.kind != LayoutRow::Kind::Summary)
         return {};
-    const TimelineTrack &tt = m_data->tracks()[size_t(r.track)];
-    if (r.depth >= int(tt.levels.size()))
+    // A collapsed thread's band is its top-level events.
+    const auto &levels = r.kind == LayoutRow::Kind::Summary ? m_data->tracks()[size_t(r.track)].levels
+                                                              : m_layout.levels(r.track);
+    if (r.depth >= int(levels.size()))
         return {};
-    const TimelineLevel &lvl = tt.levels[size_t(r.depth)];
+    const TimelineLevel &lvl = levels[size_t(r.depth)];
     const Track &mt = m_data->modelTrack(r.track);
     const double x = pos.x() - plot.left();
     const TimeNs t = m_map.toTime(x);
@@ -298,18 +318,20 @@ QRect TimelineView::eventRect(const TimelineEvent &e) const
 {
     if (!m_data || !e.valid())
         return {};
-    const int row = m_data->rowOf(e);
-    const TimelineRow &r = m_data->rows()[size_t(row)];
+    const TimelineLayout::Place place = m_layout.placeOf(e);
+    if (place.row < 0)
+        return {};
+    const QRect row = rowRect(place.pinned, place.row);
     const QRect plot = plotRect();
     const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_data->start(e))));
     const int rr = plot.left() + int(std::floor(m_map.toPixelClamped(m_data->end(e))));
-    return QRect(l, plot.top() + r.y - scrollY() + 1, std::max(1, rr - l), r.height - 2);
+    return QRect(l, row.top() + 1, std::max(1, rr - l), row.height() - 2);
 }
 
 void TimelineView::updateScrollBar()
 {
-    const int h = plotRect().height();
-    const int total = m_data ? m_data->totalHeight() : 0;
+    const int h = scrollRect().height();
+    const int total = m_layout.totalHeight();
     QScrollBar *sb = verticalScrollBar();
     sb->setRange(0, std::max(0, total - h));
     sb->setPageStep(h);
@@ -335,7 +357,7 @@ void TimelineView::wheelEvent(QWheelEvent *event)
     const QPoint angle = event->angleDelta();
     const QPointF pos = event->position();
     const QRect plot = plotRect();
-    const bool overLabels = pos.x() < plot.left();
+    const bool overLabels = pos.x() < m_labelWidth;
     if (event->modifiers() & Qt::AltModifier || overLabels) {
         // Alt turns vertical wheel into horizontal on some platforms: take either.
         const int d = angle.y() != 0 ? angle.y() : angle.x();
@@ -361,6 +383,10 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     m_pressPos = event->position().toPoint();
     m_pressMap = m_map;
     m_pressScroll = scrollY();
+    if (labelPress(m_pressPos)) {
+        event->accept();
+        return;
+    }
     if (stepBandRect().contains(m_pressPos)) {
         m_drag = Drag::None;
         const int step = stepAt(m_pressPos);
@@ -369,7 +395,7 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
         event->accept();
         return;
     }
-    const bool onRuler = m_pressPos.y() < kRulerHeight && m_pressPos.x() >= kLabelWidth;
+    const bool onRuler = m_pressPos.y() < kRulerHeight && m_pressPos.x() >= m_labelWidth;
     m_drag = (event->modifiers() & Qt::ShiftModifier) || onRuler ? Drag::Range : Drag::Pending;
     event->accept();
 }
@@ -378,6 +404,28 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
 {
     const QPoint pos = event->position().toPoint();
     const QRect plot = plotRect();
+    if (m_drag == Drag::None) { // hover: the name panel's edge resizes it
+        if (std::abs(pos.x() - m_labelWidth) <= 3 && pos.y() >= kRulerHeight)
+            viewport()->setCursor(Qt::SplitHCursor);
+        else
+            viewport()->unsetCursor();
+        return;
+    }
+    if (m_drag == Drag::Resize) {
+        setLabelWidth(pos.x());
+        event->accept();
+        return;
+    }
+    if (m_drag == Drag::LabelPending && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
+        m_drag = Drag::Reorder;
+        viewport()->setCursor(Qt::DragMoveCursor);
+    }
+    if (m_drag == Drag::LabelPending || m_drag == Drag::Reorder) {
+        m_dragPos = pos;
+        viewport()->update();
+        event->accept();
+        return;
+    }
     if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
         m_drag = Drag::Pan;
         viewport()->setCursor(Qt::ClosedHandCursor);
@@ -404,7 +452,11 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
     m_drag = Drag::None;
     viewport()->unsetCursor();
     const QPoint pos = event->position().toPoint();
-    if (drag == Drag::Pending) {
+    if (drag == Drag::LabelPending || drag == Drag::Reorder) {
+        m_drag = drag;
+        labelRelease(pos);
+        m_drag = Drag::None;
+    } else if (drag == Drag::Pending) {
         selectEvent(eventAt(pos), false);
     } else if (drag == Drag::Range) {
         if (std::abs(pos.x() - m_pressPos.x()) < 3) {
@@ -437,6 +489,10 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
     case Qt::Key_D: panRight(); break;
     case Qt::Key_F: zoomToSelection(); break;
     case Qt::Key_Home: fitAll(); break;
+    case Qt::Key_P:
+        if (m_data && m_data->pythonEvents() > 0)
+            setShowPython(!m_layout.showPython());
+        break;
     case Qt::Key_Escape:
         selectEvent({}, false);
         clearRangeSelection();
@@ -495,17 +551,11 @@ bool TimelineView::viewportEvent(QEvent *event)
             QToolTip::showText(he->globalPos(), tip, viewport());
             return true;
         }
-        const TimelineEvent e = eventAt(he->pos());
-        if (e.valid()) {
-            const QString name = labelText(m_data->name(e));
-            const QString cat = QString::fromUtf8(m_data->category(e).data(), int(m_data->category(e).size()));
-            QToolTip::showText(he->globalPos(),
-                               QStringLiteral("%1\n%2 · %3").arg(name.left(300), cat,
-                                   formatDuration(m_data->end(e) - m_data->start(e))),
-                               viewport());
-        } else {
+        const QString tip = toolTipAt(he->pos());
+        if (!tip.isEmpty())
+            QToolTip::showText(he->globalPos(), tip, viewport());
+        else
             QToolTip::hideText();
-        }
         return true;
     }
     default:
@@ -518,15 +568,22 @@ void TimelineView::ensureGeometry()
 {
     const QRect plot = plotRect();
     if (m_geometryValid && m_geometryMap == m_map && m_geometryPlot == plot
-        && m_geometryScroll == scrollY())
+        && m_geometryScroll == scrollY() && m_geometryLayout == m_layoutVersion)
         return;
     m_geometry.clear();
-    if (m_data)
-        buildTimelineGeometry(*m_data, m_map, plot, scrollY(), fontMetrics(), m_names, m_geometry);
+    m_pinnedGeometry.clear();
+    if (m_data) {
+        // Both sections in one batch of row builders.
+        buildTimelineGeometry(*m_data, m_layout, m_map,
+                              {GeometrySection{true, pinnedRect(), 0, &m_pinnedGeometry},
+                               GeometrySection{false, scrollRect(), scrollY(), &m_geometry}},
+                              fontMetrics(), m_names);
+    }
     m_geometryValid = true;
     m_geometryMap = m_map;
     m_geometryPlot = plot;
     m_geometryScroll = scrollY();
+    m_geometryLayout = m_layoutVersion;
     ++m_geometryBuilds;
 }
 

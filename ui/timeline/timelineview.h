@@ -8,8 +8,13 @@
 //   Shift+drag, or drag on the ruler                  range selection
 //   click on the step band (under the ruler)          zoom to that step
 //   F                     zoom to selection           Esc          clear selection
+//   P                     show or hide Python frames
+// Tracks (timelineviewtracks.cpp): click a process, rank or thread name to
+// collapse or expand it, drag a name to reorder, drag the panel's edge to
+// resize it; the context menu pins, caps the depth, collapses or expands all.
 #include "timeline/timelinedata.h"
 #include "timeline/timelinegeometry.h"
+#include "timeline/timelinelayout.h"
 #include "timeline/timemapping.h"
 
 #include <QAbstractScrollArea>
@@ -18,12 +23,17 @@
 #include <utility>
 #include <vector>
 
+class QAction;
+class QMenu;
+
 namespace syncscope::ui {
 
 class TimelineView : public QAbstractScrollArea {
     Q_OBJECT
 public:
-    static constexpr int kLabelWidth = 190;
+    static constexpr int kLabelWidth = 190; // the name panel's initial width
+    static constexpr int kMinLabelWidth = 80;
+    static constexpr int kIndicatorHeight = 20;
     static constexpr int kRulerHeight = 24;
     // The band under the ruler that shows the steps, when the trace has any.
     static constexpr int kStepBandHeight = 18;
@@ -89,11 +99,52 @@ public:
     TimelineEvent eventAt(const QPoint &viewportPos) const;
     // Viewport rect of an event's box (for tests and overlays).
     QRect eventRect(const TimelineEvent &e) const;
+    // row: an index into data()->rows() (the full layout); shows that thread's
+    // row in this view's layout.
     void ensureRowVisible(int row);
+    // Scrolls (and expands the process or rank if collapsed) so that the row of
+    // depth `depth` of a track is in view; pinned tracks always are.
+    void ensureTrackVisible(int track, int depth);
+    // A sync gap: its blocking call's thread row and the GPU band, both in view.
+    void revealGap(int gap);
+    // Whether a track's row is fully shown now (pinned, or within the scrolled area).
+    bool isTrackRowVisible(int track, int depth) const;
+
+    // Track management: the layout of this view.
+    const TimelineLayout &layout() const { return m_layout; }
+    void setTrackCollapsed(int track, bool on);
+    void setGroupCollapsed(int group, bool on);
+    void setFileCollapsed(int file, bool on);
+    void setAllCollapsed(bool on);
+    void setTrackPinned(int track, bool on);
+    void setMaxDepth(int track, int depth);
+    void setShowPython(bool on);
+    bool moveTrack(int track, int before);
+    bool moveGroup(int group, int before);
+    // The checkable "Show Python frames" action (key P).
+    QAction *showPythonAction() const { return m_pythonAction; }
+    // "Python frames hidden (N)" while hidden, else empty.
+    QString pythonIndicatorText() const;
+    QRect indicatorRect() const;
+
+    int labelWidth() const { return m_labelWidth; }
+    void setLabelWidth(int width);
+    // Viewport rects: the pinned rows (empty when none) and the scrolled rows.
+    QRect pinnedRect() const;
+    QRect scrollRect() const;
+    // Viewport rect of a layout row (pinned section or not), null when not shown.
+    QRect rowRect(bool pinned, int row) const;
+    // The layout row at a viewport point: {pinned, row} with row -1 for none.
+    std::pair<bool, int> rowAtPos(const QPoint &viewportPos) const;
+    // The context menu of a viewport point (a track, a header or empty space).
+    std::unique_ptr<QMenu> contextMenuAt(const QPoint &viewportPos);
+    // The tooltip text for a viewport point ("" for none).
+    QString toolTipAt(const QPoint &viewportPos) const;
 
     // How often the level-of-detail geometry was rebuilt (cache misses).
     int geometryBuilds() const { return m_geometryBuilds; }
     const TimelineGeometry &geometry() const { return m_geometry; }
+    const TimelineGeometry &pinnedGeometry() const { return m_pinnedGeometry; }
     void invalidateGeometry() { m_geometryValid = false; }
 
 Q_SIGNALS:
@@ -103,6 +154,8 @@ Q_SIGNALS:
     void eventActivated(const TimelineEvent &e);
     // A click on the step band zoomed to this step (index into data()->steps()).
     void stepActivated(int step);
+    // Collapse, pin, order, depth or Python frames changed.
+    void layoutChanged();
 
 protected:
     void paintEvent(QPaintEvent *event) override;
@@ -115,9 +168,10 @@ protected:
     void keyPressEvent(QKeyEvent *event) override;
     bool viewportEvent(QEvent *event) override;
     void scrollContentsBy(int dx, int dy) override;
+    void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
-    enum class Drag { None, Pending, Pan, Range };
+    enum class Drag { None, Pending, Pan, Range, LabelPending, Reorder, Resize };
 
     void setMapping(const TimeMapping &map);
     void updateScrollBar();
@@ -129,8 +183,17 @@ private:
     void paintRuler(QPainter &p) const;
     void paintStepBand(QPainter &p) const;
     int stepBandHeight() const;
-    void paintLabels(QPainter &p) const;
+    void paintLabels(QPainter &p, bool pinned) const;
+    void paintIndicator(QPainter &p) const;
     void paintPlot(QPainter &p);
+    void paintSection(QPainter &p, const TimelineGeometry &g, const QRect &clip, bool pinned) const;
+    void paintGlobalInstants(QPainter &p) const;
+    QString rowTitle(const LayoutRow &r, bool pinned) const;
+    // tracks (timelineviewtracks.cpp)
+    void relayout();
+    bool labelPress(const QPoint &pos);
+    void labelRelease(const QPoint &pos);
+    int rowTop(bool pinned, const LayoutRow &r) const;
     void paintOverlays(QPainter &p) const;
     void paintArrow(QPainter &p, const TimelineEvent &from, const TimelineEvent &to) const;
     void paintHighlights(QPainter &p);
@@ -151,7 +214,16 @@ private:
     TimeMapping m_pressMap;
     int m_pressScroll = 0;
 
+    TimelineLayout m_layout;
+    int m_labelWidth = kLabelWidth;
+    QAction *m_pythonAction = nullptr;
+    std::pair<bool, int> m_pressRow{false, -1};
+    QPoint m_dragPos; // while reordering: where the name would drop
+    int m_layoutVersion = 0;
+    int m_geometryLayout = -1;
+
     TimelineGeometry m_geometry;
+    TimelineGeometry m_pinnedGeometry;
     NameCache m_names;
     bool m_geometryValid = false;
     TimeMapping m_geometryMap;

@@ -41,7 +41,9 @@ void TimelineView::paintEvent(QPaintEvent *)
     paintOverlays(p);
     paintRuler(p);
     paintStepBand(p);
-    paintLabels(p);
+    paintLabels(p, false);
+    paintLabels(p, true);
+    paintIndicator(p);
 }
 
 void TimelineView::paintPlot(QPainter &p)
@@ -49,15 +51,27 @@ void TimelineView::paintPlot(QPainter &p)
     const QRect plot = plotRect();
     p.save();
     p.setClipRect(plot);
-    const int sy = scrollY();
     // Header rows across the plot, so processes read as groups.
-    const auto &rows = m_data->rows();
-    auto it = std::partition_point(rows.begin(), rows.end(),
-                                   [&](const TimelineRow &r) { return r.y + r.height <= sy; });
-    for (; it != rows.end() && it->y < sy + plot.height(); ++it)
-        if (it->track < 0)
-            p.fillRect(QRect(plot.left(), plot.top() + it->y - sy, plot.width(), it->height),
-                       it->rankHeader ? kRankBackground : kHeaderBackground);
+    for (int section = 0; section < 2; ++section) {
+        const bool pinned = section == 0;
+        const QRect area = pinned ? pinnedRect() : scrollRect();
+        if (area.isEmpty())
+            continue;
+        p.setClipRect(area);
+        const auto &rows = pinned ? m_layout.pinnedRows() : m_layout.rows();
+        const int sy = pinned ? 0 : scrollY();
+        auto it = std::partition_point(rows.begin(), rows.end(),
+                                       [&](const LayoutRow &r) { return r.y + r.height <= sy; });
+        for (; it != rows.end() && it->y < sy + area.height(); ++it) {
+            if (it->header())
+                p.fillRect(QRect(plot.left(), area.top() + it->y - sy, plot.width(), it->height),
+                           it->kind == LayoutRow::Kind::RankHeader ? kRankBackground : kHeaderBackground);
+            else if (it->kind == LayoutRow::Kind::Counter)
+                p.fillRect(QRect(plot.left(), area.top() + it->y - sy, plot.width(), it->height),
+                           QColor(0xf3, 0xf6, 0xf9));
+        }
+    }
+    p.setClipRect(plot);
 
     // Grid at the ruler's ticks.
     const int64_t step = rulerStep(m_map.nsPerPixel());
@@ -68,44 +82,81 @@ void TimelineView::paintPlot(QPainter &p)
         const int x = plot.left() + int(std::floor(m_map.toPixel(t)));
         p.drawLine(x, plot.top(), x, plot.bottom());
     }
+    paintSection(p, m_geometry, scrollRect(), false);
+    const QRect pinned = pinnedRect();
+    if (!pinned.isEmpty()) {
+        paintSection(p, m_pinnedGeometry, pinned, true);
+        p.setClipRect(plot);
+        p.fillRect(QRect(plot.left(), pinned.bottom() + 1, plot.width(), 3), QColor(0xb8, 0xc0, 0xcc));
+    }
+    p.setClipRect(plot);
+    paintGlobalInstants(p);
+    p.restore();
+}
 
+void TimelineView::paintSection(QPainter &p, const TimelineGeometry &g, const QRect &clip, bool) const
+{
+    p.setClipRect(clip);
     p.setPen(Qt::NoPen);
     for (int c = 0; c < palette::kColorCount; ++c) {
-        const auto &batch = m_geometry.boxes[size_t(c)];
+        const auto &batch = g.boxes[size_t(c)];
         if (batch.empty())
             continue;
         p.setBrush(palette::color(c));
         p.drawRects(batch.data(), int(batch.size()));
     }
-    for (const auto &label : m_geometry.labels) {
+    if (!g.counterAreas.empty()) {
+        p.setBrush(QColor(0x4e, 0x79, 0xa7, 170));
+        p.drawRects(g.counterAreas.data(), int(g.counterAreas.size()));
+    }
+    for (const auto &label : g.labels) {
         p.setPen(label.dark ? QColor(20, 20, 20) : QColor(250, 250, 250));
         p.drawText(label.rect, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, label.text);
     }
 
     // Sync gaps over the GPU tracks, blocking calls on their CPU threads.
-    if (!m_geometry.gapBands.empty()) {
+    if (!g.gapBands.empty()) {
         p.setPen(Qt::NoPen);
         p.setBrush(kGapFill);
-        p.drawRects(m_geometry.gapBands.data(), int(m_geometry.gapBands.size()));
+        p.drawRects(g.gapBands.data(), int(g.gapBands.size()));
         p.setBrush(QBrush(kGapHatch, Qt::BDiagPattern));
-        p.drawRects(m_geometry.gapBands.data(), int(m_geometry.gapBands.size()));
+        p.drawRects(g.gapBands.data(), int(g.gapBands.size()));
         p.setPen(kGapEdge);
-        for (const QRect &r : m_geometry.gapBands) {
+        for (const QRect &r : g.gapBands) {
             p.drawLine(r.topLeft(), r.bottomLeft());
             p.drawLine(r.topRight(), r.bottomRight());
         }
     }
-    if (!m_geometry.gapCalls.empty()) {
+    if (!g.gapCalls.empty()) {
         p.setPen(QPen(QColor(200, 0, 0), 2));
         p.setBrush(QColor(230, 30, 30, 110));
-        p.drawRects(m_geometry.gapCalls.data(), int(m_geometry.gapCalls.size()));
+        p.drawRects(g.gapCalls.data(), int(g.gapCalls.size()));
     }
-    if (!m_geometry.otherCalls.empty()) {
+    if (!g.otherCalls.empty()) {
         p.setPen(QPen(QColor(230, 120, 0), 1));
         p.setBrush(Qt::NoBrush);
-        p.drawRects(m_geometry.otherCalls.data(), int(m_geometry.otherCalls.size()));
+        p.drawRects(g.otherCalls.data(), int(g.otherCalls.size()));
     }
-    p.restore();
+}
+
+void TimelineView::paintGlobalInstants(QPainter &p) const
+{
+    // "s": "g" instants: a line across every track, one per pixel column.
+    const auto &gi = m_data->globalInstants();
+    if (gi.empty())
+        return;
+    const QRect plot = plotRect();
+    p.setPen(QPen(QColor(90, 40, 150, 200), 1, Qt::DashLine));
+    int lastX = INT32_MIN;
+    auto it = std::lower_bound(gi.begin(), gi.end(), m_map.start(),
+                               [](const TimelineInstant &g, TimeNs t) { return g.ts < t; });
+    for (; it != gi.end() && it->ts <= m_map.end(); ++it) {
+        const int x = plot.left() + int(std::floor(m_map.toPixelClamped(it->ts)));
+        if (x == lastX)
+            continue;
+        lastX = x;
+        p.drawLine(x, plot.top(), x, plot.bottom());
+    }
 }
 
 void TimelineView::paintArrow(QPainter &p, const TimelineEvent &from, const TimelineEvent &to) const
@@ -145,11 +196,14 @@ void TimelineView::paintOverlays(QPainter &p) const
         for (const auto &dg : file.deviceGaps)
             if (dg.device == gap.device)
                 for (int ti : dg.tracks) {
-                    const TimelineTrack &tt = m_data->tracks()[size_t(ti)];
-                    const TimelineRow &first = m_data->rows()[size_t(tt.firstRow)];
-                    const int y = plot.top() + first.y - scrollY();
-                    p.drawRect(QRect(l, y, std::max(2, r - l), tt.rowCount * TimelineData::kRowHeight));
+                    const TimelineLayout::Span sp = m_layout.spanOf(ti);
+                    if (sp.count == 0)
+                        continue;
+                    const QRect first = rowRect(sp.pinned, sp.first);
+                    p.setClipRect(sp.pinned ? pinnedRect() : scrollRect());
+                    p.drawRect(QRect(l, first.top(), std::max(2, r - l), sp.count * TimelineData::kRowHeight));
                 }
+        p.setClipRect(plot);
     };
     if (!m_markedGaps.empty()) {
         // The gaps of one sync source: solid outlines, only those in view.
@@ -172,14 +226,22 @@ void TimelineView::paintOverlays(QPainter &p) const
         p.drawLine(r, plot.top(), r, plot.bottom());
     }
     if (m_selected.valid()) {
+        // A box outline stays in its section: a scrolled row never draws over
+        // the pinned ones.
+        auto clipTo = [&](const TimelineEvent &e) {
+            p.setClipRect(m_layout.placeOf(e).pinned ? pinnedRect() : scrollRect());
+        };
         p.setPen(QPen(QColor(20, 20, 20), 1.6));
         for (const auto &[from, to] : m_links) {
             const TimelineEvent other = from == m_selected ? to : from;
             p.setBrush(Qt::NoBrush);
+            clipTo(other);
             p.drawRect(eventRect(other).adjusted(-1, -1, 1, 1));
+            p.setClipRect(plot);
             paintArrow(p, from, to);
         }
         const QRect r = eventRect(m_selected).adjusted(-1, -1, 1, 1);
+        clipTo(m_selected);
         p.setBrush(Qt::NoBrush);
         p.setPen(QPen(QColor(255, 255, 255), 3));
         p.drawRect(r);
@@ -218,9 +280,9 @@ void TimelineView::paintRuler(QPainter &p) const
         p.drawText(band, Qt::AlignCenter, formatDuration(m_range1 - m_range0));
     }
     // Corner: the visible span.
-    p.fillRect(QRect(0, 0, kLabelWidth, kRulerHeight - 1), QColor(0xe6, 0xe6, 0xe6));
+    p.fillRect(QRect(0, 0, m_labelWidth, kRulerHeight - 1), QColor(0xe6, 0xe6, 0xe6));
     p.setPen(QColor(0x30, 0x30, 0x30));
-    p.drawText(QRect(6, 0, kLabelWidth - 12, kRulerHeight - 1), Qt::AlignVCenter | Qt::AlignLeft,
+    p.drawText(QRect(6, 0, m_labelWidth - 12, kRulerHeight - 1), Qt::AlignVCenter | Qt::AlignLeft,
                tr("view %1").arg(formatDuration(m_map.span())));
 }
 
@@ -264,52 +326,105 @@ void TimelineView::paintStepBand(QPainter &p) const
         lastRight = rect.right() + 1;
     }
     p.setClipping(false);
-    p.fillRect(QRect(0, band.top(), kLabelWidth, band.height()), QColor(0xe6, 0xe6, 0xe6));
+    p.fillRect(QRect(0, band.top(), m_labelWidth, band.height()), QColor(0xe6, 0xe6, 0xe6));
     p.setPen(QColor(0x30, 0x30, 0x30));
-    p.drawText(QRect(6, band.top(), kLabelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft,
+    p.drawText(QRect(6, band.top(), m_labelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft,
                tr("steps (click to zoom)"));
     p.setPen(QColor(0xb0, 0xb0, 0xb0));
     p.drawLine(0, band.bottom(), viewport()->width(), band.bottom());
     p.restore();
 }
 
-void TimelineView::paintLabels(QPainter &p) const
+void TimelineView::paintLabels(QPainter &p, bool pinned) const
 {
-    const QRect plot = plotRect();
-    const int sy = scrollY();
+    const QRect area = pinned ? pinnedRect() : scrollRect();
+    if (area.isEmpty())
+        return;
+    const int w = m_labelWidth;
+    const int sy = pinned ? 0 : scrollY();
     p.save();
-    p.setClipRect(QRect(0, plot.top(), kLabelWidth, plot.height()));
-    p.fillRect(QRect(0, plot.top(), kLabelWidth, plot.height()), QColor(0xf4, 0xf4, 0xf4));
-    const auto &rows = m_data->rows();
+    QRect clip(0, area.top(), w, area.height());
+    if (!pinned) // the panel reaches the bottom, less the indicator
+        clip.setBottom(viewport()->height() - 1 - indicatorRect().height());
+    p.setClipRect(clip);
+    p.fillRect(clip, QColor(0xf4, 0xf4, 0xf4));
+    const auto &rows = pinned ? m_layout.pinnedRows() : m_layout.rows();
     auto it = std::partition_point(rows.begin(), rows.end(),
-                                   [&](const TimelineRow &r) { return r.y + r.height <= sy; });
+                                   [&](const LayoutRow &r) { return r.y + r.height <= sy; });
     QFont bold = font();
     bold.setBold(true);
-    for (; it != rows.end() && it->y < sy + plot.height(); ++it) {
-        const QRect r(0, plot.top() + it->y - sy, kLabelWidth, it->height);
-        if (it->track < 0) {
-            p.fillRect(r, it->rankHeader ? kRankBackground : kHeaderBackground);
+    const QChar open(0x25BE), closed(0x25B8); // ▾ ▸
+    for (; it != rows.end() && it->y < sy + area.height(); ++it) {
+        const QRect r(0, area.top() + it->y - sy, w, it->height);
+        const QString title = rowTitle(*it, pinned);
+        if (it->header()) {
+            const bool collapsed = it->kind == LayoutRow::Kind::RankHeader ? m_layout.fileCollapsed(it->file)
+                                                                           : m_layout.groupCollapsed(it->group);
+            p.fillRect(r, it->kind == LayoutRow::Kind::RankHeader ? kRankBackground : kHeaderBackground);
             p.setFont(bold);
             p.setPen(QColor(0x20, 0x20, 0x20));
-            p.drawText(r.adjusted(6, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       p.fontMetrics().elidedText(it->title, Qt::ElideMiddle, r.width() - 10));
+            p.drawText(QRect(4, r.top(), 14, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
+                       QString(collapsed ? closed : open));
+            p.drawText(r.adjusted(18, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+                       p.fontMetrics().elidedText(title, Qt::ElideMiddle, r.width() - 24));
             p.setFont(font());
+            continue;
+        }
+        if (it->kind == LayoutRow::Kind::Counter) {
+            const TimelineCounter &c = m_data->counters()[size_t(it->counter)];
+            p.setPen(QColor(0x25, 0x3c, 0x5a));
+            p.drawText(QRect(14, r.top(), w - 18, TimelineData::kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                       p.fontMetrics().elidedText(title, Qt::ElideRight, w - 30));
+            p.setPen(QColor(0x70, 0x70, 0x70));
+            p.drawText(QRect(14, r.top() + TimelineData::kRowHeight, w - 18, TimelineData::kRowHeight),
+                       Qt::AlignVCenter | Qt::AlignLeft, tr("max %1").arg(c.maxValue, 0, 'g', 6));
             continue;
         }
         if (it->depth != 0)
             continue;
         const TimelineTrack &tt = m_data->tracks()[size_t(it->track)];
-        const QRect tr(0, r.top(), kLabelWidth, tt.rowCount * TimelineData::kRowHeight);
+        const int shown = m_layout.spanOf(it->track).count;
         p.setPen(QColor(0xd0, 0xd0, 0xd0));
-        p.drawLine(0, tr.bottom() + 1, kLabelWidth, tr.bottom() + 1);
+        p.drawLine(0, r.top() + shown * TimelineData::kRowHeight, w, r.top() + shown * TimelineData::kRowHeight);
         p.setPen(tt.gpu ? QColor(0x2d, 0x6a, 0x2a) : QColor(0x25, 0x3c, 0x5a));
-        p.drawText(QRect(14, r.top(), kLabelWidth - 18, TimelineData::kRowHeight),
-                   Qt::AlignVCenter | Qt::AlignLeft,
-                   p.fontMetrics().elidedText(tt.name, Qt::ElideRight, kLabelWidth - 18));
+        const bool collapsed = it->kind == LayoutRow::Kind::Summary;
+        p.drawText(QRect(4, r.top(), 12, TimelineData::kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                   QString(collapsed ? closed : open));
+        QString name = title;
+        const int cap = m_layout.maxDepth(it->track);
+        if (cap > 0 && !collapsed && int(m_layout.levels(it->track).size()) > cap)
+            name += tr(" (depth ≤ %1)").arg(cap);
+        p.drawText(QRect(16, r.top(), w - 20, TimelineData::kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
+                   p.fontMetrics().elidedText(name, Qt::ElideRight, w - 30));
     }
     p.setPen(QColor(0xb0, 0xb0, 0xb0));
-    p.drawLine(kLabelWidth - 1, plot.top(), kLabelWidth - 1, plot.bottom());
+    p.drawLine(w - 1, clip.top(), w - 1, clip.bottom());
+    if (m_drag == Drag::Reorder) { // where the dragged name would go
+        const auto [tPinned, tRow] = rowAtPos(m_dragPos);
+        if (tPinned == pinned && tRow >= 0) {
+            const QRect r = rowRect(pinned, tRow);
+            const bool down = m_dragPos.y() > m_pressPos.y();
+            const int y = down ? r.bottom() : r.top();
+            p.setPen(QPen(QColor(40, 110, 220), 2));
+            p.drawLine(0, y, w, y);
+        }
+    }
     p.restore();
+}
+
+void TimelineView::paintIndicator(QPainter &p) const
+{
+    const QRect r = indicatorRect();
+    if (r.isEmpty())
+        return;
+    const bool hidden = !m_layout.showPython();
+    p.fillRect(r, hidden ? QColor(0xfc, 0xf0, 0xc8) : QColor(0xe6, 0xe6, 0xe6));
+    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.drawLine(r.topLeft(), r.topRight());
+    p.setPen(QColor(0x40, 0x30, 0x10));
+    const QString text = hidden ? pythonIndicatorText() : tr("Python frames shown");
+    p.drawText(r.adjusted(6, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
+               p.fontMetrics().elidedText(text, Qt::ElideRight, r.width() - 10));
 }
 
 } // namespace syncscope::ui
