@@ -145,9 +145,9 @@ bool MainWindow::event(QEvent *event)
 void MainWindow::startLabLoad()
 {
     // The lab loads once the first frame is drawn and no trace is opening: its
-    // LibTorch takes about a CPU-second and holds the dynamic loader's lock
-    // while it initialises, so a trace being opened must not share the start
-    // with it. It is tried again whenever an open ends.
+    // LibTorch takes about half a CPU-second and holds the dynamic loader's
+    // lock while it initialises, so a trace being opened must not share the
+    // start with it. It is tried again whenever an open ends.
     if (!m_painted || m_labThread || m_explorer || !m_labError.isEmpty())
         return;
     if (m_kindChecks > 0 || m_timeline->isLoading())
