@@ -148,14 +148,4 @@ std::string labLoadError()
     return s.finished.load(std::memory_order_acquire) ? s.error : std::string();
 }
 
-std::string labLibraryPath()
-{
-    bool fromEnv = false;
-    const std::vector<std::string> paths = candidates(&fromEnv);
-    for (const std::string &p : paths)
-        if (exists(p))
-            return p;
-    return paths.front();
-}
-
 } // namespace syncscope::lab

@@ -31,7 +31,4 @@ bool labLoadFinished();
 // loader's reason. Empty while not tried or after success.
 std::string labLoadError();
 
-// The library path loadLab tries first (for messages and the About box).
-std::string labLibraryPath();
-
 } // namespace syncscope::lab
