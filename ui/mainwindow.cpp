@@ -4,6 +4,7 @@
 #include "distribution/distributionpage.h"
 #include "explorer/explorerpage.h"
 #include "explorer/paramsform.h"
+#include "lab/labloader.h"
 #include "lab/samplerun.h"
 #include "lab/variants.h"
 #include "timeline/timelinepage.h"
@@ -26,10 +27,13 @@
 #include <QMessageBox>
 #include <QMimeData>
 #include <QSettings>
+#include <QStackedWidget>
 #include <QStandardPaths>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
+#include <QThread>
+#include <QTimer>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -60,36 +64,28 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 
     m_tabs = new QTabWidget(this);
     m_tabs->setDocumentMode(true);
-    m_explorer = new ExplorerPage(m_tabs);
     m_timeline = new TimelinePage(m_tabs);
-    m_distribution = new DistributionPage(m_tabs);
-    m_tabs->addTab(m_explorer, tr("Explore"));
+    m_tabs->addTab(labPlaceholder(&m_exploreHolder, &m_exploreNote), tr("Explore"));
     m_tabs->addTab(m_timeline, tr("Timeline"));
-    m_tabs->addTab(m_distribution, tr("Distribution"));
+    m_tabs->addTab(labPlaceholder(&m_distributionHolder, &m_distributionNote), tr("Distribution"));
     m_tabs->setTabToolTip(0, tr("Benchmark the sampler variants at your sizes (Ctrl+1)"));
     m_tabs->setTabToolTip(1, tr("Read a profiler trace with its sync gaps marked (Ctrl+2)"));
     m_tabs->setTabToolTip(2, tr("Test a sampler for bias over many runs (Ctrl+3)"));
     setCentralWidget(m_tabs);
 
-    // The device and LibTorch the Explore page will measure, always in view.
-    std::string why;
-    const bool cuda = lab::cudaAvailable(&why);
-    m_deviceLabel = new QLabel(this);
-    m_deviceLabel->setText(tr("%1 · LibTorch %2")
-                               .arg(cuda ? tr("CPU + CUDA") : tr("CPU only"),
-                                    QString::fromStdString(lab::torchVersion())));
-    m_deviceLabel->setToolTip(cuda ? tr("CUDA is available to this process.")
-                                   : tr("CUDA is unavailable: %1.").arg(QString::fromStdString(why)));
+    // The device and LibTorch the Explore page will measure, always in view
+    // (filled in when the lab has loaded).
+    m_deviceLabel = new QLabel(tr("Loading the lab…"), this);
+    m_deviceLabel->setToolTip(tr("Explore and Distribution need the lab (LibTorch); it loads in the background."));
     statusBar()->addPermanentWidget(m_deviceLabel);
 
-    connect(m_explorer, &ExplorerPage::statusMessage, this, &MainWindow::showStatusMessage);
-    connect(m_distribution, &DistributionPage::statusMessage, this, &MainWindow::showStatusMessage);
     connect(m_timeline, &TimelinePage::statusMessage, this, &MainWindow::showStatusMessage);
-    // Every checked variant's capture opens as one rank of one job.
-    connect(m_explorer, &ExplorerPage::tracesCaptured, this, [this](const QStringList &paths) {
-        openTraces(paths);
-        showPage(TimelinePageIndex);
-    });
+    connect(m_timeline, &TimelinePage::loadFailed, this,
+            [this] { QTimer::singleShot(0, this, &MainWindow::startLabLoad); });
+    connect(m_timeline, &TimelinePage::loadFinished, this,
+            [this] { QTimer::singleShot(0, this, &MainWindow::startLabLoad); });
+    connect(m_timeline, &TimelinePage::loadCancelled, this,
+            [this] { QTimer::singleShot(0, this, &MainWindow::startLabLoad); });
     // A trace is listed in Open Recent, and names the window, once it has
     // loaded: a file that failed to open is not offered again.
     connect(m_timeline, &TimelinePage::loadFinished, this, [this](const QStringList &paths) {
@@ -107,10 +103,6 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         }
     });
     connect(m_timeline, &TimelinePage::loadCancelled, this, [this] { m_loading.clear(); });
-    connect(m_explorer, &ExplorerPage::pairCaptured, this,
-            [this](const QString &before, const QString &after) { compareFiles(before, after); });
-    connect(m_explorer, &ExplorerPage::fileOpened, this, &MainWindow::addRecent);
-    connect(m_distribution, &DistributionPage::takeFromExploreRequested, this, &MainWindow::takeFromExplore);
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         // Page shortcuts (Ctrl+R, Esc, W/A/S/D) follow the focus, so move it into the page.
         if (QWidget *page = m_tabs->widget(index)) {
@@ -133,7 +125,160 @@ MainWindow::~MainWindow()
     // job on the way out must not reach this half-destroyed window.
     for (QObject *page : {static_cast<QObject *>(m_explorer), static_cast<QObject *>(m_timeline),
                           static_cast<QObject *>(m_distribution)})
-        disconnect(page, nullptr, this, nullptr);
+        if (page)
+            disconnect(page, nullptr, this, nullptr);
+    // LibTorch must not be half-initialised on another thread while the
+    // process exits.
+    if (m_labThread) {
+        disconnect(m_labThread, nullptr, this, nullptr);
+        m_labThread->wait();
+        delete m_labThread;
+    }
+}
+
+QWidget *MainWindow::labPlaceholder(QStackedWidget **holder, QLabel **note)
+{
+    *holder = new QStackedWidget(m_tabs);
+    auto *page = new QWidget(*holder);
+    auto *layout = new QVBoxLayout(page);
+    *note = new QLabel(tr("Loading the lab (LibTorch) in the background…"), page);
+    (*note)->setObjectName(QStringLiteral("labNote"));
+    (*note)->setWordWrap(true);
+    (*note)->setAlignment(Qt::AlignCenter);
+    (*note)->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    layout->addStretch();
+    layout->addWidget(*note);
+    layout->addStretch();
+    (*holder)->addWidget(page);
+    return *holder;
+}
+
+bool MainWindow::event(QEvent *event)
+{
+    if (event->type() == QEvent::Paint && !m_painted) {
+        m_painted = true;
+        QTimer::singleShot(0, this, &MainWindow::startLabLoad);
+    }
+    return QMainWindow::event(event);
+}
+
+void MainWindow::startLabLoad()
+{
+    // The lab loads once the first frame is drawn and no trace is opening: its
+    // LibTorch takes about half a CPU-second and holds the dynamic loader's
+    // lock while it initialises, so a trace being opened must not share the
+    // start with it. It is tried again whenever an open ends.
+    if (!m_painted || m_labThread || m_explorer || !m_labError.isEmpty())
+        return;
+    if (m_kindChecks > 0 || m_timeline->isLoading())
+        return;
+    m_labThread = QThread::create([] { lab::loadLab(); });
+    connect(m_labThread, &QThread::finished, this, [this] { ensureLabPages(); });
+    m_labThread->start();
+}
+
+ExplorerPage *MainWindow::explorer()
+{
+    ensureLabPages();
+    return m_explorer;
+}
+
+DistributionPage *MainWindow::distribution()
+{
+    ensureLabPages();
+    return m_distribution;
+}
+
+void MainWindow::setLabUnavailable(const QString &reason)
+{
+    m_labError = reason;
+    const QString text = tr("Explore and Distribution need the lab, which could not be loaded: %1. "
+                            "The Timeline works without it.")
+                             .arg(reason);
+    for (QLabel *note : {m_exploreNote, m_distributionNote})
+        note->setText(text);
+    for (int page : {int(ExplorePage), int(DistributionPageIndex)}) {
+        m_tabs->setTabToolTip(page, text);
+        m_tabs->widget(page)->setEnabled(false);
+    }
+    m_deviceLabel->setText(tr("Lab unavailable"));
+    m_deviceLabel->setToolTip(text);
+    m_labNote->setText(tr("Explore and Distribution unavailable: the lab could not be loaded"));
+    m_labNote->setToolTip(text);
+    updateChartActions();
+    Q_EMIT labUnavailable(reason);
+}
+
+bool MainWindow::ensureLabPages()
+{
+    if (m_explorer)
+        return true;
+    if (!m_labError.isEmpty())
+        return false;
+    std::string error;
+    if (!lab::loadLab(&error)) {
+        setLabUnavailable(QString::fromStdString(error));
+        return false;
+    }
+    m_explorer = new ExplorerPage(m_exploreHolder);
+    m_distribution = new DistributionPage(m_distributionHolder);
+    m_exploreHolder->addWidget(m_explorer);
+    m_exploreHolder->setCurrentWidget(m_explorer);
+    m_distributionHolder->addWidget(m_distribution);
+    m_distributionHolder->setCurrentWidget(m_distribution);
+    m_tabs->setTabToolTip(ExplorePage, tr("Benchmark the sampler variants at your sizes (Ctrl+1)"));
+    m_tabs->setTabToolTip(DistributionPageIndex, tr("Test a sampler for bias over many runs (Ctrl+3)"));
+
+    std::string why;
+    const bool cuda = lab::cudaAvailable(&why);
+    m_deviceLabel->setText(tr("%1 · LibTorch %2")
+                               .arg(cuda ? tr("CPU + CUDA") : tr("CPU only"),
+                                    QString::fromStdString(lab::torchVersion())));
+    m_deviceLabel->setToolTip(cuda ? tr("CUDA is available to this process.")
+                                   : tr("CUDA is unavailable: %1.").arg(QString::fromStdString(why)));
+
+    connect(m_explorer, &ExplorerPage::statusMessage, this, &MainWindow::showStatusMessage);
+    connect(m_distribution, &DistributionPage::statusMessage, this, &MainWindow::showStatusMessage);
+    // Every checked variant's capture opens as one rank of one job.
+    connect(m_explorer, &ExplorerPage::tracesCaptured, this, [this](const QStringList &paths) {
+        openTraces(paths);
+        showPage(TimelinePageIndex);
+    });
+    connect(m_explorer, &ExplorerPage::pairCaptured, this,
+            [this](const QString &before, const QString &after) { compareFiles(before, after); });
+    connect(m_explorer, &ExplorerPage::fileOpened, this, &MainWindow::addRecent);
+    connect(m_distribution, &DistributionPage::takeFromExploreRequested, this, &MainWindow::takeFromExplore);
+
+    // Their actions join the menus and the toolbar where createMenus left room.
+    m_fileMenu->insertActions(m_fileLabAnchor, {m_explorer->saveAction(), m_explorer->exportCsvAction()});
+    m_runMenu->removeAction(m_labNote);
+    m_runMenu->addActions({m_explorer->runAction(), m_explorer->sweepAction(), m_explorer->profileAction(),
+                           m_explorer->profileCompareAction(), m_explorer->cancelAction()});
+    m_runMenu->addSeparator();
+    m_runMenu->addActions({m_distribution->runAction(), m_distribution->cancelAction()});
+    m_exploreTools << m_toolBar->insertSeparator(m_toolBarLabAnchor);
+    for (QAction *a : {m_explorer->runAction(), m_explorer->sweepAction(), m_explorer->cancelAction(),
+                       m_explorer->profileAction()}) {
+        auto *button = new QToolButton(m_toolBar);
+        button->setDefaultAction(a);
+        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
+        button->setObjectName(a->objectName().isEmpty() ? a->text().remove(QLatin1Char('&')) : a->objectName());
+        m_exploreTools << m_toolBar->insertWidget(m_toolBarLabAnchor, button);
+    }
+    updateExploreTools();
+    connectChartActions();
+
+    QSettings settings;
+    m_explorer->params()->restore(settings);
+    m_distribution->restore(settings);
+    Q_EMIT labPagesBuilt();
+    return true;
+}
+
+void MainWindow::updateExploreTools()
+{
+    for (QAction *a : m_exploreTools)
+        a->setVisible(m_tabs->currentIndex() == ExplorePage);
 }
 
 void MainWindow::showStatusMessage(const QString &text) { statusBar()->showMessage(text, 10000); }
@@ -173,6 +318,7 @@ void MainWindow::compareWithDialog()
 void MainWindow::createMenus()
 {
     QMenu *file = menuBar()->addMenu(tr("&File"));
+    m_fileMenu = file;
     QAction *open = file->addAction(QIcon::fromTheme("document-open"), tr("&Open…"), this,
                                     &MainWindow::openWithDialog);
     open->setShortcut(QKeySequence::Open);
@@ -188,8 +334,9 @@ void MainWindow::createMenus()
     compare->setToolTip(tr("Open a second trace beside the open one: before and after, zoom locked, with the "
                            "deltas of step time, sync gaps, sources, ops and kernels"));
     file->addSeparator();
-    file->addAction(m_explorer->saveAction());
-    file->addAction(m_explorer->exportCsvAction());
+    // Explore's save and export actions go before this separator once the lab
+    // has loaded; the window's chart actions act on the page shown.
+    m_fileLabAnchor = file->addSeparator();
     createChartActions();
     file->addAction(m_exportChart);
     file->addAction(m_copyChart);
@@ -198,15 +345,10 @@ void MainWindow::createMenus()
     quit->setShortcut(QKeySequence::Quit);
     quit->setMenuRole(QAction::QuitRole);
 
-    QMenu *run = menuBar()->addMenu(tr("&Run"));
-    run->addAction(m_explorer->runAction());
-    run->addAction(m_explorer->sweepAction());
-    run->addAction(m_explorer->profileAction());
-    run->addAction(m_explorer->profileCompareAction());
-    run->addAction(m_explorer->cancelAction());
-    run->addSeparator();
-    run->addAction(m_distribution->runAction());
-    run->addAction(m_distribution->cancelAction());
+    // Explore's and Distribution's actions replace the note once the lab has loaded.
+    m_runMenu = menuBar()->addMenu(tr("&Run"));
+    m_labNote = m_runMenu->addAction(tr("Explore and Distribution: loading the lab…"));
+    m_labNote->setEnabled(false);
 
     QMenu *timeline = menuBar()->addMenu(tr("&Timeline"));
     for (QAction *a : m_timeline->pageActions())
@@ -226,28 +368,16 @@ void MainWindow::createMenus()
     full->setShortcut(QKeySequence::FullScreen);
 
     QToolBar *tools = addToolBar(tr("Main"));
+    m_toolBar = tools;
     tools->setObjectName(QStringLiteral("mainToolBar"));
     tools->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
     tools->setMovable(false);
     tools->addAction(open);
     // Explore's job buttons show on Explore only: elsewhere they would act on
     // a page that is not in view (Timeline and Distribution have their own).
-    m_exploreTools << tools->addSeparator();
-    for (QAction *a : {m_explorer->runAction(), m_explorer->sweepAction(), m_explorer->cancelAction(),
-                       m_explorer->profileAction()}) {
-        auto *button = new QToolButton(tools);
-        button->setDefaultAction(a);
-        button->setToolButtonStyle(Qt::ToolButtonTextBesideIcon);
-        button->setObjectName(a->objectName().isEmpty() ? a->text().remove(QLatin1Char('&')) : a->objectName());
-        m_exploreTools << tools->addWidget(button);
-    }
-    auto updateTools = [this] {
-        for (QAction *a : m_exploreTools)
-            a->setVisible(m_tabs->currentIndex() == ExplorePage);
-    };
-    connect(m_tabs, &QTabWidget::currentChanged, this, updateTools);
-    updateTools();
-    tools->addSeparator();
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateExploreTools);
+    // Explore's run buttons go before this separator once the lab has loaded.
+    m_toolBarLabAnchor = tools->addSeparator();
     tools->addAction(m_exportChart);
     view->addAction(tools->toggleViewAction());
 
@@ -307,10 +437,13 @@ void MainWindow::openPaths(const QStringList &paths)
         return;
     // Bench result or trace: decided by reading, so on a worker thread.
     auto *watcher = new QFutureWatcher<QList<bool>>(this);
+    ++m_kindChecks;
     connect(watcher, &QFutureWatcherBase::finished, this, [this, watcher, files] {
         const QList<bool> bench = watcher->result();
         watcher->deleteLater();
+        --m_kindChecks;
         routePaths(files, bench);
+        startLabLoad();
     });
     watcher->setFuture(QtConcurrent::run([files] {
         QList<bool> bench;
@@ -326,7 +459,9 @@ void MainWindow::routePaths(const QStringList &files, const QList<bool> &bench)
     for (qsizetype i = 0; i < files.size(); ++i) {
         if (bench.value(i)) {
             QString error;
-            if (m_explorer->openResults(files[i], &error)) {
+            if (!explorer()) {
+                warnLater(tr("Open Results"), tr("Cannot show the bench results '%1': %2.").arg(files[i], m_labError));
+            } else if (m_explorer->openResults(files[i], &error)) {
                 addRecent(files[i]);
                 setOpenFiles({files[i]});
                 showPage(ExplorePage);
@@ -472,6 +607,8 @@ void MainWindow::rebuildRecentMenu()
 
 void MainWindow::takeFromExplore()
 {
+    if (!m_explorer)
+        return;
     QString error;
     const auto request = m_explorer->params()->pointRequest(&error);
     if (!request) {
@@ -539,7 +676,9 @@ void MainWindow::showAbout()
         tr("<h3>syncscope %1</h3><p>Find, measure and fix host-device syncs in PyTorch code.</p>"
            "<p>LibTorch %2, Qt %3.</p><p>The demo trace is from facebookresearch/HolisticTraceAnalysis "
            "(MIT License); see resources/demo/ATTRIBUTION.md.</p>")
-            .arg(QStringLiteral(SYNCSCOPE_VERSION), QString::fromStdString(lab::torchVersion()),
+            .arg(QStringLiteral(SYNCSCOPE_VERSION),
+                 lab::loadedLab() ? QString::fromStdString(lab::torchVersion())
+                                  : tr("not loaded (%1)").arg(m_labError.isEmpty() ? tr("loading") : m_labError),
                  QString::fromLatin1(qVersion())));
 }
 
@@ -568,8 +707,10 @@ void MainWindow::saveSettings()
     settings.setValue("window/geometry", saveGeometry());
     settings.setValue("window/state", saveState());
     settings.setValue("window/page", m_tabs->currentIndex());
-    m_explorer->params()->save(settings);
-    m_distribution->save(settings);
+    if (m_explorer) {
+        m_explorer->params()->save(settings);
+        m_distribution->save(settings);
+    }
 }
 
 void MainWindow::restoreSettings()
@@ -580,16 +721,16 @@ void MainWindow::restoreSettings()
     restoreState(settings.value("window/state").toByteArray());
     m_tabs->setCurrentIndex(std::clamp(settings.value("window/page", 0).toInt(), 0, 2));
     m_recent = settings.value("window/recentFiles").toStringList();
-    m_explorer->params()->restore(settings);
-    m_distribution->restore(settings);
     rebuildRecentMenu();
 }
 
 void MainWindow::closeEvent(QCloseEvent *event)
 {
     saveSettings();
-    m_explorer->cancel();
-    m_distribution->cancel();
+    if (m_explorer) {
+        m_explorer->cancel();
+        m_distribution->cancel();
+    }
     m_timeline->cancelLoad();
     event->accept();
 }

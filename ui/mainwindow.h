@@ -9,7 +9,10 @@ QT_BEGIN_NAMESPACE
 class QAction;
 class QLabel;
 class QMenu;
+class QStackedWidget;
 class QTabWidget;
+class QThread;
+class QToolBar;
 QT_END_NAMESPACE
 
 namespace syncscope::ui {
@@ -27,9 +30,17 @@ public:
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    ExplorerPage *explorer() const { return m_explorer; }
+    // Explore and Distribution need the lab (libsyncscope_lab.so, LibTorch). It
+    // loads on a background thread once the window shows; the Timeline never
+    // waits for it. These two build the pages on first use, waiting for the
+    // load if it has not finished; null when the lab cannot load.
+    ExplorerPage *explorer();
+    DistributionPage *distribution();
     TimelinePage *timeline() const { return m_timeline; }
-    DistributionPage *distribution() const { return m_distribution; }
+    // Whether Explore and Distribution exist (never blocks), and why they are
+    // disabled when the lab could not load (empty otherwise).
+    bool labPagesReady() const { return m_explorer != nullptr; }
+    QString labUnavailableReason() const { return m_labError; }
     void showPage(Page page);
     Page currentPage() const;
 
@@ -56,17 +67,29 @@ public:
     void firstLaunch();
     void showStatusMessage(const QString &text);
 
+Q_SIGNALS:
+    // Explore and Distribution were built (the lab loaded), or cannot be.
+    void labPagesBuilt();
+    void labUnavailable(const QString &reason);
+
 protected:
+    bool event(QEvent *event) override;
     void closeEvent(QCloseEvent *event) override;
     void dragEnterEvent(QDragEnterEvent *event) override;
     void dropEvent(QDropEvent *event) override;
 
 private:
+    QWidget *labPlaceholder(QStackedWidget **holder, QLabel **note);
+    void startLabLoad();
+    bool ensureLabPages();
+    void setLabUnavailable(const QString &reason);
     void createMenus();
     // Export Chart… and Copy Chart of the window act on the page shown
     // (mainwindowcharts.cpp).
     void createChartActions();
+    void connectChartActions(); // once the lab's pages exist
     void updateChartActions();
+    void updateExploreTools();
     void routePaths(const QStringList &files, const QList<bool> &bench);
     void warnLater(const QString &title, const QString &text);
     void openWithDialog();
@@ -89,6 +112,21 @@ private:
     ExplorerPage *m_explorer = nullptr;
     TimelinePage *m_timeline = nullptr;
     DistributionPage *m_distribution = nullptr;
+    QStackedWidget *m_exploreHolder = nullptr;
+    QStackedWidget *m_distributionHolder = nullptr;
+    QLabel *m_exploreNote = nullptr;
+    QLabel *m_distributionNote = nullptr;
+    QThread *m_labThread = nullptr;
+    bool m_painted = false; // the first frame is drawn
+    int m_kindChecks = 0;   // opens still deciding trace or bench result
+    QString m_labError;
+    // Where the lab pages' actions go once they exist.
+    QMenu *m_fileMenu = nullptr;
+    QMenu *m_runMenu = nullptr;
+    QToolBar *m_toolBar = nullptr;
+    QAction *m_fileLabAnchor = nullptr;
+    QAction *m_toolBarLabAnchor = nullptr;
+    QAction *m_labNote = nullptr;
     QMenu *m_recentMenu = nullptr;
     QLabel *m_deviceLabel = nullptr;
     QStringList m_recent;

@@ -25,8 +25,12 @@ void MainWindow::createChartActions()
     auto pageAction = [this](bool exportIt) -> QAction * {
         switch (currentPage()) {
         case ExplorePage:
+            if (!m_explorer)
+                return nullptr;
             return exportIt ? m_explorer->exportChartAction() : m_explorer->copyChartAction();
         case DistributionPageIndex:
+            if (!m_distribution)
+                return nullptr;
             return exportIt ? m_distribution->exportChartsAction()
                             : m_distribution->copyChartsAction();
         default:
@@ -41,10 +45,15 @@ void MainWindow::createChartActions()
         if (QAction *a = pageAction(false); a && a->isEnabled())
             a->trigger();
     });
+    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateChartActions);
+    updateChartActions();
+}
+
+void MainWindow::connectChartActions()
+{
     for (QAction *a : {m_explorer->exportChartAction(), m_explorer->copyChartAction(),
                        m_distribution->exportChartsAction(), m_distribution->copyChartsAction()})
         connect(a, &QAction::changed, this, &MainWindow::updateChartActions);
-    connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateChartActions);
     updateChartActions();
 }
 
@@ -54,13 +63,23 @@ void MainWindow::updateChartActions()
         return;
     QAction *exportIt = nullptr, *copyIt = nullptr;
     QString why;
+    const QString noLab = m_labError.isEmpty() ? tr("The lab (LibTorch) is still loading")
+                                               : tr("The lab could not be loaded: %1").arg(m_labError);
     switch (currentPage()) {
     case ExplorePage:
+        if (!m_explorer) {
+            why = noLab;
+            break;
+        }
         exportIt = m_explorer->exportChartAction();
         copyIt = m_explorer->copyChartAction();
         why = tr("Run a benchmark first: there is no chart yet");
         break;
     case DistributionPageIndex:
+        if (!m_distribution) {
+            why = noLab;
+            break;
+        }
         exportIt = m_distribution->exportChartsAction();
         copyIt = m_distribution->copyChartsAction();
         why = tr("Run a sampling test first: there is no chart yet");

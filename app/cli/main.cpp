@@ -1,6 +1,6 @@
-// syncscope-cli: the headless face of syncscope. Links core only.
+// syncscope-cli: the headless face of syncscope. Links core only, never
+// LibTorch: the lab commands load libsyncscope_lab.so when they run.
 #include "commands.h"
-#include "lab/variants.h"
 #include "outputs.h"
 #include "trace/atomicfile.h"
 
@@ -27,8 +27,8 @@ int main(int argc, char **argv)
                  "  syncscope-cli profile --variant naive --n 100000 --steps 5 --out naive.json.gz\n"
                  "  syncscope-cli diff naive.json.gz static.json.gz --csv diff.csv\n",
                  "syncscope-cli"};
-    app.set_version_flag("--version", std::string("syncscope-cli " SYNCSCOPE_VERSION " (LibTorch ") +
-                                          syncscope::lab::torchVersion() + ")");
+    // No LibTorch version here: that would load the lab (`variants` shows it).
+    app.set_version_flag("--version", std::string("syncscope-cli " SYNCSCOPE_VERSION));
     app.require_subcommand(1);
     int exitCode = 0;
     registerVariants(app, exitCode);

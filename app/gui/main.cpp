@@ -8,6 +8,8 @@
 #include "explorer/explorerpage.h"
 #include "lab/bench.h"
 #include "mainwindow.h"
+#include "timeline/timelinepage.h"
+#include "timeline/timelineview.h"
 
 #include <QApplication>
 #include <QChart>
@@ -17,9 +19,16 @@
 #include <QFileInfo>
 #include <QTimer>
 
+#include <time.h>
+#include <unistd.h>
+
 #include <cstdio>
 #include <cstring>
+#include <fstream>
+#include <functional>
 #include <memory>
+#include <sstream>
+#include <utility>
 
 using namespace syncscope;
 
@@ -61,6 +70,9 @@ void addOptions(QCommandLineParser &parser)
          QStringLiteral("1200x700")},
         {QStringLiteral("baseline"), QStringLiteral("Baseline variant of the speedup chart (default naive)."),
          QStringLiteral("VARIANT")},
+        {QStringLiteral("timing"),
+         QStringLiteral("Open the FILEs in the window as a user would, print 'window shown at X ms' and "
+                        "'first frame with FILE at Y ms' (since the process started), then quit.")},
     });
 }
 
@@ -113,6 +125,90 @@ int exportChartHeadless(const QCommandLineParser &parser)
     if (!ui::exportChart(chart.get(), *size, out, &error))
         return failWith(error);
     return 0;
+}
+
+// Milliseconds since the kernel started this process, so that loading Qt and
+// the other shared libraries counts too. /proc/self/stat's field 22 is the
+// start time in clock ticks after boot (a 10 ms tick here), CLOCK_BOOTTIME the
+// same clock now.
+double msSinceProcessStart()
+{
+    std::ifstream in("/proc/self/stat");
+    std::string stat;
+    std::getline(in, stat);
+    const size_t paren = stat.rfind(')'); // the command name may hold spaces
+    if (paren == std::string::npos)
+        return -1;
+    std::istringstream fields(stat.substr(paren + 2));
+    std::string field;
+    unsigned long long startTicks = 0;
+    for (int i = 3; i <= 22 && fields >> field; ++i)
+        if (i == 22)
+            startTicks = std::stoull(field);
+    timespec now{};
+    clock_gettime(CLOCK_BOOTTIME, &now);
+    const double ticks = static_cast<double>(sysconf(_SC_CLK_TCK));
+    return (now.tv_sec + now.tv_nsec * 1e-9 - startTicks / ticks) * 1000.0;
+}
+
+// Runs `then` once, on the next turn of the event loop after the watched
+// widget's next paint (so after the frame that paint belongs to is drawn).
+class PaintProbe : public QObject {
+public:
+    explicit PaintProbe(QObject *parent) : QObject(parent) {}
+    void arm(QWidget *widget, std::function<void()> then)
+    {
+        m_then = std::move(then);
+        widget->installEventFilter(this);
+        widget->update();
+    }
+
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override
+    {
+        if (event->type() == QEvent::Paint && m_then) {
+            watched->removeEventFilter(this);
+            QTimer::singleShot(0, this, std::exchange(m_then, nullptr));
+        }
+        return false;
+    }
+
+private:
+    std::function<void()> m_then;
+};
+
+// --timing: the start-up benchmark's hook (tests/bench/startup_bench.py).
+int runTiming(ui::MainWindow &window, const QStringList &files)
+{
+    if (files.isEmpty())
+        return failWith(QStringLiteral("--timing needs at least one trace FILE to open."));
+    int exitCode = 1;
+    auto *shown = new PaintProbe(&window);
+    auto *frame = new PaintProbe(&window);
+    shown->arm(&window, [] { std::printf("window shown at %.0f ms\n", msSinceProcessStart()); std::fflush(stdout); });
+    ui::TimelinePage *timeline = window.timeline();
+    QObject::connect(timeline, &ui::TimelinePage::loadFinished, frame, [&, frame, timeline, files] {
+        frame->arm(timeline->view()->viewport(), [&exitCode, files] {
+            const double ms = msSinceProcessStart();
+            for (const QString &f : files)
+                std::printf("first frame with %s at %.0f ms\n", qPrintable(f), ms);
+            std::fflush(stdout);
+            exitCode = 0;
+            QApplication::exit(0);
+        });
+    });
+    QObject::connect(timeline, &ui::TimelinePage::loadFailed, &window, [](const QString &error) {
+        std::fprintf(stderr, "syncscope: %s\n", qPrintable(error));
+        QApplication::exit(1);
+    });
+    QTimer::singleShot(600000, &window, [] {
+        std::fprintf(stderr, "syncscope: --timing: no frame with the trace within 10 minutes.\n");
+        QApplication::exit(1);
+    });
+    window.show();
+    window.openPaths(files);
+    QApplication::exec();
+    return exitCode;
 }
 
 bool wantsOffscreen(int argc, char **argv)
@@ -186,6 +282,8 @@ int main(int argc, char **argv)
         return failWith(QStringLiteral("cannot create the screenshot folder '%1'.").arg(shotDir));
 
     ui::MainWindow window;
+    if (parser.isSet(QStringLiteral("timing")))
+        return runTiming(window, parser.positionalArguments());
     if (parser.isSet(QStringLiteral("compare"))) {
         // --compare BEFORE AFTER; with --screenshot-dir, saves the Compare window
         // as compare.png once both traces are shown, then quits.
@@ -220,6 +318,9 @@ int main(int argc, char **argv)
         return exitCode ? exitCode : code;
     }
     if (parser.isSet(QStringLiteral("smoke")) || !shotDir.isEmpty()) {
+        // Every page is driven, Explore and Distribution too: they need the lab.
+        if (!window.explorer())
+            return failWith(window.labUnavailableReason() + QLatin1Char('.'));
         ui::AppTour::Options options;
         options.quick = parser.isSet(QStringLiteral("smoke"));
         options.screenshotDir = shotDir;
@@ -251,7 +352,11 @@ int main(int argc, char **argv)
     if (!page.isEmpty())
         window.showPage(static_cast<ui::MainWindow::Page>(pages.indexOf(page)));
     if (parser.isSet(QStringLiteral("run-sweep")))
-        QTimer::singleShot(0, window.explorer(), [&window] {
+        QTimer::singleShot(0, &window, [&window] {
+            if (!window.explorer()) {
+                window.showStatusMessage(QStringLiteral("--run-sweep: %1").arg(window.labUnavailableReason()));
+                return;
+            }
             window.showPage(ui::MainWindow::ExplorePage);
             window.explorer()->runQuickCpuSweep();
         });

@@ -1,0 +1,57 @@
+#pragma once
+// The seam between the viewer and the lab. The lab (samplers, bench harness,
+// capture: everything that needs LibTorch) is a shared library loaded at run
+// time on first use; the app and the CLI see it only through this abstract
+// class, which one extern "C" factory returns. Only value types of lab/ and
+// common/ cross it (no torch types), so this header is torch-free.
+//
+// Bump kLabInterfaceVersion whenever this class or a type it passes changes:
+// a lab built for another version is refused with a sentence, not called.
+#include "common/progress.h"
+#include "lab/bench.h"
+#include "lab/capture.h"
+#include "lab/samplerun.h"
+
+#include <string>
+
+namespace syncscope::lab {
+
+inline constexpr int kLabInterfaceVersion = 1;
+
+class LabInterface {
+public:
+    virtual ~LabInterface() = default;
+
+    // Facts about the lab's LibTorch and the machine (see variants.h).
+    virtual std::string torchVersion() = 0;
+    virtual bool cudaAvailable(std::string *why) = 0;
+    virtual std::string deviceDescription(const std::string &device) = 0;
+    virtual void checkDevice(const std::string &device) = 0;
+    virtual bool variantRunnable(const std::string &variant, const std::string &device, std::string *why) = 0;
+
+    // The work itself; each throws syncscope::Error (one sentence) or
+    // syncscope::Cancelled, exactly as the functions of bench.h, samplerun.h
+    // and capture.h document.
+    virtual void validateBench(const BenchRequest &request) = 0;
+    virtual BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
+                                 const CancelToken *cancel) = 0;
+    virtual void validateSample(const SampleRequest &request) = 0;
+    virtual SampleRun runSample(const SampleRequest &request, bool keepInputFeatures) = 0;
+    virtual DistributionStats runDistribution(const SampleRequest &request, int64_t runs,
+                                              const ProgressFn &progress, const CancelToken *cancel) = 0;
+    virtual CaptureResult captureTrace(const CaptureRequest &request, const ProgressFn &progress,
+                                       const CancelToken *cancel) = 0;
+};
+
+} // namespace syncscope::lab
+
+// Exported by the lab library (the only symbols it exports).
+// syncscope_lab_interface_version: the kLabInterfaceVersion it was built with.
+// syncscope_lab_create: the process-wide instance, or null when `version`
+// differs from its own; never freed (the library is never unloaded).
+#define SYNCSCOPE_LAB_VERSION_SYMBOL "syncscope_lab_interface_version"
+#define SYNCSCOPE_LAB_CREATE_SYMBOL "syncscope_lab_create"
+extern "C" {
+typedef int (*SyncscopeLabVersionFn)();
+typedef syncscope::lab::LabInterface *(*SyncscopeLabCreateFn)(int version);
+}
