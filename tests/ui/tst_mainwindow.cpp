@@ -108,6 +108,8 @@ private Q_SLOTS:
     {
         MainWindow window;
         window.show();
+        // The buttons join the toolbar when the lab's pages are built.
+        QVERIFY(window.explorer());
         const QList<QAction *> tools = window.exploreToolActions();
         QVERIFY(tools.size() >= 4);
         window.showPage(MainWindow::TimelinePageIndex);
