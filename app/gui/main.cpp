@@ -8,6 +8,7 @@
 #include "explorer/explorerpage.h"
 #include "lab/bench.h"
 #include "mainwindow.h"
+#include "timeline/syncgapmodel.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 
@@ -53,8 +54,13 @@ void addOptions(QCommandLineParser &parser)
          QStringLiteral("Offscreen self-check: load the demo trace, run a tiny sweep and sampling test, "
                         "render every page, exit 0 on success.")},
         {QStringLiteral("screenshot-dir"),
-         QStringLiteral("Drive every page with real data and save window screenshots (PNG) to DIR, then quit."),
+         QStringLiteral("Drive every page with real data and save window screenshots (PNG) to DIR, then quit. "
+                        "With FILEs: open them as one job in the Timeline, select the first sync gap, save "
+                        "DIR/timeline-NAME.png (NAME: --screenshot-name, else the first file's name), then quit."),
          QStringLiteral("DIR")},
+        {QStringLiteral("screenshot-name"),
+         QStringLiteral("Name of the Timeline screenshot taken with --screenshot-dir and FILEs."),
+         QStringLiteral("NAME")},
         {QStringLiteral("compare"),
          QStringLiteral("Compare BEFORE with the one FILE given (syncscope --compare BEFORE AFTER): two "
                         "timelines locked together and the deltas."),
@@ -316,6 +322,38 @@ int main(int argc, char **argv)
         }
         const int code = QApplication::exec();
         return exitCode ? exitCode : code;
+    }
+    if (!shotDir.isEmpty() && !parser.positionalArguments().isEmpty()) {
+        // A trace as it opens, at the screenshot size: default tracks, the
+        // first row of the sync-gap table selected when there is one.
+        const QStringList files = parser.positionalArguments();
+        QString name = parser.value(QStringLiteral("screenshot-name"));
+        if (name.isEmpty())
+            name = QFileInfo(files.front()).fileName().section(QLatin1Char('.'), 0, 0);
+        const QString path = QDir(shotDir).filePath(QStringLiteral("timeline-%1.png").arg(name));
+        window.resize(1480, 920);
+        window.show();
+        int exitCode = 1;
+        ui::TimelinePage *timeline = window.timeline();
+        QObject::connect(timeline, &ui::TimelinePage::loadFailed, &app, [&exitCode](const QString &e) {
+            std::fprintf(stderr, "syncscope: %s\n", qPrintable(e));
+            exitCode = 1;
+            QApplication::exit(1);
+        });
+        QObject::connect(timeline, &ui::TimelinePage::loadFinished, &app, [&] {
+            window.showPage(ui::MainWindow::TimelinePageIndex);
+            if (timeline->syncGapModel()->rowCount() > 0)
+                timeline->showGap(0);
+            QTimer::singleShot(800, &window, [&] {
+                exitCode = window.grab().save(path) ? 0 : 1;
+                std::fprintf(exitCode ? stderr : stdout, exitCode ? "syncscope: cannot write '%s'.\n" : "%s\n",
+                             qPrintable(path));
+                QApplication::exit(exitCode);
+            });
+        });
+        window.openPaths(files);
+        QApplication::exec();
+        return exitCode;
     }
     if (parser.isSet(QStringLiteral("smoke")) || !shotDir.isEmpty()) {
         // Every page is driven, Explore and Distribution too: they need the lab.
