@@ -8,6 +8,7 @@
 #include "explorer/resultsmodel.h"
 #include "jobs/jobrunner.h"
 #include "lab/capture.h"
+#include "timeline/savefolder.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -40,11 +41,6 @@ namespace syncscope::ui {
 namespace {
 constexpr qint64 kMaxResultsBytes = 256LL * 1024 * 1024;
 
-QString lastDir()
-{
-    return QSettings().value("explore/lastDir",
-                             QStandardPaths::writableLocation(QStandardPaths::DocumentsLocation)).toString();
-}
 } // namespace
 
 ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
@@ -795,7 +791,7 @@ void ExplorerPage::saveWithDialog()
     if (!scope)
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Save Results"),
-                                                      QDir(lastDir()).filePath("bench.json"),
+                                                      defaultSavePath(QStringLiteral("bench.json")),
                                                       tr("Bench JSON (*.json);;CSV (*.csv)"));
     if (path.isEmpty())
         return;
@@ -803,7 +799,7 @@ void ExplorerPage::saveWithDialog()
     if (!saveResults(path, &error, *scope))
         QMessageBox::warning(this, tr("Save Results"), error);
     else {
-        QSettings().setValue("explore/lastDir", QFileInfo(path).absolutePath());
+        rememberSaveFolder(path);
         Q_EMIT statusMessage(tr("Saved %1.").arg(path));
         Q_EMIT fileOpened(path);
     }
@@ -817,15 +813,17 @@ void ExplorerPage::exportCsvWithDialog()
     if (!scope)
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Results as CSV"),
-                                                      QDir(lastDir()).filePath("bench.csv"), tr("CSV (*.csv)"));
+                                                      defaultSavePath(QStringLiteral("bench.csv")), tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;
-    if (!saveResults(path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? path : path + ".csv", &error,
-                     *scope))
+    const QString csv = path.endsWith(QLatin1String(".csv"), Qt::CaseInsensitive) ? path : path + ".csv";
+    if (!saveResults(csv, &error, *scope)) {
         QMessageBox::warning(this, tr("Export Results"), error);
-    else
-        Q_EMIT statusMessage(tr("Exported %1.").arg(path));
+    } else {
+        rememberSaveFolder(csv);
+        Q_EMIT statusMessage(tr("Exported %1.").arg(csv));
+    }
 }
 
 } // namespace syncscope::ui
