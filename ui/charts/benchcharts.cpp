@@ -68,6 +68,38 @@ struct BarItem {
 };
 
 QAbstractAxis *makeAxis(bool log, const QString &title, double lo, double hi);
+
+// An I-shaped whisker from lo to hi at category x.
+QLineSeries *whiskerSeries(double x, double lo, double hi)
+{
+    auto *w = new QLineSeries;
+    const double cap = 0.08;
+    w->append(x - cap, lo);
+    w->append(x + cap, lo);
+    w->append(x, lo);
+    w->append(x, hi);
+    w->append(x - cap, hi);
+    w->append(x + cap, hi);
+    QPen pen(QColor(0x22, 0x22, 0x22));
+    pen.setWidthF(1.6);
+    w->setPen(pen);
+    return w;
+}
+
+// A dashed horizontal reference line at y across `categories` bars.
+QLineSeries *referenceSeries(const QString &name, double y, size_t categories)
+{
+    auto *line = new QLineSeries;
+    line->setName(name);
+    line->append(-0.5, y);
+    line->append(static_cast<double>(categories) - 0.5, y);
+    QPen pen(QColor(0x55, 0x55, 0x55));
+    pen.setStyle(Qt::DashLine);
+    pen.setWidthF(1.4);
+    line->setPen(pen);
+    return line;
+}
+
 QChart *logBarChart(const QString &title, const QString &yTitle, const std::vector<BarItem> &items,
                     std::optional<double> ref, const QString &refName);
 
@@ -108,17 +140,7 @@ QChart *barChart(const QString &title, const QString &yTitle, const std::vector<
         top = std::max(top, whiskers ? items[i].hi : items[i].value);
         if (!whiskers)
             continue;
-        auto *w = new QLineSeries;
-        const double x = static_cast<double>(i), cap = 0.08;
-        w->append(x - cap, items[i].lo);
-        w->append(x + cap, items[i].lo);
-        w->append(x, items[i].lo);
-        w->append(x, items[i].hi);
-        w->append(x - cap, items[i].hi);
-        w->append(x + cap, items[i].hi);
-        QPen pen(QColor(0x22, 0x22, 0x22));
-        pen.setWidthF(1.6);
-        w->setPen(pen);
+        QLineSeries *w = whiskerSeries(static_cast<double>(i), items[i].lo, items[i].hi);
         chart->addSeries(w);
         w->attachAxis(axisX);
         w->attachAxis(axisY);
@@ -126,14 +148,7 @@ QChart *barChart(const QString &title, const QString &yTitle, const std::vector<
     }
     if (ref) {
         top = std::max(top, *ref);
-        auto *line = new QLineSeries;
-        line->setName(refName);
-        line->append(-0.5, *ref);
-        line->append(static_cast<double>(items.size()) - 0.5, *ref);
-        QPen pen(QColor(0x55, 0x55, 0x55));
-        pen.setStyle(Qt::DashLine);
-        pen.setWidthF(1.4);
-        line->setPen(pen);
+        QLineSeries *line = referenceSeries(refName, *ref, items.size());
         chart->addSeries(line);
         line->attachAxis(axisX);
         line->attachAxis(axisY);
@@ -212,30 +227,12 @@ QChart *logBarChart(const QString &title, const QString &yTitle, const std::vect
         hideFromLegend(chart, bar);
         if (!(items[i].lo > 0 && items[i].hi > 0))
             continue;
-        auto *w = new QLineSeries;
-        const double cap = 0.08;
-        w->append(x - cap, items[i].lo);
-        w->append(x + cap, items[i].lo);
-        w->append(x, items[i].lo);
-        w->append(x, items[i].hi);
-        w->append(x - cap, items[i].hi);
-        w->append(x + cap, items[i].hi);
-        QPen pen(QColor(0x22, 0x22, 0x22));
-        pen.setWidthF(1.6);
-        w->setPen(pen);
+        QLineSeries *w = whiskerSeries(x, items[i].lo, items[i].hi);
         add(w);
         hideFromLegend(chart, w);
     }
     if (ref && *ref > 0) {
-        auto *line = new QLineSeries;
-        line->setName(refName);
-        line->append(-0.5, *ref);
-        line->append(static_cast<double>(items.size()) - 0.5, *ref);
-        QPen pen(QColor(0x55, 0x55, 0x55));
-        pen.setStyle(Qt::DashLine);
-        pen.setWidthF(1.4);
-        line->setPen(pen);
-        add(line);
+        add(referenceSeries(refName, *ref, items.size()));
     }
     return chart;
 }
