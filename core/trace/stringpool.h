@@ -4,7 +4,6 @@
 #include <cstdint>
 #include <memory>
 #include <string_view>
-#include <unordered_map>
 #include <vector>
 
 namespace syncscope {
@@ -25,17 +24,37 @@ public:
     StrId intern(std::string_view s);
     // kNoStr when the text was never interned; never adds.
     StrId find(std::string_view s) const;
-    std::string_view get(StrId id) const { return m_strings[id]; }
+    std::string_view get(StrId id) const
+    {
+        // Each string is stored as a LEB128 length, then its bytes.
+        const auto *p = reinterpret_cast<const unsigned char *>(m_strings[id]);
+        size_t n = 0;
+        for (unsigned shift = 0;; shift += 7) {
+            const unsigned char c = *p++;
+            n |= static_cast<size_t>(c & 0x7f) << shift;
+            if (!(c & 0x80))
+                break;
+        }
+        return {reinterpret_cast<const char *>(p), n};
+    }
     size_t size() const { return m_strings.size(); }
+    // Bytes in use: the stored strings, the id table and the hash index.
+    uint64_t memoryBytes() const;
 
 private:
-    // Blocks never move, so the views in m_strings and the map keys stay valid
-    // when the pool itself is moved into the finished model.
+    // Open addressing over ids (kNoStr = free slot); at most 3/4 full.
+    size_t slotOf(std::string_view s, size_t hash) const;
+    void grow();
+    char *store(size_t n);
+
+    // Blocks never move, so the pointers in m_strings stay valid when the pool
+    // itself is moved into the finished model.
     std::vector<std::unique_ptr<char[]>> m_blocks;
+    uint64_t m_storedBytes = 0; // in blocks, length prefixes included
     size_t m_blockUsed = 0;
     size_t m_blockCap = 0;
-    std::vector<std::string_view> m_strings;
-    std::unordered_map<std::string_view, StrId> m_index;
+    std::vector<const char *> m_strings;
+    std::vector<StrId> m_slots;
 };
 
 } // namespace syncscope

@@ -6,21 +6,76 @@
 #include <cstring>
 #include <limits>
 #include <numeric>
+#include <type_traits>
+
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace syncscope {
 
 namespace {
 
-constexpr uint32_t kArgBlock = 4u << 20;
+constexpr uint64_t kArgBlock = 4u << 20;
+// An ArgsRef is ((block << kArgPosBits) | position) + 1; a block holds at most
+// one event's 4 GiB of args and its length prefix, so 36 bits of position suffice.
+constexpr unsigned kArgPosBits = 36;
+constexpr uint64_t kArgPosMask = (uint64_t(1) << kArgPosBits) - 1;
+
+// Hands memory freed by the sort's temporaries back to the system, so that what
+// is freed in the middle of the heap is not counted against the next phase.
+void releaseFreed()
+{
+#if defined(__GLIBC__)
+    malloc_trim(0);
+#endif
+}
+
+// Moves one column into arrival order `order`, exactly sized.
+template <typename T> void gather(std::vector<T> &v, const std::vector<uint32_t> &order)
+{
+    std::vector<T> out(order.size());
+    for (size_t k = 0; k < order.size(); ++k)
+        out[k] = v[order[k]];
+    v.swap(out);
+    std::vector<T>().swap(out);
+    releaseFreed();
+}
+
+template <typename T> void gather(SparseColumn<T> &c, const std::vector<uint32_t> &order, T none)
+{
+    if (c.present() == 0) {
+        c.clear();
+        return;
+    }
+    c.seal();
+    SparseColumn<T> out;
+    for (size_t k = 0; k < order.size(); ++k) {
+        const T v = c.get(order[k], none);
+        if (v != none)
+            out.push(k, v);
+    }
+    c.clear();
+    out.seal();
+    c = std::move(out);
+    releaseFreed();
+}
+
+uint64_t mixKey(StrId pid, StrId tid)
+{
+    uint64_t x = (static_cast<uint64_t>(pid) << 32) | tid;
+    x ^= x >> 33;
+    x *= 0xff51afd7ed558ccdULL;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return x;
+}
 
 // Applies a permutation to one column, leaving it exactly sized.
 template <typename T> void permute(std::vector<T> &v, const std::vector<uint32_t> &order)
 {
-    std::vector<T> out;
-    out.reserve(order.size());
-    for (uint32_t i : order)
-        out.push_back(v[i]);
-    v.swap(out);
+    gather(v, order);
 }
 
 void checkCancel(const CancelToken *cancel)
@@ -52,31 +107,59 @@ std::string_view normalizeCategory(std::string_view cat)
 
 std::string_view ArgStore::get(ArgsRef ref) const
 {
-    if (ref.size == 0)
+    if (ref.pos == 0)
         return {};
-    const Block &b = m_blocks[ref.pos >> 32];
-    return {b.data.get() + (ref.pos & 0xffffffffu), ref.size};
+    const uint64_t v = ref.pos - 1;
+    const Block &b = m_blocks[v >> kArgPosBits];
+    const auto *p = reinterpret_cast<const unsigned char *>(b.data.get() + (v & kArgPosMask));
+    size_t n = 0;
+    for (unsigned shift = 0;; shift += 7) {
+        const unsigned char c = *p++;
+        n |= static_cast<size_t>(c & 0x7f) << shift;
+        if (!(c & 0x80))
+            break;
+    }
+    return {reinterpret_cast<const char *>(p), n};
 }
 
 char *ArgStore::allocate(size_t n, ArgsRef &ref)
 {
-    // Sizes and positions are 32-bit: one event's args are at most 4 GiB - 1.
+    ref = ArgsRef{};
+    // One event's args are at most 4 GiB - 1.
     if (n > UINT32_MAX)
         throw Error("the args of one event are " + std::to_string(n) +
                     " bytes; at most 4294967295 bytes are supported.");
-    if (m_blocks.empty() || m_blocks.back().cap - m_blocks.back().used < n) {
+    if (n == 0)
+        return nullptr;
+    unsigned char prefix[5];
+    size_t k = 0;
+    for (size_t m = n;; m >>= 7) {
+        prefix[k++] = static_cast<unsigned char>((m & 0x7f) | (m >= 0x80 ? 0x80 : 0));
+        if (m < 0x80)
+            break;
+    }
+    const uint64_t need = k + n;
+    if (m_blocks.empty() || m_blocks.back().cap - m_blocks.back().used < need) {
         Block b;
-        b.cap = static_cast<uint32_t>(std::max<size_t>(kArgBlock, n));
+        b.cap = std::max<uint64_t>(kArgBlock, need);
         b.data.reset(new char[b.cap]);
         m_blocks.push_back(std::move(b));
     }
     Block &b = m_blocks.back();
-    ref.pos = (static_cast<uint64_t>(m_blocks.size() - 1) << 32) | b.used;
-    ref.size = static_cast<uint32_t>(n);
+    ref.pos = ((static_cast<uint64_t>(m_blocks.size() - 1) << kArgPosBits) | b.used) + 1;
     char *dst = b.data.get() + b.used;
-    b.used += static_cast<uint32_t>(n);
+    std::memcpy(dst, prefix, k);
+    b.used += need;
     m_bytes += n;
-    return dst;
+    return dst + k;
+}
+
+uint64_t ArgStore::memoryBytes() const
+{
+    uint64_t n = m_blocks.capacity() * sizeof(Block);
+    for (const Block &b : m_blocks)
+        n += b.used;
+    return n;
 }
 
 std::pair<size_t, size_t> Track::candidates(TimeNs t0, TimeNs t1) const
@@ -86,6 +169,70 @@ std::pair<size_t, size_t> Track::candidates(TimeNs t0, TimeNs t1) const
     auto b = std::lower_bound(start.begin(), start.end(), from);
     auto e = std::lower_bound(b, start.end(), t1);
     return {static_cast<size_t>(b - start.begin()), static_cast<size_t>(e - start.begin())};
+}
+
+Track TraceModel::track(size_t i) const
+{
+    Track t;
+    t.pid = m_processes[m_trackProcess[i]].pid;
+    t.tid = m_trackTid[i];
+    t.threadName = m_threadName.get(i, kEmptyStr);
+    t.threadSortIndex = m_threadSortIndex.get(i, kNoValue);
+    t.maxDur = m_trackMaxDur[i];
+    t.maxDepth = m_trackMaxDepth[i];
+    const uint64_t f = m_trackFirst[i];
+    const size_t n = static_cast<size_t>(m_trackFirst[i + 1] - f);
+    const EventColumns &e = m_events;
+    t.start = {e.start.data() + f, n};
+    t.dur = {e.dur.data() + f, n};
+    t.name = {e.name.data() + f, n};
+    t.cat = {e.cat.data() + f, n};
+    t.depth = {e.depth.data() + f, n};
+    t.parent = {e.parent.data() + f, n};
+    t.args = {e.args.data() + f, n};
+    t.externalId = {&e.externalId, f, n, kNoValue};
+    t.correlation = {&e.correlation, f, n, kNoValue};
+    t.device = {&e.device, f, n, kNoValue};
+    t.stream = {&e.stream, f, n, kNoValue};
+    t.bytes = {&e.bytes, f, n, kNoValue};
+    t.syncKind = {&e.syncKind, f, n, kEmptyStr};
+    if (!m_trackInstFirst.empty()) {
+        const uint64_t g = m_trackInstFirst[i];
+        const size_t m = static_cast<size_t>(m_trackInstFirst[i + 1] - g);
+        const InstantColumns &in = m_instants;
+        t.instants.ts = {in.ts.data() + g, m};
+        t.instants.name = {in.name.data() + g, m};
+        t.instants.cat = {in.cat.data() + g, m};
+        t.instants.scope = {in.scope.data() + g, m};
+        t.instants.args = {in.args.data() + g, m};
+    }
+    return t;
+}
+
+namespace {
+// Bytes in use: spare capacity of a grown column was never touched, so it costs
+// address space but no memory.
+template <typename T> uint64_t capBytes(const std::vector<T> &v) { return v.size() * sizeof(T); }
+} // namespace
+
+uint64_t TraceModel::memoryBytes() const
+{
+    uint64_t n = m_strings.memoryBytes() + m_args.memoryBytes();
+    n += capBytes(m_trackProcess) + capBytes(m_trackTid) + capBytes(m_trackFirst) +
+         capBytes(m_trackInstFirst) + capBytes(m_trackMaxDur) + capBytes(m_trackMaxDepth) +
+         m_threadName.memoryBytes() + m_threadSortIndex.memoryBytes();
+    const EventColumns &e = m_events;
+    n += capBytes(e.start) + capBytes(e.dur) + capBytes(e.name) + capBytes(e.cat) +
+         capBytes(e.depth) + capBytes(e.parent) + capBytes(e.args) + e.externalId.memoryBytes() +
+         e.correlation.memoryBytes() + e.device.memoryBytes() + e.stream.memoryBytes() +
+         e.bytes.memoryBytes() + e.syncKind.memoryBytes();
+    const InstantColumns &in = m_instants;
+    n += capBytes(in.ts) + capBytes(in.name) + capBytes(in.cat) + capBytes(in.scope) +
+         capBytes(in.args);
+    n += capBytes(m_processes) + capBytes(m_flows);
+    for (const CounterSeries &c : m_counters)
+        n += sizeof(c) + capBytes(c.ts) + capBytes(c.value);
+    return n;
 }
 
 const Process *TraceModel::process(int64_t pidNum) const
@@ -102,6 +249,20 @@ TraceBuilder::TraceBuilder(TraceInfo info) : m_model(new TraceModel)
 }
 
 TraceBuilder::~TraceBuilder() = default;
+
+uint64_t TraceBuilder::memoryBytes() const
+{
+    return m_model->memoryBytes() + m_trackSlots.size() * sizeof(uint32_t) +
+           (m_eventTrack.size() + m_instantTrack.size()) * sizeof(uint32_t) +
+           m_pending.size() * sizeof(Pending);
+}
+
+uint64_t TraceBuilder::eventCount() const
+{
+    return m_model->m_events.start.size() + m_model->m_instants.ts.size() + m_pending.size();
+}
+
+size_t TraceBuilder::trackCount() const { return m_model->m_trackTid.size(); }
 
 TraceInfo &TraceBuilder::info() { return m_model->m_info; }
 TraceCounts &TraceBuilder::counts() { return m_model->m_counts; }
@@ -172,19 +333,51 @@ IdValue TraceBuilder::id(int64_t number)
     return v;
 }
 
+size_t TraceBuilder::trackSlot(StrId pid, StrId tid, uint64_t hash) const
+{
+    const TraceModel &m = *m_model;
+    const size_t mask = m_trackSlots.size() - 1;
+    for (size_t i = hash & mask;; i = (i + 1) & mask) {
+        const uint32_t t = m_trackSlots[i];
+        if (t == UINT32_MAX ||
+            (m.m_trackTid[t].text == tid && m.m_processes[m.m_trackProcess[t]].pid.text == pid))
+            return i;
+    }
+}
+
+void TraceBuilder::growTrackSlots()
+{
+    const TraceModel &m = *m_model;
+    std::vector<uint32_t> slots(std::max<size_t>(64, m_trackSlots.size() * 2), UINT32_MAX);
+    const size_t mask = slots.size() - 1;
+    for (uint32_t t : m_trackSlots) {
+        if (t == UINT32_MAX)
+            continue;
+        size_t i = mixKey(m.m_processes[m.m_trackProcess[t]].pid.text, m.m_trackTid[t].text) & mask;
+        while (slots[i] != UINT32_MAX)
+            i = (i + 1) & mask;
+        slots[i] = t;
+    }
+    m_trackSlots.swap(slots);
+}
+
 uint32_t TraceBuilder::track(IdValue pid, IdValue tid)
 {
-    const uint64_t key = (static_cast<uint64_t>(pid.text) << 32) | tid.text;
-    auto it = m_trackIndex.find(key);
-    if (it != m_trackIndex.end())
-        return it->second;
-    const auto index = static_cast<uint32_t>(m_model->m_tracks.size());
-    m_model->m_tracks.emplace_back();
-    m_model->m_tracks.back().pid = pid;
-    m_model->m_tracks.back().tid = tid;
-    m_pending.emplace_back();
-    m_trackIndex.emplace(key, index);
-    process(pid); // every pid with events is a process, named or not
+    TraceModel &m = *m_model;
+    if (4 * (m.m_trackTid.size() + 1) > 3 * m_trackSlots.size())
+        growTrackSlots();
+    const uint64_t h = mixKey(pid.text, tid.text);
+    const size_t slot = trackSlot(pid.text, tid.text, h);
+    if (m_trackSlots[slot] != UINT32_MAX)
+        return m_trackSlots[slot];
+    if (m.m_trackTid.size() >= UINT32_MAX - 1)
+        throw Error("the trace has more than 4294967294 threads (pid, tid); at most that many are "
+                    "supported.");
+    const auto index = static_cast<uint32_t>(m.m_trackTid.size());
+    // Every pid with events is a process, named or not.
+    m.m_trackProcess.push_back(processIndex(pid));
+    m.m_trackTid.push_back(tid);
+    m_trackSlots[slot] = index;
     return index;
 }
 
@@ -234,44 +427,65 @@ ArgsRef TraceBuilder::storeArgs(std::string_view json)
     return ref;
 }
 
+void TraceBuilder::append(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat,
+                          ArgsRef args, const EventKeys &keys)
+{
+    EventColumns &e = m_model->m_events;
+    const uint64_t row = e.start.size();
+    if (row >= UINT32_MAX - 1)
+        throw Error("the trace has more than 4294967295 duration events; at most that many are "
+                    "supported.");
+    e.start.push_back(start);
+    e.dur.push_back(dur);
+    e.name.push_back(name);
+    e.cat.push_back(cat);
+    e.args.push_back(args);
+    m_eventTrack.push_back(track);
+    if (keys.externalId != kNoValue)
+        e.externalId.push(row, keys.externalId);
+    if (keys.correlation != kNoValue)
+        e.correlation.push(row, keys.correlation);
+    if (keys.device != kNoValue)
+        e.device.push(row, keys.device);
+    if (keys.stream != kNoValue)
+        e.stream.push(row, keys.stream);
+    if (keys.bytes != kNoValue)
+        e.bytes.push(row, keys.bytes);
+    if (keys.syncKind != kEmptyStr)
+        e.syncKind.push(row, keys.syncKind);
+    ++m_model->m_counts.durationEvents;
+}
+
 void TraceBuilder::addComplete(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat,
                                ArgsRef args, const EventKeys &keys)
 {
-    Track &t = m_model->m_tracks[track];
-    t.start.push_back(start);
-    t.dur.push_back(dur);
-    t.name.push_back(name);
-    t.cat.push_back(cat);
-    t.args.push_back(args);
-    t.externalId.push_back(keys.externalId);
-    t.correlation.push_back(keys.correlation);
-    t.device.push_back(keys.device);
-    t.stream.push_back(keys.stream);
-    t.bytes.push_back(keys.bytes);
-    t.syncKind.push_back(keys.syncKind);
-    ++m_model->m_counts.durationEvents;
+    append(track, start, dur, name, cat, args, keys);
 }
 
 void TraceBuilder::addBegin(uint32_t track, TimeNs ts, StrId name, StrId cat, ArgsRef args,
                             const EventKeys &keys)
 {
-    m_pending[track].push_back(Pending{ts, m_seq++, true, name, cat, args, keys});
+    m_pending.push_back(Pending{ts, m_seq++, track, true, name, cat, args, keys});
 }
 
 void TraceBuilder::addEnd(uint32_t track, TimeNs ts)
 {
-    m_pending[track].push_back(Pending{ts, m_seq++, false, kEmptyStr, kEmptyStr, {}, {}});
+    m_pending.push_back(Pending{ts, m_seq++, track, false, kEmptyStr, kEmptyStr, {}, {}});
 }
 
 void TraceBuilder::addInstant(uint32_t track, TimeNs ts, StrId name, StrId cat, char scope,
                               ArgsRef args)
 {
-    auto &in = m_model->m_tracks[track].instants;
+    InstantColumns &in = m_model->m_instants;
+    if (in.ts.size() >= UINT32_MAX - 1)
+        throw Error("the trace has more than 4294967295 instant events; at most that many are "
+                    "supported.");
     in.ts.push_back(ts);
     in.name.push_back(name);
     in.cat.push_back(cat);
     in.scope.push_back(scope);
     in.args.push_back(args);
+    m_instantTrack.push_back(track);
     ++m_model->m_counts.instants;
 }
 
@@ -301,7 +515,7 @@ void TraceBuilder::addFlow(const FlowEvent &flow)
     ++m_model->m_counts.flows;
 }
 
-Process &TraceBuilder::process(IdValue pid)
+uint32_t TraceBuilder::processIndex(IdValue pid)
 {
     auto it = m_processIndex.find(pid.text);
     if (it == m_processIndex.end()) {
@@ -310,8 +524,10 @@ Process &TraceBuilder::process(IdValue pid)
         m_model->m_processes.emplace_back();
         m_model->m_processes.back().pid = pid;
     }
-    return m_model->m_processes[it->second];
+    return it->second;
 }
+
+Process &TraceBuilder::process(IdValue pid) { return m_model->m_processes[processIndex(pid)]; }
 
 void TraceBuilder::setProcessName(IdValue pid, StrId name) { process(pid).name = name; }
 void TraceBuilder::setProcessLabels(IdValue pid, StrId labels) { process(pid).labels = labels; }
@@ -321,27 +537,24 @@ void TraceBuilder::setProcessSortIndex(IdValue pid, int64_t index)
 }
 void TraceBuilder::setThreadName(uint32_t track, StrId name)
 {
-    m_model->m_tracks[track].threadName = name;
+    m_threadNames.emplace_back(track, name);
 }
 void TraceBuilder::setThreadSortIndex(uint32_t track, int64_t index)
 {
-    m_model->m_tracks[track].threadSortIndex = index;
+    m_threadSortIndices.emplace_back(track, index);
 }
 
-void TraceBuilder::pairBeginEnd(uint32_t track, std::vector<Pending> &pending)
+void TraceBuilder::pairBeginEnd(uint32_t track, Pending *begin, Pending *end)
 {
-    if (pending.empty())
-        return;
-    // Events may come in any order; pair in time order, file order breaking ties.
-    std::stable_sort(pending.begin(), pending.end(),
-                     [](const Pending &a, const Pending &b) { return a.ts < b.ts; });
+    // Sorted by time, file order breaking ties: pair in time order.
     std::vector<const Pending *> open;
-    const Track &t = m_model->m_tracks[track];
+    const TraceModel &m = *m_model;
     auto where = [&] {
-        return " on pid " + std::string(m_model->m_strings.get(t.pid.text)) + " tid " +
-               std::string(m_model->m_strings.get(t.tid.text));
+        return " on pid " + std::string(m.m_strings.get(m.m_processes[m.m_trackProcess[track]].pid.text)) +
+               " tid " + std::string(m.m_strings.get(m.m_trackTid[track].text));
     };
-    for (const Pending &p : pending) {
+    for (const Pending *q = begin; q != end; ++q) {
+        const Pending &p = *q;
         if (p.begin) {
             open.push_back(&p);
         } else if (open.empty()) {
@@ -353,94 +566,195 @@ void TraceBuilder::pairBeginEnd(uint32_t track, std::vector<Pending> &pending)
             open.pop_back();
             // p.ts >= b.ts; the difference may still overflow for far-apart signs.
             if (b.ts < 0 && p.ts > std::numeric_limits<TimeNs>::max() + b.ts) {
-                warn("a B/E pair '" + std::string(m_model->m_strings.get(b.name)) + "'" + where() +
+                warn("a B/E pair '" + std::string(m.m_strings.get(b.name)) + "'" + where() +
                      " lasts longer than the largest time (end - start overflows); it was skipped");
                 ++m_model->m_counts.skipped;
                 continue;
             }
-            addComplete(track, b.ts, p.ts - b.ts, b.name, b.cat, b.args, b.keys);
+            append(track, b.ts, p.ts - b.ts, b.name, b.cat, b.args, b.keys);
         }
     }
     for (const Pending *b : open) {
-        warn("a B event '" + std::string(m_model->m_strings.get(b->name)) + "' at ts " +
+        warn("a B event '" + std::string(m.m_strings.get(b->name)) + "' at ts " +
              std::to_string(b->ts / 1000) + " us" + where() + " never ends; it was skipped");
         ++m_model->m_counts.skipped;
     }
-    std::vector<Pending>().swap(pending);
 }
 
-void TraceBuilder::sortTrack(Track &t)
+namespace {
+
+// Rows grouped by track (stable), with first[t] the first position of track t.
+std::vector<uint32_t> groupByTrack(std::vector<uint32_t> &trackOf, size_t nTracks,
+                                   std::vector<uint32_t> &first)
 {
-    const size_t n = t.start.size();
-    std::vector<uint32_t> order(n);
-    std::iota(order.begin(), order.end(), 0u);
+    first.assign(nTracks + 1, 0);
+    for (uint32_t t : trackOf)
+        ++first[t + 1];
+    for (size_t t = 0; t < nTracks; ++t)
+        first[t + 1] += first[t];
+    std::vector<uint32_t> order(trackOf.size());
+    {
+        std::vector<uint32_t> pos(first.begin(), first.end() - 1);
+        for (size_t r = 0; r < trackOf.size(); ++r)
+            order[pos[trackOf[r]]++] = static_cast<uint32_t>(r);
+    }
+    std::vector<uint32_t>().swap(trackOf);
+    return order;
+}
+
+} // namespace
+
+void TraceBuilder::sortEvents(const CancelToken *cancel)
+{
+    TraceModel &m = *m_model;
+    EventColumns &e = m.m_events;
+    const size_t nTracks = m.m_trackTid.size();
+    std::vector<uint32_t> order = groupByTrack(m_eventTrack, nTracks, m.m_trackFirst);
     // Parents before children: by start, then longer first, then file order.
-    std::sort(order.begin(), order.end(), [&](uint32_t a, uint32_t b) {
-        if (t.start[a] != t.start[b])
-            return t.start[a] < t.start[b];
-        if (t.dur[a] != t.dur[b])
-            return t.dur[a] > t.dur[b];
-        return a < b;
-    });
-    permute(t.start, order);
-    permute(t.dur, order);
-    permute(t.name, order);
-    permute(t.cat, order);
-    permute(t.args, order);
-    permute(t.externalId, order);
-    permute(t.correlation, order);
-    permute(t.device, order);
-    permute(t.stream, order);
-    permute(t.bytes, order);
-    permute(t.syncKind, order);
+    for (size_t t = 0; t < nTracks; ++t) {
+        if ((t & 4095) == 0)
+            checkCancel(cancel);
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(m.m_trackFirst[t]),
+                  order.begin() + static_cast<std::ptrdiff_t>(m.m_trackFirst[t + 1]),
+                  [&](uint32_t a, uint32_t b) {
+                      if (e.start[a] != e.start[b])
+                          return e.start[a] < e.start[b];
+                      if (e.dur[a] != e.dur[b])
+                          return e.dur[a] > e.dur[b];
+                      return a < b;
+                  });
+    }
+    checkCancel(cancel);
+    // Column by column, so at most one column is ever held twice.
+    gather(e.start, order);
+    gather(e.dur, order);
+    gather(e.name, order);
+    gather(e.cat, order);
+    gather(e.args, order);
+    gather(e.externalId, order, kNoValue);
+    gather(e.correlation, order, kNoValue);
+    gather(e.device, order, kNoValue);
+    gather(e.stream, order, kNoValue);
+    gather(e.bytes, order, kNoValue);
+    gather(e.syncKind, order, kEmptyStr);
+}
 
-    t.depth.assign(n, 0);
-    t.parent.assign(n, -1);
+void TraceBuilder::sortInstants()
+{
+    TraceModel &m = *m_model;
+    InstantColumns &in = m.m_instants;
+    if (in.ts.empty()) {
+        std::vector<uint32_t>().swap(m_instantTrack);
+        m.m_trackInstFirst.clear();
+        return;
+    }
+    const size_t nTracks = m.m_trackTid.size();
+    std::vector<uint32_t> order = groupByTrack(m_instantTrack, nTracks, m.m_trackInstFirst);
+    for (size_t t = 0; t < nTracks; ++t)
+        std::sort(order.begin() + static_cast<std::ptrdiff_t>(m.m_trackInstFirst[t]),
+                  order.begin() + static_cast<std::ptrdiff_t>(m.m_trackInstFirst[t + 1]),
+                  [&](uint32_t a, uint32_t b) {
+                      return in.ts[a] != in.ts[b] ? in.ts[a] < in.ts[b] : a < b;
+                  });
+    gather(in.ts, order);
+    gather(in.name, order);
+    gather(in.cat, order);
+    gather(in.scope, order);
+    gather(in.args, order);
+}
+
+void TraceBuilder::setTrackValues(const ProgressFn &progress, const CancelToken *cancel)
+{
+    TraceModel &m = *m_model;
+    EventColumns &e = m.m_events;
+    const size_t nTracks = m.m_trackTid.size();
+    const size_t n = e.start.size();
+    e.depth.assign(n, 0);
+    e.parent.assign(n, -1);
+    m.m_trackMaxDur.assign(nTracks, 0);
+    m.m_trackMaxDepth.assign(nTracks, 0);
     std::vector<uint32_t> stack;
-    for (uint32_t i = 0; i < n; ++i) {
-        const TimeNs s = t.start[i];
-        while (!stack.empty()) {
-            const uint32_t top = stack.back();
-            const TimeNs topEnd = t.end(top);
-            // A zero-length event exactly at its parent's end still belongs to it.
-            if (s < topEnd || (s == topEnd && t.dur[i] == 0 && t.dur[top] > 0))
-                break;
-            stack.pop_back();
+    for (size_t t = 0; t < nTracks; ++t) {
+        if ((t & 4095) == 0) {
+            checkCancel(cancel);
+            if (progress)
+                progress(0.5 + 0.5 * double(t) / double(nTracks + 1), "sorting tracks");
         }
-        if (!stack.empty()) {
-            t.parent[i] = static_cast<int32_t>(stack.back());
-            t.depth[i] = static_cast<uint16_t>(std::min<size_t>(stack.size(), UINT16_MAX));
+        const uint64_t f = m.m_trackFirst[t];
+        const uint32_t count = static_cast<uint32_t>(m.m_trackFirst[t + 1] - f);
+        const TimeNs *start = e.start.data() + f;
+        const TimeNs *dur = e.dur.data() + f;
+        TimeNs maxDur = 0;
+        uint16_t maxDepth = 0;
+        stack.clear();
+        for (uint32_t i = 0; i < count; ++i) {
+            const TimeNs s = start[i];
+            while (!stack.empty()) {
+                const uint32_t top = stack.back();
+                const TimeNs topEnd = start[top] + dur[top];
+                // A zero-length event exactly at its parent's end still belongs to it.
+                if (s < topEnd || (s == topEnd && dur[i] == 0 && dur[top] > 0))
+                    break;
+                stack.pop_back();
+            }
+            if (!stack.empty()) {
+                const auto depth = static_cast<uint16_t>(std::min<size_t>(stack.size(), UINT16_MAX));
+                e.parent[f + i] = static_cast<int32_t>(stack.back());
+                e.depth[f + i] = depth;
+                maxDepth = std::max(maxDepth, depth);
+            }
+            maxDur = std::max(maxDur, dur[i]);
+            stack.push_back(i);
         }
-        t.maxDur = std::max(t.maxDur, t.dur[i]);
-        t.maxDepth = std::max(t.maxDepth, t.depth[i]);
-        stack.push_back(i);
+        m.m_trackMaxDur[t] = maxDur;
+        m.m_trackMaxDepth[t] = maxDepth;
     }
 
-    auto &in = t.instants;
-    if (!std::is_sorted(in.ts.begin(), in.ts.end())) {
-        std::vector<uint32_t> io(in.ts.size());
-        std::iota(io.begin(), io.end(), 0u);
-        std::stable_sort(io.begin(), io.end(),
-                         [&](uint32_t a, uint32_t b) { return in.ts[a] < in.ts[b]; });
-        permute(in.ts, io);
-        permute(in.name, io);
-        permute(in.cat, io);
-        permute(in.scope, io);
-        permute(in.args, io);
-    }
+    // Thread metadata: the last value set for a track wins.
+    auto sparse = [](auto &pairs, auto &column) {
+        std::stable_sort(pairs.begin(), pairs.end(),
+                         [](const auto &a, const auto &b) { return a.first < b.first; });
+        for (size_t i = 0; i < pairs.size(); ++i)
+            if (i + 1 == pairs.size() || pairs[i + 1].first != pairs[i].first)
+                column.push(pairs[i].first, pairs[i].second);
+        column.seal();
+        std::vector<std::decay_t<decltype(pairs[0])>>().swap(pairs);
+    };
+    sparse(m_threadNames, m.m_threadName);
+    sparse(m_threadSortIndices, m.m_threadSortIndex);
 }
 
 TraceModelPtr TraceBuilder::finish(const ProgressFn &progress, const CancelToken *cancel)
 {
     TraceModel &m = *m_model;
-    const size_t nTracks = m.m_tracks.size();
-    for (uint32_t i = 0; i < nTracks; ++i) {
-        checkCancel(cancel);
-        pairBeginEnd(i, m_pending[i]);
-        sortTrack(m.m_tracks[i]);
-        if (progress)
-            progress(double(i + 1) / double(nTracks + 1), "sorting tracks");
+    if (!m_pending.empty()) {
+        m_phase = "pairing B/E events";
+        std::sort(m_pending.begin(), m_pending.end(), [](const Pending &a, const Pending &b) {
+            if (a.track != b.track)
+                return a.track < b.track;
+            return a.ts != b.ts ? a.ts < b.ts : a.seq < b.seq;
+        });
+        for (size_t i = 0; i < m_pending.size();) {
+            checkCancel(cancel);
+            size_t j = i;
+            while (j < m_pending.size() && m_pending[j].track == m_pending[i].track)
+                ++j;
+            pairBeginEnd(m_pending[i].track, m_pending.data() + i, m_pending.data() + j);
+            i = j;
+        }
+        std::vector<Pending>().swap(m_pending);
     }
+    // (Spare capacity is left alone: its pages were never touched, and
+    // shrinking would copy.)
+    std::vector<uint32_t>().swap(m_trackSlots);
+    if (progress)
+        progress(0.1, "sorting tracks");
+    m_phase = "sorting events";
+    sortEvents(cancel);
+    sortInstants();
+    releaseFreed();
+    m_phase = "nesting events";
+    setTrackValues(progress, cancel);
     for (CounterSeries &s : m.m_counters) {
         if (std::is_sorted(s.ts.begin(), s.ts.end()))
             continue;
@@ -465,12 +779,11 @@ TraceModelPtr TraceBuilder::finish(const ProgressFn &progress, const CancelToken
         lo = std::min(lo, a);
         hi = std::max(hi, b);
     };
-    for (const Track &t : m.m_tracks) {
-        for (size_t i = 0; i < t.size(); ++i)
-            see(t.start[i], t.end(i));
-        if (!t.instants.ts.empty())
-            see(t.instants.ts.front(), t.instants.ts.back());
-    }
+    const EventColumns &e = m.m_events;
+    for (size_t i = 0; i < e.start.size(); ++i)
+        see(e.start[i], e.start[i] + e.dur[i]);
+    for (TimeNs ts : m.m_instants.ts)
+        see(ts, ts);
     for (const CounterSeries &s : m.m_counters)
         if (!s.ts.empty())
             see(s.ts.front(), s.ts.back());
@@ -479,12 +792,12 @@ TraceModelPtr TraceBuilder::finish(const ProgressFn &progress, const CancelToken
     if (progress)
         progress(1.0, "done");
 
-    m_trackIndex.clear();
     m_processIndex.clear();
     m_counterIndex.clear();
-    m_pending.clear();
+    releaseFreed();
     TraceModelPtr done(m_model.release());
     m_model.reset(new TraceModel);
+    m_phase = "reading events";
     return done;
 }
 

@@ -60,6 +60,13 @@ public:
     void setThreadName(uint32_t track, StrId name);
     void setThreadSortIndex(uint32_t track, int64_t index);
 
+    // What the builder is doing ("reading events", "sorting events", ...) and the
+    // bytes it holds, for the sentence given when memory runs out.
+    const char *phase() const { return m_phase; }
+    uint64_t memoryBytes() const;
+    uint64_t eventCount() const;
+    size_t trackCount() const;
+
     // Pairs B/E, sorts and nests every track. The builder is empty afterwards.
     // Throws Cancelled when the token fires.
     TraceModelPtr finish(const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
@@ -68,21 +75,37 @@ private:
     struct Pending {
         TimeNs ts;
         uint64_t seq;
+        uint32_t track;
         bool begin;
         StrId name, cat;
         ArgsRef args;
         EventKeys keys;
     };
     Process &process(IdValue pid);
-    void pairBeginEnd(uint32_t track, std::vector<Pending> &pending);
-    void sortTrack(Track &t);
+    uint32_t processIndex(IdValue pid);
+    void append(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat, ArgsRef args,
+                const EventKeys &keys);
+    void pairBeginEnd(uint32_t track, Pending *begin, Pending *end);
+    void sortEvents(const CancelToken *cancel);
+    void sortInstants();
+    void setTrackValues(const ProgressFn &progress, const CancelToken *cancel);
+    size_t trackSlot(StrId pid, StrId tid, uint64_t hash) const;
+    void growTrackSlots();
 
     std::unique_ptr<TraceModel> m_model;
-    std::unordered_map<uint64_t, uint32_t> m_trackIndex;
+    // Open addressing over track indices (UINT32_MAX = free); at most 3/4 full.
+    std::vector<uint32_t> m_trackSlots;
     std::unordered_map<StrId, uint32_t> m_processIndex;
     std::map<std::tuple<StrId, StrId, StrId>, uint32_t> m_counterIndex;
-    std::vector<std::vector<Pending>> m_pending; // per track
+    // Rows in arrival order until finish(): the track of each event and instant.
+    std::vector<uint32_t> m_eventTrack;
+    std::vector<uint32_t> m_instantTrack;
+    std::vector<Pending> m_pending;
+    // Thread metadata as set, (track, value); the last value set wins.
+    std::vector<std::pair<uint32_t, StrId>> m_threadNames;
+    std::vector<std::pair<uint32_t, int64_t>> m_threadSortIndices;
     uint64_t m_seq = 0;
+    const char *m_phase = "reading events";
 };
 
 } // namespace syncscope

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -77,6 +78,9 @@ public:
     }
 
     TraceModelPtr run();
+    // The sentence for running out of memory: what was being done, what the
+    // model held and about how much the whole load needs.
+    std::string outOfMemory() const;
 
 private:
     enum class State { Top, ObjFirst, ObjKey, ObjSep, ArrFirst, ArrElem, ArrSep, AfterArray,
@@ -181,6 +185,9 @@ TraceModelPtr Loader::run()
         m_builder->warn("the JSON object has no \"traceEvents\" array");
     if (m_progress)
         m_progress(0.95, "sorting events");
+    // The read buffer is done with; sorting needs the memory.
+    std::vector<char>().swap(m_buf);
+    m_len = m_pos = 0;
     const ProgressFn &outer = m_progress;
     ProgressFn inner;
     if (outer)
@@ -802,6 +809,48 @@ void Loader::metadata(const RawEvent &ev, IdValue pid)
         b.setThreadSortIndex(trackFor(ev, pid), sortIndex);
 }
 
+std::string mib(uint64_t bytes)
+{
+    char buf[32];
+    if (bytes >= (uint64_t(10) << 30))
+        std::snprintf(buf, sizeof buf, "%.0f GiB", double(bytes) / double(1u << 30));
+    else if (bytes >= (uint64_t(1) << 30))
+        std::snprintf(buf, sizeof buf, "%.1f GiB", double(bytes) / double(1u << 30));
+    else
+        std::snprintf(buf, sizeof buf, "%.0f MiB", std::ceil(double(bytes) / double(1u << 20)));
+    return buf;
+}
+
+std::string Loader::outOfMemory() const
+{
+    if (!m_builder)
+        return m_name + ": ran out of memory while opening the trace.";
+    const TraceBuilder &b = *m_builder;
+    const uint64_t held = b.memoryBytes();
+    const uint64_t events = b.eventCount();
+    // The sort needs a 4-byte order and one 8-byte column per event on top.
+    constexpr uint64_t kSortBytesPerEvent = 12;
+    std::string what;
+    uint64_t need = 0;
+    const bool reading = std::strcmp(b.phase(), "reading events") == 0;
+    if (reading) {
+        const double total = double(std::max<uint64_t>(1, m_in.sourceBytes()));
+        const double f = std::min(1.0, std::max(1e-3, double(m_in.sourcePos()) / total));
+        char pct[16];
+        std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * f);
+        what = "reading events (" + std::string(pct) + " of the file, " + std::to_string(events) +
+               " events on " + std::to_string(b.trackCount()) + " tracks so far)";
+        need = static_cast<uint64_t>(double(held + kSortBytesPerEvent * events) / f);
+    } else {
+        what = std::string(b.phase()) + " (" + std::to_string(events) + " events on " +
+               std::to_string(b.trackCount()) + " tracks)";
+        need = held + kSortBytesPerEvent * events;
+    }
+    return m_name + ": ran out of memory while " + what + ": the trace model held " + mib(held) +
+           " and loading the whole trace needs about " + mib(need) +
+           "; free memory, raise the limit (ulimit -v) or load a smaller trace.";
+}
+
 TraceModelPtr loadFrom(InputStream &in, const std::string &name, const ProgressFn &progress,
                        const CancelToken *cancel)
 {
@@ -809,7 +858,13 @@ TraceModelPtr loadFrom(InputStream &in, const std::string &name, const ProgressF
     try {
         return loader.run();
     } catch (const std::bad_alloc &) {
-        throw Error(name + ": not enough memory to load the trace.");
+        std::string text;
+        try {
+            text = loader.outOfMemory();
+        } catch (const std::bad_alloc &) {
+            text = name + ": ran out of memory while loading the trace.";
+        }
+        throw Error(text);
     }
 }
 

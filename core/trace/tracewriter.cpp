@@ -161,7 +161,7 @@ void writeAll(const TraceModel &m, Sink &sink, const ProgressFn &progress,
         }
     };
     auto argsOf = [&](ArgsRef a) {
-        if (a.size) {
+        if (!a.empty()) {
             o += ", \"args\": ";
             o += m.args(a);
         }

@@ -63,11 +63,12 @@ int main(int argc, char **argv)
         const double s =
             std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("{\"seconds\": %.6f, \"json_bytes\": %llu, \"events\": %llu, \"warnings\": %llu, "
-                    "\"args_bytes\": %llu}\n",
+                    "\"args_bytes\": %llu, \"model_bytes\": %llu, \"tracks\": %zu}\n",
                     s, static_cast<unsigned long long>(model->info().jsonBytes),
                     static_cast<unsigned long long>(model->counts().durationEvents),
                     static_cast<unsigned long long>(model->warnings().count),
-                    static_cast<unsigned long long>(model->argsBytes()));
+                    static_cast<unsigned long long>(model->argsBytes()),
+                    static_cast<unsigned long long>(model->memoryBytes()), model->tracks().size());
     } catch (const syncscope::Error &e) {
         std::fprintf(stderr, "%s\n", e.what());
         return 1;

@@ -193,7 +193,7 @@ public:
     int rowOf(const TimelineEvent &e) const;
 
     const TimelineFile &fileOf(const TimelineEvent &e) const { return m_files[m_tracks[e.track].file]; }
-    const Track &modelTrack(int track) const
+    Track modelTrack(int track) const
     {
         const TimelineTrack &t = m_tracks[track];
         return m_files[t.file].model->tracks()[t.track];
