@@ -187,14 +187,20 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             checkOutputs(opts->files, {{"--json", opts->json}});
             StderrProgress progress;
             ProgressFn loadProgress = [&](double f, const char *) { progress(0.8 * f, "loading"); };
+            const std::string what = opts->files.size() == 1
+                                         ? "'" + opts->files.front() + "'"
+                                         : std::to_string(opts->files.size()) + " traces";
+            Doing loading("loading " + what);
             auto files = loadTraces(opts->files, loadProgress);
             ProgressFn analyzeProgress = [&](double f, const char *) {
                 progress(0.8 + 0.2 * f, "analysing");
             };
             const AnalysisOptions &options = opts->analysis;
+            Doing analysing("analysing the syncs of " + what);
             JobAnalysis job = analyzeJob(std::move(files), options, analyzeProgress);
             if (!opts->cats.empty())
                 job.topCategories = opts->cats;
+            Doing reporting("writing the report on " + what);
             const auto json = [&] {
                 return analysisToJson(job, static_cast<size_t>(top), job.topCategories);
             };

@@ -76,6 +76,7 @@ void registerBench(CLI::App &app, int &exitCode)
     cmd->add_option("--csv", o->csv, "Write the results as CSV");
     cmd->callback([o, &exitCode] {
         guarded(exitCode, [&] {
+            Doing doing("running the benchmark");
             lab::BenchRequest req;
             req.variants = splitList(o->variants);
             for (size_t i = 0; i < req.variants.size(); ++i)

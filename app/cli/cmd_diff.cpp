@@ -178,8 +178,15 @@ void registerDiff(CLI::App &app, int &exitCode)
             if (top < 0)
                 throw Error("--top takes a count of 0 or more (got '" + opts->top + "')");
             const AnalysisOptions &options = opts->analysis;
-            const AnalysedTrace before = analyseTrace(loadOne(opts->before, "before"), options);
-            const AnalysedTrace after = analyseTrace(loadOne(opts->after, "after"), options);
+            const AnalysedTrace before = [&] {
+                Doing doing("loading and analysing '" + opts->before + "'");
+                return analyseTrace(loadOne(opts->before, "before"), options);
+            }();
+            const AnalysedTrace after = [&] {
+                Doing doing("loading and analysing '" + opts->after + "'");
+                return analyseTrace(loadOne(opts->after, "after"), options);
+            }();
+            Doing comparing("comparing '" + opts->before + "' with '" + opts->after + "'");
             const TraceDiff diff = diffTraces(before, after);
             if (opts->json == "-") {
                 std::cout << traceDiffToJson(diff);

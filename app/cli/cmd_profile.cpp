@@ -33,6 +33,7 @@ void registerProfile(CLI::App &app, int &exitCode)
     cmd->add_option("--out", o->out, "Output trace, .json or .json.gz")->required();
     cmd->callback([o, iters, steps, &exitCode] {
         guarded(exitCode, [&] {
+            Doing doing("profiling the sampler");
             if (iters->count() && steps->count())
                 throw Error("--iters and --steps are one setting, the traced steps: give only one of them");
             checkOutputs({}, {{"--out", o->out}});

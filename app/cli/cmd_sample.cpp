@@ -131,6 +131,7 @@ void registerSample(CLI::App &app, int &exitCode)
     cmd->add_flag("--no-input", o->noInput, "Leave the generated input out of the JSON");
     cmd->callback([o, &exitCode] {
         guarded(exitCode, [&] {
+            Doing doing("sampling");
             lab::SampleRequest r;
             r.variant = o->variant;
             r.input.n = parseCount(o->n, "--n");

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "trace/traceloader.h"
+#include "activity.h"
 
 using nlohmann::json;
 
@@ -391,4 +392,25 @@ TEST(CliSentences, EachBadParameterIsOnePreciseSentence)
         EXPECT_NE(r.err.find(needle), std::string::npos) << args << " -> " << r.err;
         EXPECT_EQ(r.out, "") << args;
     }
+}
+
+// Running out of memory is one sentence that names what was being done: the
+// innermost phase a command marked, and the enclosing one again after it.
+TEST(CliOutOfMemory, TheSentenceNamesThePhase)
+{
+    using syncscope::cli::Doing;
+    using syncscope::cli::outOfMemorySentence;
+    EXPECT_EQ(outOfMemorySentence().find(" while "), std::string::npos);
+    {
+        Doing outer("loading 'a.json'");
+        {
+            Doing inner("analysing the syncs of 'a.json'");
+            const std::string s = outOfMemorySentence();
+            EXPECT_EQ(s.rfind("syncscope-cli: ran out of memory while analysing the syncs of 'a.json' (", 0), 0u) << s;
+            EXPECT_NE(s.find(" MiB at its peak); "), std::string::npos) << s;
+            EXPECT_EQ(s.find('\n'), std::string::npos) << s;
+        }
+        EXPECT_NE(outOfMemorySentence().find("while loading 'a.json'"), std::string::npos);
+    }
+    EXPECT_EQ(outOfMemorySentence().find(" while "), std::string::npos);
 }
