@@ -18,6 +18,7 @@
 #include <QDir>
 #include <QFile>
 #include <QFileInfo>
+#include <QTableView>
 #include <QTimer>
 
 #include <time.h>
@@ -55,7 +56,7 @@ void addOptions(QCommandLineParser &parser)
                         "render every page, exit 0 on success.")},
         {QStringLiteral("screenshot-dir"),
          QStringLiteral("Drive every page with real data and save window screenshots (PNG) to DIR, then quit. "
-                        "With FILEs: open them as one job in the Timeline, select the first sync gap, save "
+                        "With FILEs: open them as one job in the Timeline, select the top row of the sync-gap table, save "
                         "DIR/timeline-NAME.png (NAME: --screenshot-name, else the first file's name), then quit."),
          QStringLiteral("DIR")},
         {QStringLiteral("screenshot-name"),
@@ -342,8 +343,9 @@ int main(int argc, char **argv)
         });
         QObject::connect(timeline, &ui::TimelinePage::loadFinished, &app, [&] {
             window.showPage(ui::MainWindow::TimelinePageIndex);
+            // The top row of the gap table (most avoidable first), as a click would.
             if (timeline->syncGapModel()->rowCount() > 0)
-                timeline->showGap(0);
+                Q_EMIT timeline->gapTable()->activated(timeline->gapTable()->model()->index(0, 0));
             QTimer::singleShot(800, &window, [&] {
                 exitCode = window.grab().save(path) ? 0 : 1;
                 std::fprintf(exitCode ? stderr : stdout, exitCode ? "syncscope: cannot write '%s'.\n" : "%s\n",
