@@ -7,6 +7,7 @@
 
 #include <QAbstractScrollArea>
 #include <QAction>
+#include <QLineEdit>
 #include <QMenu>
 #include <QMenuBar>
 #include <QSplitter>
@@ -134,6 +135,10 @@ private Q_SLOTS:
         std::weak_ptr<const TimelineData> oldData = window.timeline()->data();
         std::weak_ptr<const syncscope::TraceModel> oldModel = window.timeline()->data()->files().front().model;
         QVERIFY(!oldData.expired() && !oldModel.expired());
+        // A find in use holds its matcher over the data: it must let go too.
+        window.timeline()->findEdit()->setText(QStringLiteral("a"));
+        window.timeline()->findNext();
+        QTest::qWait(300);
         int starts = 0;
         bool freedBeforeLoad = false;
         connect(window.timeline(), &TimelinePage::loadStarting, this, [&] {

@@ -308,6 +308,48 @@ private Q_SLOTS:
         QCOMPARE(l.rows()[1].kind, LayoutRow::Kind::RankHeader); // rank 1 follows at once
     }
 
+    // Find's outlines sit on the rows as drawn: with Python frames hidden
+    // (the default) aten::mm is on the thread's first row, not its third.
+    void findOutlinesFollowTheLayout()
+    {
+        const TimelineEvent mm = event("aten::mm");
+        auto mask = std::make_shared<std::vector<std::vector<char>>>(1);
+        const auto &model = *m_data->files().front().model;
+        (*mask)[0].assign(model.strings().size(), 0);
+        (*mask)[0][model.findString("aten::mm")] = 1;
+        m_view->setHighlightedNames(mask);
+        for (bool python : {false, true}) {
+            m_view->setShowPython(python);
+            m_view->viewport()->grab();
+            const QRect drawn = m_view->eventRect(mm);
+            QVERIFY(!drawn.isNull());
+            QCOMPARE(m_view->highlightRects().size(), size_t(1));
+            QVERIFY2(m_view->highlightRects().front().contains(drawn.center()),
+                     qPrintable(QStringLiteral("python %1").arg(python)));
+        }
+    }
+
+    // Find reveals a match wherever it is: a hidden Python frame shows the
+    // frames, a collapsed thread expands, a depth cap above it is lifted.
+    void revealEventMakesItDrawn()
+    {
+        const TimelineLayout &l = m_view->layout();
+        const TimelineEvent forward = event("model.py(5): forward");
+        QVERIFY(!l.showPython());
+        QVERIFY(m_view->eventRect(forward).isNull());
+        m_view->revealEvent(forward);
+        QVERIFY(l.showPython());
+        QVERIFY(!m_view->eventRect(forward).isNull());
+
+        const TimelineEvent mm = event("aten::mm"); // depth 2 with the frames shown
+        m_view->setMaxDepth(m_main, 1);
+        m_view->setTrackCollapsed(m_main, true);
+        m_view->revealEvent(mm);
+        QVERIFY(!l.trackCollapsed(m_main));
+        QCOMPARE(l.maxDepth(m_main), 0);
+        QVERIFY(!m_view->eventRect(mm).isNull());
+    }
+
     void depthLimitPerThread()
     {
         const TimelineLayout &l = m_view->layout();

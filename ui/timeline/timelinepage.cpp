@@ -386,7 +386,11 @@ void TimelinePage::releaseData()
     m_loader->waitForDone();
     m_statsRunner->cancel();
     m_statsRunner->waitForDone();
+    m_findRunner->cancel();
+    m_findRunner->waitForDone();
     m_matcher.reset();
+    m_matcherData.reset();
+    m_view->setHighlightedNames(nullptr);
     m_rangeModel->clear();
     m_gapModel->setTimelineData(nullptr);
     m_sourceModel->setTimelineData(nullptr);

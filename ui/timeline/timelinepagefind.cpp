@@ -17,6 +17,7 @@
 #include <QToolButton>
 
 #include <algorithm>
+#include <limits>
 #include <cmath>
 
 namespace syncscope::ui {
@@ -147,12 +148,12 @@ void TimelinePage::revealMatch(const TimelineEvent &e)
     TimeNs span = map.span();
     const double px = double(d) / std::max(1e-9, map.nsPerPixel());
     if (d > 0 && (px < width / 8 || px > 0.8 * width))
-        span = 3 * d;
+        span = d < std::numeric_limits<TimeNs>::max() / 6 ? 3 * d : d; // no overflow on absurd durations
     else if (d == 0)
         span = std::min<TimeNs>(span, 100'000);
     const TimeNs mid = s + d / 2;
     m_view->setVisibleRange(mid - span / 2, mid - span / 2 + span);
-    m_view->ensureRowVisible(data->rowOf(e));
+    m_view->revealEvent(e);
 }
 
 void TimelinePage::findNext()

@@ -87,6 +87,8 @@ public:
     bool hasHighlightedNames() const { return m_highlightNames != nullptr; }
     // How many outlines the last paint drew (timelineviewfind.cpp).
     int highlightsPainted() const { return m_highlightsPainted; }
+    // The outlines of the last paint, in viewport coordinates.
+    const std::vector<QRect> &highlightRects() const { return m_highlightRects; }
 
     // The step (index into data()->steps()) under a viewport point of the step
     // band, else -1; when several overlap there, the shortest.
@@ -105,6 +107,10 @@ public:
     // Scrolls (and expands the process or rank if collapsed) so that the row of
     // depth `depth` of a track is in view; pinned tracks always are.
     void ensureTrackVisible(int track, int depth);
+    // Makes an event drawn and scrolls to its row: expands its rank, process
+    // and thread, lifts a depth cap below it, shows Python frames when it is
+    // one (find lands on every event of the trace, hidden or not).
+    void revealEvent(const TimelineEvent &e);
     // A sync gap: its blocking call's thread row and the GPU band, both in view.
     void revealGap(int gap);
     // Whether a track's row is fully shown now (pinned, or within the scrolled area).
@@ -208,6 +214,7 @@ private:
     std::vector<int> m_markedGaps;
     std::shared_ptr<const std::vector<std::vector<char>>> m_highlightNames;
     int m_highlightsPainted = 0;
+    std::vector<QRect> m_highlightRects;
 
     Drag m_drag = Drag::None;
     QPoint m_pressPos;

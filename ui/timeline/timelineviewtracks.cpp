@@ -411,6 +411,27 @@ void TimelineView::ensureTrackVisible(int track, int depth)
         sb->setValue(r.y + r.height - h + TimelineData::kRowHeight);
 }
 
+void TimelineView::revealEvent(const TimelineEvent &e)
+{
+    if (!m_data || !e.valid() || e.track >= int(m_data->tracks().size()))
+        return;
+    if (m_layout.shownDepth(e) < 0)
+        setShowPython(true);
+    bool changed = false;
+    if (m_layout.trackCollapsed(e.track)) {
+        m_layout.setTrackCollapsed(e.track, false);
+        changed = true;
+    }
+    const int depth = m_layout.shownDepth(e);
+    if (m_layout.maxDepth(e.track) > 0 && depth >= m_layout.maxDepth(e.track)) {
+        m_layout.setMaxDepth(e.track, 0);
+        changed = true;
+    }
+    if (changed)
+        relayout();
+    ensureTrackVisible(e.track, std::max(0, depth));
+}
+
 bool TimelineView::isTrackRowVisible(int track, int depth) const
 {
     if (!m_data || track < 0 || track >= int(m_data->tracks().size()))
