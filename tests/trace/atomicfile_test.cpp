@@ -9,6 +9,7 @@
 #include <dirent.h>
 #include <fstream>
 #include <sstream>
+#include <cstdlib>
 #include <string>
 #include <sys/stat.h>
 #include <sys/syscall.h>
@@ -29,13 +30,14 @@ namespace {
 using syncscope::AtomicFile;
 using syncscope::writeFileAtomically;
 
+// A new, empty folder: mkdtemp never reuses one, so a folder left by an
+// earlier run whose pid was the same cannot leak its files into a test.
 std::string freshDir()
 {
-    static int counter = 0;
-    std::string dir = ::testing::TempDir() + "syncscope_atomic_" + std::to_string(::getpid()) + "_" +
-                      std::to_string(counter++);
-    ::mkdir(dir.c_str(), 0700);
-    return dir;
+    std::string templ = ::testing::TempDir() + "syncscope_atomic_XXXXXX";
+    if (!::mkdtemp(templ.data()))
+        ADD_FAILURE() << "mkdtemp failed for " << templ;
+    return templ;
 }
 
 std::string slurp(const std::string &path)
