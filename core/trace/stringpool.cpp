@@ -73,13 +73,8 @@ StrId StringPool::intern(std::string_view s)
     size_t slot = slotOf(s, h);
     if (m_slots[slot] != kNoStr)
         return m_slots[slot];
-    unsigned char prefix[10];
-    size_t k = 0;
-    for (size_t n = s.size();; n >>= 7) {
-        prefix[k++] = static_cast<unsigned char>((n & 0x7f) | (n >= 0x80 ? 0x80 : 0));
-        if (n < 0x80)
-            break;
-    }
+    unsigned char prefix[kMaxLengthPrefix];
+    const size_t k = writeLengthPrefix(s.size(), prefix);
     char *dst = store(k + s.size());
     std::memcpy(dst, prefix, k);
     if (!s.empty())

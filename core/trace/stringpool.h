@@ -1,6 +1,8 @@
 #pragma once
 // Interned strings: a trace repeats a few thousand names millions of times, so
 // events store a 32-bit id and the text lives once in stable blocks.
+#include "trace/lengthprefix.h"
+
 #include <cstdint>
 #include <memory>
 #include <string_view>
@@ -24,19 +26,7 @@ public:
     StrId intern(std::string_view s);
     // kNoStr when the text was never interned; never adds.
     StrId find(std::string_view s) const;
-    std::string_view get(StrId id) const
-    {
-        // Each string is stored as a LEB128 length, then its bytes.
-        const auto *p = reinterpret_cast<const unsigned char *>(m_strings[id]);
-        size_t n = 0;
-        for (unsigned shift = 0;; shift += 7) {
-            const unsigned char c = *p++;
-            n |= static_cast<size_t>(c & 0x7f) << shift;
-            if (!(c & 0x80))
-                break;
-        }
-        return {reinterpret_cast<const char *>(p), n};
-    }
+    std::string_view get(StrId id) const { return readLengthPrefixed(m_strings[id]); }
     size_t size() const { return m_strings.size(); }
     // Bytes in use: the stored strings, the id table and the hash index.
     uint64_t memoryBytes() const;

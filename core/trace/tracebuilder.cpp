@@ -111,15 +111,7 @@ std::string_view ArgStore::get(ArgsRef ref) const
         return {};
     const uint64_t v = ref.pos - 1;
     const Block &b = m_blocks[v >> kArgPosBits];
-    const auto *p = reinterpret_cast<const unsigned char *>(b.data.get() + (v & kArgPosMask));
-    size_t n = 0;
-    for (unsigned shift = 0;; shift += 7) {
-        const unsigned char c = *p++;
-        n |= static_cast<size_t>(c & 0x7f) << shift;
-        if (!(c & 0x80))
-            break;
-    }
-    return {reinterpret_cast<const char *>(p), n};
+    return readLengthPrefixed(b.data.get() + (v & kArgPosMask));
 }
 
 char *ArgStore::allocate(size_t n, ArgsRef &ref)
@@ -131,13 +123,8 @@ char *ArgStore::allocate(size_t n, ArgsRef &ref)
                     " bytes; at most 4294967295 bytes are supported.");
     if (n == 0)
         return nullptr;
-    unsigned char prefix[5];
-    size_t k = 0;
-    for (size_t m = n;; m >>= 7) {
-        prefix[k++] = static_cast<unsigned char>((m & 0x7f) | (m >= 0x80 ? 0x80 : 0));
-        if (m < 0x80)
-            break;
-    }
+    unsigned char prefix[kMaxLengthPrefix];
+    const size_t k = writeLengthPrefix(n, prefix);
     const uint64_t need = k + n;
     if (m_blocks.empty() || m_blocks.back().cap - m_blocks.back().used < need) {
         Block b;
