@@ -21,6 +21,7 @@
 //  - idle breakdown per (device, stream): host wait when the launching runtime
 //    call (same correlation) starts after the previous activity ended, else
 //    kernel wait when the gap is under kernelWaitThreshold, else other.
+#include "analysis/replayinput.h"
 #include "common/progress.h"
 #include "trace/tracemodel.h"
 
@@ -142,6 +143,7 @@ struct SyncAnalysis {
     std::vector<Step> steps;                  // by start
     std::vector<StepDeviceStats> stepStats;   // by step, then device
     uint64_t unplacedActivities = 0;         // GPU events whose device cannot be told
+    ReplayInput replay;                      // what the replays ran on (calls in syncCalls order)
     size_t deviceIndex(int64_t device) const; // into devices; SIZE_MAX when absent
 };
 

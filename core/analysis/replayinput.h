@@ -1,0 +1,68 @@
+#pragma once
+// What the sync-free replay needs of one rank, and nothing else: the GPU
+// activities, the host calls that launched them, the blocking calls, the stream
+// dependencies and the collective kernels. Every time is an integer ns on the
+// rank's own clock. The analysis builds it from a trace model
+// (buildReplayInput); a rank summary stores it, so the job analysis can run
+// without the trace (README "Job scale: what a sync costs the job").
+#include "trace/tracemodel.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+struct ReplayActivity {
+    uint32_t device = 0; // dense index into ReplayInput::deviceIds
+    uint32_t stream = 0; // dense index of (device, stream) into ReplayInput::streamIds
+    TimeNs start = 0, end = 0;
+    int64_t correlation = kNoValue;
+};
+
+// A runtime or driver call that carries an activity's correlation (the first
+// such call of each correlation).
+struct ReplayLaunch {
+    uint32_t thread = 0; // dense index of the host thread
+    TimeNs start = 0, end = 0;
+    int64_t correlation = kNoValue;
+};
+
+// A blocking call, in the order of SyncAnalysis::syncCalls.
+struct ReplayBlocking {
+    uint32_t thread = 0;
+    TimeNs start = 0, end = 0;
+};
+
+// Activity `activity` may not start before activity `on` ends (another stream).
+struct StreamDependency {
+    uint32_t activity = 0;
+    uint32_t on = 0;
+};
+
+// How the stream dependencies were found: from the profiler's `Stream Wait
+// Event` records (exact), or from the measured schedule (inferred).
+enum class WaitMode : uint8_t { Exact = 0, Inferred = 1 };
+
+// A collective (NCCL/RCCL) kernel. Its sequence number is its order, by start,
+// among the rank's collectives of the same group.
+struct CollectiveKernel {
+    uint32_t activity = 0; // index into ReplayInput::activities
+    std::string group;     // process group name, else "stream <id>"
+    std::string name;      // the kernel's name
+    uint32_t seq = 0;
+};
+
+struct ReplayInput {
+    std::vector<int64_t> deviceIds;                  // dense device -> device id, ascending
+    std::vector<std::pair<int64_t, int64_t>> streamIds; // dense stream -> (device id, stream id)
+    uint32_t threads = 0;
+    std::vector<ReplayActivity> activities;
+    std::vector<ReplayLaunch> launches;
+    std::vector<ReplayBlocking> calls;
+    std::vector<StreamDependency> deps;  // sorted by activity, then on
+    WaitMode waitMode = WaitMode::Inferred;
+    std::vector<CollectiveKernel> collectives; // by activity start
+};
+
+} // namespace syncscope
