@@ -1,15 +1,17 @@
-// `syncscope-cli analyze FILE... [--json OUT] [--top N]`: load the traces of one
-// job (one per rank), find the sync gaps and what caused them.
+// `syncscope-cli analyze FILE... [--json OUT] [--top N]`: the traces (or rank
+// summaries) of one job, one per rank: the sync gaps, what caused them, and
+// with two or more ranks what the syncs cost the whole job.
 #include "analysis/jobanalysis.h"
+#include "analysis/ranksummary.h"
 #include "cliutil.h"
 #include "commands.h"
 #include "outputs.h"
 #include "trace/atomicfile.h"
-#include "trace/traceloader.h"
 
 #include <algorithm>
 #include <cstdio>
 #include <iostream>
+#include <optional>
 
 namespace syncscope::cli {
 
@@ -23,7 +25,8 @@ std::string ms(TimeNs ns)
     const uint64_t us = (mag + 500) / 1000; // to the nearest microsecond
     char buf[40];
     std::snprintf(buf, sizeof buf, "%s%llu.%03llu ms", neg ? "-" : "",
-                  static_cast<unsigned long long>(us / 1000), static_cast<unsigned long long>(us % 1000));
+                  static_cast<unsigned long long>(us / 1000),
+                  static_cast<unsigned long long>(us % 1000));
     return buf;
 }
 
@@ -39,51 +42,109 @@ std::string pct(TimeNs part, TimeNs whole)
     return buf;
 }
 
-std::string nameOf(const TraceModel &m, const EventRef &r)
-{
-    return r.valid() ? std::string(m.str(m.tracks()[r.track].name[r.index])) : "-";
-}
-
 std::string clip(std::string_view s, size_t n = 100)
 {
     return s.size() <= n ? std::string(s) : std::string(s.substr(0, n - 3)) + "...";
 }
 
-// "cudaStreamSynchronize in aten::item at train.py(42): step"
-std::string sourceText(const TraceModel &m, const SyncSource &s)
+std::string nameOf(const std::optional<std::string> &s)
 {
-    std::string t = std::string(m.str(s.sync));
-    if (s.op != kNoStr)
-        t += " in " + clip(m.str(s.op), 60);
-    if (s.userFrame != kNoStr)
-        t += " at " + clip(m.str(s.userFrame), 80);
+    return s ? *s : "-";
+}
+
+// "cudaStreamSynchronize in aten::item at train.py(42): step"
+template <typename Source> std::string sourceText(const Source &s)
+{
+    std::string t = s.sync;
+    if (s.op)
+        t += " in " + clip(*s.op, 60);
+    if (s.userFrame)
+        t += " at " + clip(*s.userFrame, 80);
     return t;
+}
+
+std::string causeText(const RankSource &s)
+{
+    std::string t = s.sync;
+    if (s.hasOp)
+        t += " in " + clip(s.op, 60);
+    if (s.hasUserFrame)
+        t += " at " + clip(s.userFrame, 80);
+    return t;
+}
+
+// The job first: what removing every host wait would save it, the ranks by
+// what removing theirs alone would, and the collectives that waited longest.
+void printJob(const JobScale &job, size_t top)
+{
+    std::cout << "\nJob of " << job.ranks << " ranks: the job would finish up to "
+              << ms(job.avoidable) << " earlier without host waits ("
+              << pct(job.avoidable, job.span) << " of its span " << ms(job.span)
+              << "; every blocking call of every rank removed)\n"
+              << "    " << job.collectives << " collective(s) matched across the ranks, "
+              << job.unmatched << " not coupled\n";
+    for (const std::string &w : job.warnings)
+        std::cout << "    warning: " << w << "\n";
+    std::vector<const JobRank *> ranks;
+    for (const JobRank &r : job.rankRows)
+        ranks.push_back(&r);
+    std::stable_sort(ranks.begin(), ranks.end(), [](const JobRank *a, const JobRank *b) {
+        return a->jobAvoidable > b->jobAvoidable;
+    });
+    std::cout
+        << "    Ranks, by how much earlier the job would end without their blocking calls alone:\n";
+    for (const JobRank *r : ranks) {
+        std::cout << "      rank " << r->rank << ": job " << ms(r->jobAvoidable) << ", local "
+                  << ms(r->localAvoidable) << ", last at " << r->lastArrivals
+                  << " collective(s), waited " << ms(r->wait) << ", clock offset ";
+        if (r->hasClockOffset)
+            std::cout << ms(r->clockOffset) << " (p5 " << ms(r->clockOffsetP5) << ", p95 "
+                      << ms(r->clockOffsetP95) << ")";
+        else
+            std::cout << "unknown";
+        std::cout << "  " << r->file << "\n";
+    }
+    if (!job.blame.empty())
+        std::cout << "    Collectives, by how late their last rank arrived:\n";
+    for (size_t i = 0; i < job.blame.size() && i < top; ++i) {
+        const CollectiveBlame &b = job.blame[i];
+        std::cout << "      " << clip(b.name, 60) << " (" << b.group << " #" << b.seq << "): rank "
+                  << b.lastRank << " arrived " << ms(b.lateness) << " late";
+        if (b.hasCause)
+            std::cout << "; without " << causeText(b.cause) << " it would end " << ms(b.saves)
+                      << " earlier";
+        else
+            std::cout << "; no sync of that rank moves it";
+        std::cout << "\n";
+    }
 }
 
 void printSummary(const JobAnalysis &job, size_t top)
 {
     std::cout << "syncscope analyze: " << job.files.size() << " file(s)\n";
+    if (job.hasJobScale)
+        printJob(job.jobScale, top);
     for (size_t f = 0; f < job.files.size(); ++f) {
-        const TraceModel &m = *job.files[f];
-        const TraceCounts &c = m.counts();
-        std::cout << "\n[" << f << "] " << m.info().path;
-        if (m.info().rank != kNoValue)
-            std::cout << " (rank " << m.info().rank << ")";
-        std::cout << "\n    " << c.durationEvents << " events, " << c.flows << " flows, "
-                  << c.instants << " instants, " << c.counters << " counters, span "
-                  << ms(m.maxTime() - m.minTime()) << "\n";
-        if (m.warnings().count) {
-            std::cout << "    " << m.warnings().count << " warning(s), " << m.warnings().kinds.size()
+        const FileReport &r = job.files[f];
+        std::cout << "\n[" << f << "] " << r.path;
+        if (r.rank != kNoValue)
+            std::cout << " (rank " << r.rank << ")";
+        std::cout << "\n    " << r.durationEvents << " events, " << r.flows << " flows, "
+                  << r.instants << " instants, " << r.counters << " counters, span "
+                  << ms(r.maxTime - r.minTime) << "\n";
+        if (r.warnings) {
+            std::cout << "    " << r.warnings << " warning(s), " << r.warningKinds.size()
                       << " kind(s):\n";
-            for (const LoadWarnings::Kind &k : m.warnings().kinds)
+            for (const ReportWarningKind &k : r.warningKinds)
                 std::cout << "      " << k.count << " x " << clip(k.example, 200) << "\n";
         }
-        const SyncAnalysis &a = job.sync[f];
-        if (a.unplacedActivities)
-            std::cout << "    " << a.unplacedActivities
-                      << " GPU event(s) name no device (no args.device, no numeric pid, no \"GPU n\" "
-                         "process name) and were left out\n";
-        for (const DeviceActivity &d : a.devices) {
+        if (r.unplacedActivities)
+            std::cout
+                << "    " << r.unplacedActivities
+                << " GPU event(s) name no device (no args.device, no numeric pid, no \"GPU n\" "
+                   "process name) and were left out\n";
+        for (size_t di = 0; di < r.devices.size(); ++di) {
+            const ReportDevice &d = r.devices[di];
             std::cout << "    GPU " << d.device << ": would finish up to " << ms(d.avoidable)
                       << " earlier without host waits (" << pct(d.avoidable, d.span())
                       << " of its span; every blocking call removed)\n"
@@ -91,37 +152,36 @@ void printSummary(const JobAnalysis &job, size_t top)
                       << pct(d.busy, d.span()) << "), idle " << ms(d.idle()) << ", of which "
                       << ms(d.syncGap) << " (" << pct(d.syncGap, d.idle())
                       << ") in gaps that end in a blocking call\n";
-            const SyncSource *best = nullptr;
-            const size_t di = a.deviceIndex(d.device);
-            for (const SyncSource &s : a.sources)
+            const ReportSource *best = nullptr;
+            for (const ReportSource &s : r.sources)
                 if (!best || s.avoidableByDevice[di] > best->avoidableByDevice[di])
                     best = &s;
             if (best && best->avoidableByDevice[di] > 0)
                 std::cout << "           largest single source: " << ms(best->avoidableByDevice[di])
                           << " earlier without the " << best->count << " call(s) of "
-                          << sourceText(m, *best) << "\n";
+                          << sourceText(*best) << "\n";
         }
-        if (a.devices.empty())
+        if (r.devices.empty())
             std::cout << "    no GPU activity (kernels, memcpys, memsets) in this trace\n";
         size_t copies = 0;
-        for (const SyncCall &s : a.syncCalls)
+        for (const ReportSyncCall &s : r.syncCalls)
             copies += s.pageableCopy;
-        std::cout << "    " << a.syncCalls.size() << " blocking call(s)";
+        std::cout << "    " << r.syncCalls.size() << " blocking call(s)";
         if (copies)
             std::cout << " (" << copies << " device-to-pageable copies)";
-        std::cout << ", " << a.cudaSyncEvents.size() << " cuda_sync event(s), " << a.syncGaps.size()
-                  << " sync gap(s), " << a.steps.size() << " step(s)\n";
-        if (!a.sources.empty()) {
+        std::cout << ", " << r.cudaSyncEvents.size() << " cuda_sync event(s), " << r.syncGaps.size()
+                  << " sync gap(s), " << r.steps.size() << " step(s)\n";
+        if (!r.sources.empty()) {
             std::cout << "    Sync sources, by what removing all their calls would save:\n";
-            for (size_t i = 0; i < a.sources.size() && i < top; ++i) {
-                const SyncSource &s = a.sources[i];
-                std::cout << "      " << ms(s.avoidable) << " avoidable, " << ms(s.gapTime) << " in "
-                          << s.gaps << " gap(s), " << s.count << " call(s): " << sourceText(m, s)
-                          << "\n";
+            for (size_t i = 0; i < r.sources.size() && i < top; ++i) {
+                const ReportSource &s = r.sources[i];
+                std::cout << "      " << ms(s.avoidable) << " avoidable, " << ms(s.gapTime)
+                          << " in " << s.gaps << " gap(s), " << s.count
+                          << " call(s): " << sourceText(s) << "\n";
             }
         }
         std::vector<const SyncGap *> gaps;
-        for (const SyncGap &g : a.syncGaps)
+        for (const SyncGap &g : r.syncGaps)
             gaps.push_back(&g);
         std::stable_sort(gaps.begin(), gaps.end(), [](const SyncGap *x, const SyncGap *y) {
             if (x->avoidable != y->avoidable)
@@ -132,23 +192,25 @@ void printSummary(const JobAnalysis &job, size_t top)
             std::cout << "    Sync gaps, by what removing their cause alone would save:\n";
         for (size_t i = 0; i < gaps.size() && i < top; ++i) {
             const SyncGap &g = *gaps[i];
-            const SyncCall &s = a.syncCalls[g.syncCall];
+            const ReportSyncCall &s = r.syncCalls[g.syncCall];
             std::cout << "      GPU " << g.device << " idle " << ms(g.interval.length()) << " at "
-                      << ms(g.interval.start - m.minTime()) << ": avoidable " << ms(g.avoidable)
-                      << ", host blocked " << ms(g.blocked) << " in " << nameOf(m, s.event) << " in "
-                      << nameOf(m, s.op);
-            if (s.userFrame.valid())
-                std::cout << " at " << clip(nameOf(m, s.userFrame), 80);
+                      << ms(g.interval.start - r.minTime) << ": avoidable " << ms(g.avoidable)
+                      << ", host blocked " << ms(g.blocked) << " in " << s.name << " in "
+                      << nameOf(s.op);
+            if (s.userFrame)
+                std::cout << " at " << clip(*s.userFrame, 80);
             if (g.step >= 0)
-                std::cout << " (" << m.str(a.steps[size_t(g.step)].name) << ")";
+                std::cout << " (" << r.steps[size_t(g.step)].name << ")";
             std::cout << "\n";
         }
     }
-    std::cout << "\nTop ops by total time (outermost instances; nested same-name calls counted once):\n";
+    std::cout
+        << "\nTop ops by total time (outermost instances; nested same-name calls counted once):\n";
     for (size_t i = 0, listed = 0; i < job.ops.size() && listed < top; ++i) {
         const NamedOpStat &o = job.ops[i];
         if (!job.topCategories.empty() &&
-            std::find(job.topCategories.begin(), job.topCategories.end(), o.cat) == job.topCategories.end())
+            std::find(job.topCategories.begin(), job.topCategories.end(), o.cat) ==
+                job.topCategories.end())
             continue;
         ++listed;
         std::cout << "  " << ms(o.total) << "  self " << ms(o.self) << "  x" << o.count << "  ["
@@ -161,9 +223,10 @@ void printSummary(const JobAnalysis &job, size_t top)
 void registerAnalyze(CLI::App &app, int &exitCode)
 {
     auto *cmd = app.add_subcommand(
-        "analyze", "Find GPU idle time caused by host-device syncs in PyTorch profiler traces.\n"
-                   "Several files are the ranks of one job.\n"
-                   "Example: syncscope-cli analyze rank0.json.gz rank1.json.gz --json out.json");
+        "analyze",
+        "Find GPU idle time caused by host-device syncs in PyTorch profiler traces.\n"
+        "Several files are the ranks of one job; a rank summary (summarize) stands for its trace.\n"
+        "Example: syncscope-cli analyze rank0.json.gz rank1.json.gz --json out.json");
     struct Options {
         std::vector<std::string> files;
         std::string json;
@@ -172,9 +235,14 @@ void registerAnalyze(CLI::App &app, int &exitCode)
         std::vector<std::string> cats;
     };
     auto opts = std::make_shared<Options>();
-    cmd->add_option("files", opts->files, "Chrome trace files (.json or .json.gz)")->required();
-    cmd->add_option("--json", opts->json, "Also write the analysis as JSON to this file ('-' for stdout)");
-    cmd->add_option("--top", opts->top, "How many top ops, sync sources and sync gaps to list (default 10)");
+    cmd->add_option(
+           "files", opts->files,
+           "Chrome trace files (.json or .json.gz) or rank summaries (summarize), in any mix")
+        ->required();
+    cmd->add_option("--json", opts->json,
+                    "Also write the analysis as JSON to this file ('-' for stdout)");
+    cmd->add_option("--top", opts->top,
+                    "How many top ops, sync sources and sync gaps to list (default 10)");
     addAnalysisOptions(cmd, opts->analysis);
     cmd->add_option("--cat", opts->cats,
                     "Categories of the top-ops list (repeatable; default cpu_op, user_annotation, "
@@ -185,19 +253,38 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             if (top < 0)
                 throw Error("--top takes a count of 0 or more (got '" + opts->top + "')");
             checkOutputs(opts->files, {{"--json", opts->json}});
-            StderrProgress progress;
-            ProgressFn loadProgress = [&](double f, const char *) { progress(0.8 * f, "loading"); };
-            const std::string what = opts->files.size() == 1
-                                         ? "'" + opts->files.front() + "'"
-                                         : std::to_string(opts->files.size()) + " traces";
-            Doing loading("loading " + what);
-            auto files = loadTraces(opts->files, loadProgress);
-            ProgressFn analyzeProgress = [&](double f, const char *) {
-                progress(0.8 + 0.2 * f, "analysing");
-            };
             const AnalysisOptions &options = opts->analysis;
-            Doing analysing("analysing the syncs of " + what);
-            JobAnalysis job = analyzeJob(std::move(files), options, analyzeProgress);
+            StderrProgress progress;
+            // One rank at a time: only one trace model is alive at once, and
+            // what stays of each rank is its summary.
+            const size_t n = opts->files.size();
+            std::vector<RankSummary> ranks;
+            ranks.reserve(n);
+            for (size_t i = 0; i < n; ++i) {
+                const std::string &path = opts->files[i];
+                Doing loading("loading and analysing '" + path + "'");
+                ProgressFn rankProgress = [&, i](double f, const char *msg) {
+                    progress(0.95 * (double(i) + f) / double(n), msg);
+                };
+                ranks.push_back(loadRank(path, options, n >= 2, rankProgress));
+            }
+            sortByRank(ranks);
+            const std::string what =
+                n == 1 ? "'" + opts->files.front() + "'" : std::to_string(n) + " ranks";
+            Doing analysing("analysing the job of " + what);
+            std::vector<FileReport> reports;
+            std::vector<RankInput> inputs;
+            for (RankSummary &r : ranks) {
+                reports.push_back(std::move(r.report));
+                if (n >= 2)
+                    inputs.push_back(std::move(r.job));
+            }
+            ranks.clear();
+            ProgressFn jobProgress = [&](double f, const char *) {
+                progress(0.95 + 0.05 * f, "analysing the job");
+            };
+            JobAnalysis job = assembleJob(std::move(reports), inputs, jobProgress);
+            inputs.clear();
             if (!opts->cats.empty())
                 job.topCategories = opts->cats;
             Doing reporting("writing the report on " + what);

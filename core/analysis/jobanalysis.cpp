@@ -7,41 +7,43 @@
 
 namespace syncscope {
 
-JobAnalysis analyzeJob(std::vector<TraceModelPtr> files, const AnalysisOptions &options,
+JobAnalysis analyzeJob(const std::vector<TraceModelPtr> &files, const AnalysisOptions &options,
                        const ProgressFn &progress, const CancelToken *cancel)
 {
-    JobAnalysis job;
-    job.files = std::move(files);
-    std::map<std::pair<std::string, std::string>, NamedOpStat> merged;
-    const double n = double(std::max<size_t>(1, job.files.size()));
-    for (size_t f = 0; f < job.files.size(); ++f) {
-        const TraceModel &m = *job.files[f];
+    std::vector<FileReport> reports;
+    std::vector<RankInput> ranks;
+    const double n = double(std::max<size_t>(1, files.size()));
+    for (size_t f = 0; f < files.size(); ++f) {
+        const TraceModel &m = *files[f];
         ProgressFn inner;
         if (progress)
             inner = [&, f](double x, const char *msg) { progress((double(f) + 0.8 * x) / n, msg); };
-        job.sync.push_back(analyzeSyncs(m, options, inner, cancel));
-        for (const Track &t : m.tracks())
-            for (StrId c : t.cat)
-                ++job.categories[std::string(m.str(c))];
-        for (const OpStat &s : opStatistics(m, {}, cancel)) {
-            NamedOpStat &o = merged[{std::string(m.str(s.name)), std::string(m.str(s.cat))}];
-            if (o.count == 0) {
-                o.name = m.str(s.name);
-                o.cat = m.str(s.cat);
-                o.min = s.min;
-                o.max = s.max;
-            }
-            o.count += s.count;
-            o.total += s.total;
-            o.self += s.self;
-            o.min = std::min(o.min, s.min);
-            o.max = std::max(o.max, s.max);
-        }
+        const SyncAnalysis a = analyzeSyncs(m, options, inner, cancel);
+        reports.push_back(makeFileReport(m, a, cancel));
+        if (files.size() >= 2)
+            ranks.push_back(makeRankInput(m, a));
     }
-    for (auto &kv : merged)
-        job.ops.push_back(std::move(kv.second));
-    std::stable_sort(job.ops.begin(), job.ops.end(),
-                     [](const NamedOpStat &a, const NamedOpStat &b) { return a.total > b.total; });
+    ProgressFn rest;
+    if (progress)
+        rest = [&](double x, const char *msg) { progress(0.8 + 0.2 * x, msg); };
+    return assembleJob(std::move(reports), ranks, rest, cancel);
+}
+
+JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInput> &ranks,
+                        const ProgressFn &progress, const CancelToken *cancel)
+{
+    JobAnalysis job;
+    job.files = std::move(files);
+    job.categories = mergeCategories(job.files);
+    job.ops = mergeOps(job.files);
+    if (job.files.size() >= 2) {
+        if (ranks.size() != job.files.size())
+            throw Error("the job analysis needs one rank input per file (" +
+                        std::to_string(ranks.size()) + " for " + std::to_string(job.files.size()) +
+                        " files)");
+        job.jobScale = analyzeJobScale(ranks, progress, cancel);
+        job.hasJobScale = true;
+    }
     if (progress)
         progress(1.0, "done");
     return job;
@@ -56,36 +58,28 @@ const std::vector<std::string> &defaultTopCategories()
 
 namespace {
 
-void id(JsonWriter &w, const TraceModel &m, const IdValue &v)
+void id(JsonWriter &w, const ReportId &v)
 {
-    if (v.isNumber())
+    if (v.num != kNoValue)
         w.value(v.num);
     else
-        w.value(m.str(v.text));
+        w.value(v.text);
 }
 
-void name(JsonWriter &w, const TraceModel &m, const EventRef &ref)
+void strOrNull(JsonWriter &w, const std::optional<std::string> &s)
 {
-    if (ref.valid())
-        w.value(m.str(m.tracks()[ref.track].name[ref.index]));
+    if (s)
+        w.value(*s);
     else
         w.null();
 }
 
-void strOrNull(JsonWriter &w, const TraceModel &m, StrId s)
-{
-    if (s == kNoStr)
-        w.null();
-    else
-        w.value(m.str(s));
-}
-
-void stepName(JsonWriter &w, const TraceModel &m, const SyncAnalysis &a, int32_t step)
+void stepName(JsonWriter &w, const FileReport &r, int32_t step)
 {
     if (step < 0)
         w.null();
     else
-        w.value(m.str(a.steps[static_cast<size_t>(step)].name));
+        w.value(r.steps[static_cast<size_t>(step)].name);
 }
 
 } // namespace
@@ -94,28 +88,26 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
                            const std::vector<std::string> &topCategories, int indent)
 {
     JsonWriter w(indent);
-    const size_t nFiles = job.files.size();
     auto each = [&](auto &&fn) {
-        for (size_t f = 0; f < nFiles; ++f)
-            fn(f, *job.files[f], job.sync[f]);
+        for (size_t f = 0; f < job.files.size(); ++f)
+            fn(uint64_t(f), job.files[f]);
     };
     w.beginObject();
     w.key("files").beginArray();
-    each([&](size_t, const TraceModel &m, const SyncAnalysis &a) {
-        const TraceCounts &c = m.counts();
+    each([&](uint64_t, const FileReport &r) {
         w.beginObject();
-        w.key("path").value(m.info().path);
-        w.key("rank").optional(m.info().rank);
-        w.key("format").value(m.info().format);
-        w.key("events").value(c.durationEvents);
-        w.key("flows").value(c.flows);
-        w.key("instants").value(c.instants);
-        w.key("counters").value(c.counters);
-        w.key("warnings").value(m.warnings().count);
-        w.key("unplaced_gpu_events").value(a.unplacedActivities);
-        w.key("span_us").micros(m.maxTime() - m.minTime());
+        w.key("path").value(r.path);
+        w.key("rank").optional(r.rank);
+        w.key("format").value(r.format);
+        w.key("events").value(r.durationEvents);
+        w.key("flows").value(r.flows);
+        w.key("instants").value(r.instants);
+        w.key("counters").value(r.counters);
+        w.key("warnings").value(r.warnings);
+        w.key("unplaced_gpu_events").value(r.unplacedActivities);
+        w.key("span_us").micros(r.maxTime - r.minTime);
         w.key("warning_kinds").beginArray();
-        for (const LoadWarnings::Kind &k : m.warnings().kinds) {
+        for (const ReportWarningKind &k : r.warningKinds) {
             w.beginObject();
             w.key("count").value(k.count);
             w.key("kind").value(k.pattern);
@@ -131,10 +123,10 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key(kv.first).value(kv.second);
     w.endObject();
     w.key("devices").beginArray();
-    each([&](size_t f, const TraceModel &, const SyncAnalysis &a) {
-        for (const DeviceActivity &d : a.devices) {
+    each([&](uint64_t f, const FileReport &r) {
+        for (const ReportDevice &d : r.devices) {
             w.beginObject();
-            w.key("file").value(uint64_t(f));
+            w.key("file").value(f);
             w.key("device").value(d.device);
             w.key("kernels").value(d.kernels);
             w.key("memcpys").value(d.memcpys);
@@ -149,41 +141,40 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
     });
     w.endArray();
     w.key("sync_calls").beginArray();
-    each([&](size_t f, const TraceModel &m, const SyncAnalysis &a) {
-        for (const SyncCall &s : a.syncCalls) {
-            const Track &t = m.tracks()[s.event.track];
+    each([&](uint64_t f, const FileReport &r) {
+        for (const ReportSyncCall &s : r.syncCalls) {
             w.beginObject();
-            w.key("file").value(uint64_t(f));
-            w.key("name").value(m.str(t.name[s.event.index]));
+            w.key("file").value(f);
+            w.key("name").value(s.name);
             w.key("ts_us").micros(s.start);
             w.key("dur_us").micros(s.dur);
             w.key("pid");
-            id(w, m, t.pid);
+            id(w, s.pid);
             w.key("tid");
-            id(w, m, t.tid);
+            id(w, s.tid);
             w.key("op");
-            name(w, m, s.op);
+            strOrNull(w, s.op);
             w.key("root_op");
-            name(w, m, s.rootOp);
+            strOrNull(w, s.rootOp);
             w.key("pageable_copy").value(s.pageableCopy);
             w.key("blocked_us").micros(s.dur);
             w.key("avoidable_us").micros(s.avoidable);
             w.key("py_frame");
-            name(w, m, s.pyFrame);
+            strOrNull(w, s.pyFrame);
             w.key("user_frame");
-            name(w, m, s.userFrame);
+            strOrNull(w, s.userFrame);
             w.key("step");
-            stepName(w, m, a, s.step);
+            stepName(w, r, s.step);
             w.endObject();
         }
     });
     w.endArray();
     w.key("cuda_sync_events").beginArray();
-    each([&](size_t f, const TraceModel &m, const SyncAnalysis &a) {
-        for (const CudaSyncEvent &e : a.cudaSyncEvents) {
+    each([&](uint64_t f, const FileReport &r) {
+        for (const ReportCudaSyncEvent &e : r.cudaSyncEvents) {
             w.beginObject();
-            w.key("file").value(uint64_t(f));
-            w.key("kind").value(m.str(e.kind));
+            w.key("file").value(f);
+            w.key("kind").value(e.kind);
             w.key("ts_us").micros(e.start);
             w.key("dur_us").micros(e.dur);
             w.key("device").optional(e.device);
@@ -193,38 +184,37 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
     });
     w.endArray();
     w.key("sync_gaps").beginArray();
-    each([&](size_t f, const TraceModel &m, const SyncAnalysis &a) {
-        for (const SyncGap &g : a.syncGaps) {
-            const SyncCall &s = a.syncCalls[g.syncCall];
+    each([&](uint64_t f, const FileReport &r) {
+        for (const SyncGap &g : r.syncGaps) {
+            const ReportSyncCall &s = r.syncCalls[g.syncCall];
             w.beginObject();
-            w.key("file").value(uint64_t(f));
+            w.key("file").value(f);
             w.key("device").value(g.device);
             w.key("start_us").micros(g.interval.start);
             w.key("end_us").micros(g.interval.end);
             w.key("dur_us").micros(g.interval.length());
-            w.key("sync");
-            name(w, m, s.event);
+            w.key("sync").value(s.name);
             w.key("op");
-            name(w, m, s.op);
+            strOrNull(w, s.op);
             w.key("root_op");
-            name(w, m, s.rootOp);
+            strOrNull(w, s.rootOp);
             w.key("blocked_us").micros(g.blocked);
             w.key("avoidable_us").micros(g.avoidable);
             w.key("py_frame");
-            name(w, m, s.pyFrame);
+            strOrNull(w, s.pyFrame);
             w.key("user_frame");
-            name(w, m, s.userFrame);
+            strOrNull(w, s.userFrame);
             w.key("step");
-            stepName(w, m, a, g.step);
+            stepName(w, r, g.step);
             w.endObject();
         }
     });
     w.endArray();
     w.key("idle_breakdown").beginArray();
-    each([&](size_t f, const TraceModel &, const SyncAnalysis &a) {
-        for (const IdleBreakdown &b : a.idleBreakdown) {
+    each([&](uint64_t f, const FileReport &r) {
+        for (const IdleBreakdown &b : r.idleBreakdown) {
             w.beginObject();
-            w.key("file").value(uint64_t(f));
+            w.key("file").value(f);
             w.key("device").value(b.device);
             w.key("stream").optional(b.stream);
             w.key("host_wait_us").micros(b.hostWait);
@@ -235,13 +225,13 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
     });
     w.endArray();
     w.key("steps").beginArray();
-    each([&](size_t f, const TraceModel &m, const SyncAnalysis &a) {
-        for (const StepDeviceStats &st : a.stepStats) {
-            const Step &step = a.steps[st.step];
+    each([&](uint64_t f, const FileReport &r) {
+        for (const StepDeviceStats &st : r.stepStats) {
+            const ReportStep &step = r.steps[st.step];
             w.beginObject();
-            w.key("file").value(uint64_t(f));
+            w.key("file").value(f);
             w.key("device").value(st.device);
-            w.key("step").value(m.str(step.name));
+            w.key("step").value(step.name);
             w.key("start_us").micros(step.start);
             w.key("end_us").micros(step.end);
             w.key("gpu_busy_us").micros(st.gpuBusy);
@@ -255,24 +245,23 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
     w.key("sync_sources").beginArray();
     {
         // All files' sources, longest avoidable first.
-        std::vector<std::pair<size_t, const SyncSource *>> all;
-        each([&](size_t f, const TraceModel &, const SyncAnalysis &a) {
-            for (const SyncSource &s : a.sources)
+        std::vector<std::pair<uint64_t, const ReportSource *>> all;
+        each([&](uint64_t f, const FileReport &r) {
+            for (const ReportSource &s : r.sources)
                 all.push_back({f, &s});
         });
         std::stable_sort(all.begin(), all.end(), [](const auto &x, const auto &y) {
             return x.second->avoidable > y.second->avoidable;
         });
         for (const auto &e : all) {
-            const TraceModel &m = *job.files[e.first];
-            const SyncSource &s = *e.second;
+            const ReportSource &s = *e.second;
             w.beginObject();
-            w.key("file").value(uint64_t(e.first));
-            w.key("sync").value(m.str(s.sync));
+            w.key("file").value(e.first);
+            w.key("sync").value(s.sync);
             w.key("op");
-            strOrNull(w, m, s.op);
+            strOrNull(w, s.op);
             w.key("user_frame");
-            strOrNull(w, m, s.userFrame);
+            strOrNull(w, s.userFrame);
             w.key("count").value(s.count);
             w.key("gaps").value(s.gaps);
             w.key("gap_us").micros(s.gapTime);
@@ -299,6 +288,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.endObject();
     }
     w.endArray();
+    if (job.hasJobScale)
+        writeJobScaleJson(w, job.jobScale);
     w.endObject();
     return w.take();
 }

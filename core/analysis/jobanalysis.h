@@ -1,8 +1,8 @@
 #pragma once
 // The analysis of a whole job (one trace per rank) and its JSON form, which is the
 // `syncscope-cli analyze --json` contract (README "analyze --json").
-#include "analysis/opstats.h"
-#include "analysis/syncanalysis.h"
+#include "analysis/filereport.h"
+#include "analysis/jobscale.h"
 
 #include <map>
 #include <string>
@@ -13,26 +13,29 @@ namespace syncscope {
 // The categories top_ops lists by default: cpu_op, user_annotation and the GPU ones.
 const std::vector<std::string> &defaultTopCategories();
 
-// An op statistic merged over files by its text (files intern separately).
-struct NamedOpStat {
-    std::string name, cat;
-    uint64_t count = 0;
-    TimeNs total = 0, self = 0, min = 0, max = 0;
-};
-
+// What `analyze` reports on a job: plain values, no trace model.
 struct JobAnalysis {
-    std::vector<TraceModelPtr> files;
-    std::vector<SyncAnalysis> sync;              // one per file
-    std::map<std::string, uint64_t> categories;  // normalized category -> duration events
-    std::vector<NamedOpStat> ops;                // all files, longest total first
+    std::vector<FileReport> files;              // one per file, in the order given
+    std::map<std::string, uint64_t> categories; // normalized category -> duration events
+    std::vector<NamedOpStat> ops;               // all files, longest total first
     std::vector<std::string> topCategories = defaultTopCategories(); // what top lists show
+    bool hasJobScale = false; // two or more files: the ranks of one job
+    JobScale jobScale;
 };
 
-JobAnalysis analyzeJob(std::vector<TraceModelPtr> files, const AnalysisOptions &options = {},
+// Analyses every file (one per rank, in the order given) and the job across them.
+JobAnalysis analyzeJob(const std::vector<TraceModelPtr> &files, const AnalysisOptions &options = {},
                        const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
 
+// The job from its files' reports and, one per file in the same order, their
+// ranks' inputs (used when there are two or more; may be empty for one file).
+// Two files of the same rank are an Error.
+JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInput> &ranks,
+                        const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
+
 // The JSON document of `analyze --json`; top_ops keeps the topN longest ops of
-// the given categories (all when empty). Every *_us value is exact.
+// the given categories (all when empty); the job-scale members follow with two
+// or more files. Every *_us value is exact.
 std::string analysisToJson(const JobAnalysis &job, size_t topN,
                            const std::vector<std::string> &topCategories = defaultTopCategories(),
                            int indent = 1);

@@ -72,7 +72,7 @@ TEST_P(SharedTrace, MatchesReferenceScript)
     EXPECT_EQ(job.categories, refCategories);
 
     // Devices, exactly to the ns (the reference writes exact 3-decimal us strings).
-    const SyncAnalysis &a = job.sync[0];
+    const SyncAnalysis a = analyzeSyncs(*model);
     ASSERT_EQ(a.devices.size(), ref["devices"].size());
     for (size_t i = 0; i < a.devices.size(); ++i) {
         const DeviceActivity &d = a.devices[i];

@@ -1,0 +1,128 @@
+#include "analysis/filereport.h"
+
+#include <algorithm>
+
+namespace syncscope {
+
+namespace {
+
+std::optional<std::string> nameOf(const TraceModel &m, const EventRef &r)
+{
+    if (!r.valid())
+        return std::nullopt;
+    return std::string(m.str(m.tracks()[r.track].name[r.index]));
+}
+
+std::optional<std::string> strOf(const TraceModel &m, StrId s)
+{
+    if (s == kNoStr)
+        return std::nullopt;
+    return std::string(m.str(s));
+}
+
+ReportId idOf(const TraceModel &m, const IdValue &v)
+{
+    return {v.num, std::string(m.str(v.text))};
+}
+
+} // namespace
+
+FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const CancelToken *cancel)
+{
+    FileReport r;
+    r.path = m.info().path;
+    r.format = m.info().format;
+    r.rank = m.info().rank;
+    const TraceCounts &c = m.counts();
+    r.durationEvents = c.durationEvents;
+    r.flows = c.flows;
+    r.instants = c.instants;
+    r.counters = c.counters;
+    r.minTime = m.minTime();
+    r.maxTime = m.maxTime();
+    r.warnings = m.warnings().count;
+    for (const LoadWarnings::Kind &k : m.warnings().kinds)
+        r.warningKinds.push_back({k.pattern, k.example, k.count});
+    for (const Track &t : m.tracks())
+        for (StrId cat : t.cat)
+            ++r.categories[std::string(m.str(cat))];
+
+    r.unplacedActivities = a.unplacedActivities;
+    for (const DeviceActivity &d : a.devices)
+        r.devices.push_back({d.device, d.kernels, d.memcpys, d.memsets, d.first, d.last, d.busy,
+                             d.syncGap, d.avoidable});
+    for (const SyncCall &s : a.syncCalls) {
+        const Track t = m.tracks()[s.event.track];
+        ReportSyncCall o;
+        o.name = m.str(t.name[s.event.index]);
+        o.start = s.start;
+        o.dur = s.dur;
+        o.pid = idOf(m, t.pid);
+        o.tid = idOf(m, t.tid);
+        o.op = nameOf(m, s.op);
+        o.rootOp = nameOf(m, s.rootOp);
+        o.pyFrame = nameOf(m, s.pyFrame);
+        o.userFrame = nameOf(m, s.userFrame);
+        o.pageableCopy = s.pageableCopy;
+        o.avoidable = s.avoidable;
+        o.step = s.step;
+        r.syncCalls.push_back(std::move(o));
+    }
+    for (const CudaSyncEvent &e : a.cudaSyncEvents)
+        r.cudaSyncEvents.push_back(
+            {std::string(m.str(e.kind)), e.start, e.dur, e.device, e.stream});
+    r.syncGaps = a.syncGaps;
+    r.idleBreakdown = a.idleBreakdown;
+    for (const Step &s : a.steps)
+        r.steps.push_back({std::string(m.str(s.name)), s.start, s.end});
+    r.stepStats = a.stepStats;
+    for (const SyncSource &s : a.sources)
+        r.sources.push_back({std::string(m.str(s.sync)), strOf(m, s.op), strOf(m, s.userFrame),
+                             s.count, s.gaps, s.gapTime, s.avoidable, s.avoidableByDevice});
+
+    for (const OpStat &s : opStatistics(m, {}, cancel))
+        r.ops.push_back({std::string(m.str(s.name)), std::string(m.str(s.cat)), s.count, s.total,
+                         s.self, s.min, s.max});
+    std::sort(r.ops.begin(), r.ops.end(), [](const NamedOpStat &x, const NamedOpStat &y) {
+        return std::tie(x.name, x.cat) < std::tie(y.name, y.cat);
+    });
+    return r;
+}
+
+std::vector<NamedOpStat> mergeOps(const std::vector<FileReport> &files)
+{
+    std::map<std::pair<std::string, std::string>, NamedOpStat> merged;
+    for (const FileReport &f : files)
+        for (const NamedOpStat &s : f.ops) {
+            NamedOpStat &o = merged[{s.name, s.cat}];
+            if (o.count == 0) {
+                o.name = s.name;
+                o.cat = s.cat;
+                o.min = s.min;
+                o.max = s.max;
+            }
+            o.count += s.count;
+            o.total += s.total;
+            o.self += s.self;
+            o.min = std::min(o.min, s.min);
+            o.max = std::max(o.max, s.max);
+        }
+    std::vector<NamedOpStat> out;
+    out.reserve(merged.size());
+    for (auto &kv : merged)
+        out.push_back(std::move(kv.second));
+    std::stable_sort(out.begin(), out.end(),
+                     [](const NamedOpStat &a, const NamedOpStat &b) { return a.total > b.total; });
+    return out;
+}
+
+std::map<std::string, uint64_t> mergeCategories(const std::vector<FileReport> &files)
+{
+    std::map<std::string, uint64_t> out;
+    for (const FileReport &f : files)
+        for (const auto &kv : f.categories)
+            out[kv.first] += kv.second;
+    return out;
+}
+
+} // namespace syncscope

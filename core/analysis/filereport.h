@@ -1,0 +1,105 @@
+#pragma once
+// What `analyze` prints for one file, as plain values: every string resolved,
+// no StrId and no TraceModel. The report outlives the model it was made from,
+// so a job's ranks can be analysed one at a time, and a rank summary
+// (ranksummary.h) can carry it to another machine.
+#include "analysis/opstats.h"
+#include "analysis/syncanalysis.h"
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+// An op statistic merged over files by its text (files intern separately).
+struct NamedOpStat {
+    std::string name, cat;
+    uint64_t count = 0;
+    TimeNs total = 0, self = 0, min = 0, max = 0;
+};
+
+// A pid or tid as written: a number, else its text.
+struct ReportId {
+    int64_t num = kNoValue;
+    std::string text;
+};
+
+struct ReportWarningKind {
+    std::string pattern, example;
+    uint64_t count = 0;
+};
+
+struct ReportDevice {
+    int64_t device = 0;
+    uint64_t kernels = 0, memcpys = 0, memsets = 0;
+    TimeNs first = 0, last = 0, busy = 0, syncGap = 0, avoidable = 0;
+    TimeNs span() const { return last - first; }
+    TimeNs idle() const { return span() - busy; }
+};
+
+// A blocking call; a name is absent (nullopt) where SyncCall's reference is invalid.
+struct ReportSyncCall {
+    std::string name;
+    TimeNs start = 0, dur = 0;
+    ReportId pid, tid;
+    std::optional<std::string> op, rootOp, pyFrame, userFrame;
+    bool pageableCopy = false;
+    TimeNs avoidable = 0;
+    int32_t step = -1; // index into FileReport::steps
+};
+
+struct ReportCudaSyncEvent {
+    std::string kind;
+    TimeNs start = 0, dur = 0;
+    int64_t device = kNoValue, stream = kNoValue;
+};
+
+struct ReportStep {
+    std::string name;
+    TimeNs start = 0, end = 0;
+};
+
+struct ReportSource {
+    std::string sync;
+    std::optional<std::string> op, userFrame;
+    uint64_t count = 0, gaps = 0;
+    TimeNs gapTime = 0, avoidable = 0;
+    std::vector<TimeNs> avoidableByDevice; // order of FileReport::devices
+};
+
+struct FileReport {
+    // The trace file.
+    std::string path, format;
+    int64_t rank = kNoValue; // distributedInfo.rank
+    uint64_t durationEvents = 0, flows = 0, instants = 0, counters = 0;
+    TimeNs minTime = 0, maxTime = 0;
+    uint64_t warnings = 0;
+    std::vector<ReportWarningKind> warningKinds;
+    std::map<std::string, uint64_t> categories; // normalized category -> duration events
+    // Its analysis, in the orders of SyncAnalysis.
+    uint64_t unplacedActivities = 0;
+    std::vector<ReportDevice> devices;
+    std::vector<ReportSyncCall> syncCalls;
+    std::vector<ReportCudaSyncEvent> cudaSyncEvents;
+    std::vector<SyncGap> syncGaps; // syncCall indexes syncCalls, step indexes steps
+    std::vector<IdleBreakdown> idleBreakdown;
+    std::vector<ReportStep> steps;
+    std::vector<StepDeviceStats> stepStats;
+    std::vector<ReportSource> sources;
+    std::vector<NamedOpStat> ops; // by (name, cat)
+};
+
+// The report of one file from its model and its analysis.
+FileReport makeFileReport(const TraceModel &model, const SyncAnalysis &analysis,
+                          const CancelToken *cancel = nullptr);
+
+// The op statistics of several files merged by (name, cat), longest total first
+// (ties in (name, cat) order).
+std::vector<NamedOpStat> mergeOps(const std::vector<FileReport> &files);
+
+// The category counts of several files, summed.
+std::map<std::string, uint64_t> mergeCategories(const std::vector<FileReport> &files);
+
+} // namespace syncscope
