@@ -17,6 +17,7 @@ void registerBench(CLI::App &app, int &exitCode);
 void registerAnalyze(CLI::App &app, int &exitCode);
 void registerProfile(CLI::App &app, int &exitCode);
 void registerDiff(CLI::App &app, int &exitCode);
+void registerSummarize(CLI::App &app, int &exitCode);
 
 // Runs fn, turning any exception into one sentence on stderr and exit code 1.
 template <typename Fn> void guarded(int &exitCode, Fn &&fn)

@@ -25,7 +25,8 @@ int main(int argc, char **argv)
                  "  syncscope-cli bench --variants naive,static,fused --n 1000,100000 --json bench.json\n"
                  "  syncscope-cli analyze trace.pt.trace.json.gz --top 20\n"
                  "  syncscope-cli profile --variant naive --n 100000 --steps 5 --out naive.json.gz\n"
-                 "  syncscope-cli diff naive.json.gz static.json.gz --csv diff.csv\n",
+                 "  syncscope-cli diff naive.json.gz static.json.gz --csv diff.csv\n"
+                 "  syncscope-cli summarize rank0.json.gz -o rank0.summary\n",
                  "syncscope-cli"};
     // No LibTorch version here: that would load the lab (`variants` shows it).
     app.set_version_flag("--version", std::string("syncscope-cli " SYNCSCOPE_VERSION));
@@ -37,6 +38,7 @@ int main(int argc, char **argv)
     registerAnalyze(app, exitCode);
     registerProfile(app, exitCode);
     registerDiff(app, exitCode);
+    registerSummarize(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success &e) {

@@ -1,0 +1,49 @@
+// `syncscope-cli summarize RANK_FILE -o RANK.summary`: the map step of a job's
+// analysis. Loads and analyses one rank's trace and writes what `analyze`
+// needs of it (ranksummary.h), so the ranks can be summarized on many machines
+// and merged on one (README "Map and reduce: summaries, Slurm, Dask").
+#include "analysis/ranksummary.h"
+#include "cliutil.h"
+#include "commands.h"
+#include "outputs.h"
+
+namespace syncscope::cli {
+
+void registerSummarize(CLI::App &app, int &exitCode)
+{
+    auto *cmd = app.add_subcommand(
+        "summarize",
+        "Write the summary of one rank's trace, which analyze accepts in place of the trace.\n"
+        "Example: syncscope-cli summarize rank3.json.gz -o rank3.summary");
+    struct Options {
+        std::string file, out;
+        AnalysisOptions analysis;
+    };
+    auto opts = std::make_shared<Options>();
+    cmd->add_option("file", opts->file, "A Chrome trace file (.json or .json.gz) of one rank")
+        ->required();
+    cmd->add_option("-o,--out", opts->out, "The summary to write")->required();
+    addAnalysisOptions(cmd, opts->analysis);
+    cmd->callback([&exitCode, opts] {
+        guarded(exitCode, [&] {
+            if (opts->out == "-")
+                throw Error("a summary is a binary file: give -o a file name, not '-'");
+            checkOutputs({opts->file}, {{"--out", opts->out}});
+            if (isRankSummaryFile(opts->file))
+                throw Error("'" + opts->file +
+                            "' is a rank summary already; summarize takes a trace");
+            StderrProgress progress;
+            RankSummary summary;
+            {
+                Doing doing("summarizing '" + opts->file + "'");
+                summary = loadRank(opts->file, opts->analysis, true,
+                                   [&](double f, const char *msg) { progress(f, msg); });
+            }
+            Doing writing("writing the summary of '" + opts->file + "'");
+            writeRankSummary(opts->out, summary);
+            return 0;
+        });
+    });
+}
+
+} // namespace syncscope::cli
