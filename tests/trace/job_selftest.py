@@ -91,8 +91,7 @@ def rank_run(job, r, removed, exact):
     Times are global us; the events carry rank r's clock."""
     off = T0 + job["offsets"][r]
     dev, pid = r, 1000 + r
-    h = rng_start = 10 * r  # ranks start at slightly different times
-    del rng_start
+    h = 10 * r  # ranks start at slightly different times
     free = {COMPUTE: 0, COMM: 0}
     last = {COMPUTE: None, COMM: None}     # end of the last activity launched on a stream
     pending = {COMPUTE: [], COMM: []}      # ends the next activity on a stream waits for
