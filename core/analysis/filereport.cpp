@@ -71,6 +71,16 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
     for (const CudaSyncEvent &e : a.cudaSyncEvents)
         r.cudaSyncEvents.push_back(
             {std::string(m.str(e.kind)), e.start, e.dur, e.device, e.stream});
+    const ReplayInput &in = a.replay;
+    r.waitMode = in.waitMode;
+    r.streamDependencies = in.deps.size();
+    if (in.waitMode == WaitMode::Exact)
+        for (const StreamDependency &d : in.deps) {
+            const ReplayActivity &to = in.activities[d.activity], &from = in.activities[d.on];
+            r.streamWaits.push_back({in.deviceIds[to.device], in.streamIds[to.stream].second,
+                                     in.streamIds[from.stream].second, from.correlation,
+                                     to.correlation});
+        }
     r.syncGaps = a.syncGaps;
     r.idleBreakdown = a.idleBreakdown;
     for (const Step &s : a.steps)

@@ -69,6 +69,14 @@ struct ReportSource {
     std::vector<TimeNs> avoidableByDevice; // order of FileReport::devices
 };
 
+// A stream dependency from the profiler's `Stream Wait Event` records: the
+// first activity launched on `stream` after the wait waits for the last one
+// launched on `waitOnStream` before the event was recorded.
+struct ReportStreamWait {
+    int64_t device = 0, stream = 0, waitOnStream = 0;
+    int64_t fromCorrelation = kNoValue, toCorrelation = kNoValue;
+};
+
 struct FileReport {
     // The trace file.
     std::string path, format;
@@ -83,7 +91,10 @@ struct FileReport {
     std::vector<ReportDevice> devices;
     std::vector<ReportSyncCall> syncCalls;
     std::vector<ReportCudaSyncEvent> cudaSyncEvents;
-    std::vector<SyncGap> syncGaps; // syncCall indexes syncCalls, step indexes steps
+    WaitMode waitMode = WaitMode::Inferred;    // how the stream dependencies were found
+    uint64_t streamDependencies = 0;           // how many
+    std::vector<ReportStreamWait> streamWaits; // exact mode only: each dependency
+    std::vector<SyncGap> syncGaps;             // syncCall indexes syncCalls, step indexes steps
     std::vector<IdleBreakdown> idleBreakdown;
     std::vector<ReportStep> steps;
     std::vector<StepDeviceStats> stepStats;

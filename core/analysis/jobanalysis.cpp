@@ -106,6 +106,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("warnings").value(r.warnings);
         w.key("unplaced_gpu_events").value(r.unplacedActivities);
         w.key("span_us").micros(r.maxTime - r.minTime);
+        w.key("wait_mode").value(r.waitMode == WaitMode::Exact ? "exact" : "inferred");
+        w.key("stream_dependencies").value(r.streamDependencies);
         w.key("warning_kinds").beginArray();
         for (const ReportWarningKind &k : r.warningKinds) {
             w.beginObject();
@@ -179,6 +181,20 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
             w.key("dur_us").micros(e.dur);
             w.key("device").optional(e.device);
             w.key("stream").optional(e.stream);
+            w.endObject();
+        }
+    });
+    w.endArray();
+    w.key("stream_waits").beginArray();
+    each([&](uint64_t f, const FileReport &r) {
+        for (const ReportStreamWait &s : r.streamWaits) {
+            w.beginObject();
+            w.key("file").value(f);
+            w.key("device").value(s.device);
+            w.key("stream").value(s.stream);
+            w.key("wait_on_stream").value(s.waitOnStream);
+            w.key("from_correlation").optional(s.fromCorrelation);
+            w.key("to_correlation").optional(s.toCorrelation);
             w.endObject();
         }
     });

@@ -233,6 +233,17 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(e.device);
         ar.io(e.stream);
     });
+    uint8_t mode = uint8_t(r.waitMode);
+    ar.io(mode);
+    r.waitMode = WaitMode(mode);
+    ar.io(r.streamDependencies);
+    ar.list(r.streamWaits, [&](ReportStreamWait &s) {
+        ar.io(s.device);
+        ar.io(s.stream);
+        ar.io(s.waitOnStream);
+        ar.io(s.fromCorrelation);
+        ar.io(s.toCorrelation);
+    });
     ar.list(r.syncGaps, [&](SyncGap &g) {
         ar.io(g.device);
         ar.io(g.interval.start);
@@ -371,6 +382,7 @@ void checkIndices(const Reader &rd, const RankSummary &s)
         need(src.avoidableByDevice.size() == r.devices.size());
     const ReplayInput &p = s.job.replay;
     need(p.waitMode == WaitMode::Exact || p.waitMode == WaitMode::Inferred);
+    need(r.waitMode == WaitMode::Exact || r.waitMode == WaitMode::Inferred);
     for (const ReplayActivity &a : p.activities)
         need(a.device < p.deviceIds.size() && a.stream < p.streamIds.size());
     for (const ReplayLaunch &l : p.launches)

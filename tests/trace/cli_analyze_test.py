@@ -15,7 +15,7 @@ import reference_stats  # noqa: E402
 
 SHAPE = {
     "files": ["path", "rank", "format", "events", "flows", "instants", "counters", "warnings",
-              "unplaced_gpu_events", "span_us", "warning_kinds"],
+              "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "warning_kinds"],
     "devices": ["file", "device", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
                 "sync_gap_us", "avoidable_us"],
     "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op", "pageable_copy",
@@ -58,7 +58,7 @@ def analyze(cli, files, extra=()):
 
 def check_shape(doc):
     # Every document has these; two or more files add the job's members after them.
-    keys = ["files", "categories", "devices", "sync_calls", "cuda_sync_events",
+    keys = ["files", "categories", "devices", "sync_calls", "cuda_sync_events", "stream_waits",
             "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
     check(list(doc)[:len(keys)] == keys, f"top-level keys {list(doc)}")
     check(len(doc["files"]) >= 2 or len(doc) == len(keys), f"one file, job keys {list(doc)}")

@@ -31,6 +31,7 @@ SAME(ReportDevice, x.device, x.kernels, x.memcpys, x.memsets, x.first, x.last, x
 SAME(ReportSyncCall, x.name, x.start, x.dur, x.pid, x.tid, x.op, x.rootOp, x.pyFrame, x.userFrame,
      x.pageableCopy, x.avoidable, x.step)
 SAME(ReportCudaSyncEvent, x.kind, x.start, x.dur, x.device, x.stream)
+SAME(ReportStreamWait, x.device, x.stream, x.waitOnStream, x.fromCorrelation, x.toCorrelation)
 SAME(Interval, x.start, x.end)
 SAME(SyncGap, x.device, x.interval, x.syncCall, x.blocked, x.avoidable, x.step)
 SAME(IdleBreakdown, x.device, x.stream, x.hostWait, x.kernelWait, x.other)
@@ -41,8 +42,8 @@ SAME(ReportSource, x.sync, x.op, x.userFrame, x.count, x.gaps, x.gapTime, x.avoi
 SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max)
 SAME(FileReport, x.path, x.format, x.rank, x.durationEvents, x.flows, x.instants, x.counters,
      x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.unplacedActivities,
-     x.devices, x.syncCalls, x.cudaSyncEvents, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
-     x.sources, x.ops)
+     x.devices, x.syncCalls, x.cudaSyncEvents, x.waitMode, x.streamDependencies, x.streamWaits,
+     x.syncGaps, x.idleBreakdown, x.steps, x.stepStats, x.sources, x.ops)
 SAME(ReplayActivity, x.device, x.stream, x.start, x.end, x.correlation)
 SAME(ReplayLaunch, x.thread, x.start, x.end, x.correlation)
 SAME(ReplayBlocking, x.thread, x.start, x.end)
@@ -101,6 +102,9 @@ RankSummary everyField()
     r.syncCalls[1].op = std::nullopt;
     r.cudaSyncEvents = {{"Stream Wait Event", 1, 2, 0, kNoValue},
                         {"Event Sync", 3, 4, kNoValue, 13}};
+    r.waitMode = WaitMode::Exact;
+    r.streamDependencies = 2;
+    r.streamWaits = {{0, 20, 7, 101, kNoValue}, {3, 21, 20, kNoValue, 102}};
     r.syncGaps = {{0, {100, 200}, 1, 50, 25, 0}, {-1, {300, 400}, 0, 5, 0, -1}};
     r.idleBreakdown = {{0, 7, 1, 2, 3}, {1, kNoValue, 4, 5, 6}};
     r.steps = {{"ProfilerStep#1", 0, 1000}, {"ProfilerStep#2", 1000, 2000}};
