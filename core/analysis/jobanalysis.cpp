@@ -209,7 +209,18 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         const ReplayInput &in = a.replay;
         if (in.waitMode != WaitMode::Exact)
             return;
-        for (const StreamDependency &d : in.deps) {
+        // By the dependent's correlation, then the awaited one's.
+        std::vector<const StreamDependency *> order;
+        for (const StreamDependency &d : in.deps)
+            order.push_back(&d);
+        std::stable_sort(order.begin(), order.end(), [&](const StreamDependency *x, const StreamDependency *y) {
+            const int64_t xt = in.activities[x->activity].correlation, yt = in.activities[y->activity].correlation;
+            if (xt != yt)
+                return xt < yt;
+            return in.activities[x->on].correlation < in.activities[y->on].correlation;
+        });
+        for (const StreamDependency *dp : order) {
+            const StreamDependency &d = *dp;
             const ReplayActivity &to = in.activities[d.activity], &from = in.activities[d.on];
             w.beginObject();
             w.key("file").value(uint64_t(f));

@@ -196,20 +196,26 @@ def walk(acts, calls, prep, removed, deps, coupled=()):
             a = acts[ref]
             p = prev_on_stream.get(ref)
             on = deps.get(ref, ())
+            # Each constraint's old ready time: the launch (its call's end, or the
+            # start if earlier), the stream predecessor's end, each dependency's end.
+            # The measured latency after the last-ready ones stays with them.
             if thread is not None:
                 h = head.get(thread, 0)
-                # Bound by what it followed: it may have waited for that, not for
-                # its launch, so it can move up to its launch call's end.
-                bound = (p is not None and acts[p]["end"] >= a["start"] - NEAR) or \
-                    any(acts[d]["end"] >= a["start"] - NEAR for d in on)
-                s = (min(a["start"], t_end) if bound else a["start"]) - h
+                r_launch = min(a["start"], t_end)
             else:
                 h = head_used.get(p, 0) if p is not None else 0
-                s = a["start"] - h
+                r_launch = a["start"]
+            ready = r_launch
             if p is not None:
-                s = max(s, new_end.get(p, acts[p]["end"]))
+                ready = max(ready, acts[p]["end"])
             for d in on:
-                s = max(s, new_end.get(d, acts[d]["end"]))
+                ready = max(ready, acts[d]["end"])
+            lat = a["start"] - ready
+            s = r_launch - h + (lat if r_launch == ready else 0)
+            if p is not None:
+                s = max(s, new_end.get(p, acts[p]["end"]) + (lat if acts[p]["end"] == ready else 0))
+            for d in on:
+                s = max(s, new_end.get(d, acts[d]["end"]) + (lat if acts[d]["end"] == ready else 0))
             s = min(a["start"], s)
             if ref in coupled:
                 new_end[ref] = yield (ref, s)
