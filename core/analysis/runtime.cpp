@@ -132,6 +132,23 @@ bool isGraphLaunch(std::string_view name)
     return name == "cudaGraphLaunch" || name == "hipGraphLaunch" || name == "cuGraphLaunch";
 }
 
+GpuWork gpuWorkOfCorrelation(const TraceModel &model, int64_t correlation)
+{
+    GpuWork w;
+    const StrId cats[] = {model.findString("kernel"), model.findString("gpu_memcpy"),
+                          model.findString("gpu_memset")};
+    if (correlation == kNoValue)
+        return w;
+    for (const Track &t : model.tracks())
+        for (uint32_t i = 0; i < t.size(); ++i)
+            if (t.correlation[i] == correlation &&
+                (t.cat[i] == cats[0] || t.cat[i] == cats[1] || t.cat[i] == cats[2])) {
+                ++w.count;
+                w.time += t.dur[i];
+            }
+    return w;
+}
+
 std::map<int64_t, std::string> deviceNames(const std::string &devicePropertiesJson)
 {
     std::map<int64_t, std::string> out;

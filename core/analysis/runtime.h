@@ -61,6 +61,14 @@ bool isPageableDeviceToHost(std::string_view memcpyName);
 // A graph launch: every GPU activity with its correlation is its graph's work.
 bool isGraphLaunch(std::string_view name);
 
+// The GPU activities (kernel, gpu_memcpy, gpu_memset) that carry a correlation:
+// for a graph launch, its graph's work. time: their summed durations.
+struct GpuWork {
+    uint64_t count = 0;
+    TimeNs time = 0;
+};
+GpuWork gpuWorkOfCorrelation(const TraceModel &model, int64_t correlation);
+
 // Device number -> name, from TraceInfo::devicePropertiesJson; entries without
 // an integer id or with an empty name are left out, and so is everything when
 // the text is not a JSON array of objects.

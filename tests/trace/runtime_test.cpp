@@ -160,6 +160,12 @@ TEST(Runtime, GraphLaunchMovesAllItsKernels)
     EXPECT_EQ(a.devices[0].avoidable, 56'000);
     ASSERT_EQ(a.syncCalls.size(), 1u);
     EXPECT_EQ(a.syncCalls[0].avoidable, 56'000);
+    // The launch's graph: 5 kernels of 10 us; the warmup launch: 1 of 50 us.
+    const GpuWork graph = gpuWorkOfCorrelation(*m, 10);
+    EXPECT_EQ(graph.count, 5u);
+    EXPECT_EQ(graph.time, 50'000);
+    EXPECT_EQ(gpuWorkOfCorrelation(*m, 1).time, 50'000);
+    EXPECT_EQ(gpuWorkOfCorrelation(*m, 2).count, 0u); // the sync launches nothing
 }
 
 // Op statistics give a graph's kernels to the graph launch and its enclosing op:
