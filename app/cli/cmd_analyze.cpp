@@ -129,6 +129,8 @@ void printSummary(const JobAnalysis &job, size_t top)
         std::cout << "\n[" << f << "] " << r.path;
         if (r.rank != kNoValue)
             std::cout << " (rank " << r.rank << ")";
+        if (r.runtime.runtime != Runtime::None)
+            std::cout << ", runtime " << runtimeLabel(r.runtime.runtime);
         std::cout << "\n    " << r.durationEvents << " events, " << r.flows << " flows, "
                   << r.instants << " instants, " << r.counters << " counters, span "
                   << ms(r.maxTime - r.minTime) << "\n";
@@ -145,7 +147,8 @@ void printSummary(const JobAnalysis &job, size_t top)
                    "process name) and were left out\n";
         for (size_t di = 0; di < r.devices.size(); ++di) {
             const ReportDevice &d = r.devices[di];
-            std::cout << "    GPU " << d.device << ": would finish up to " << ms(d.avoidable)
+            std::cout << "    GPU " << d.device << (d.name.empty() ? "" : " (" + d.name + ")")
+                      << ": would finish up to " << ms(d.avoidable)
                       << " earlier without host waits (" << pct(d.avoidable, d.span())
                       << " of its span; every blocking call removed)\n"
                       << "           busy " << ms(d.busy) << " of " << ms(d.span()) << " ("
@@ -166,7 +169,10 @@ void printSummary(const JobAnalysis &job, size_t top)
         size_t copies = 0;
         for (const ReportSyncCall &s : r.syncCalls)
             copies += s.pageableCopy;
-        std::cout << "    " << r.syncCalls.size() << " blocking call(s)";
+        if (r.runtime.runtime == Runtime::None)
+            std::cout << "    " << runtimeUnavailableSentence(r.runtime);
+        else
+            std::cout << "    " << r.syncCalls.size() << " blocking call(s)";
         if (copies)
             std::cout << " (" << copies << " device-to-pageable copies)";
         std::cout << ", " << r.cudaSyncEvents.size() << " cuda_sync event(s), " << r.syncGaps.size()

@@ -47,10 +47,11 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
         for (StrId cat : t.cat)
             ++r.categories[std::string(m.str(cat))];
 
+    r.runtime = a.runtime;
     r.unplacedActivities = a.unplacedActivities;
     for (const DeviceActivity &d : a.devices)
-        r.devices.push_back({d.device, d.kernels, d.memcpys, d.memsets, d.first, d.last, d.busy,
-                             d.syncGap, d.avoidable});
+        r.devices.push_back({d.device, d.name, d.kernels, d.memcpys, d.memsets, d.first, d.last,
+                             d.busy, d.syncGap, d.avoidable});
     for (const SyncCall &s : a.syncCalls) {
         const Track t = m.tracks()[s.event.track];
         ReportSyncCall o;
@@ -81,6 +82,12 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
                                      in.streamIds[from.stream].second, from.correlation,
                                      to.correlation});
         }
+    std::stable_sort(r.streamWaits.begin(), r.streamWaits.end(),
+                     [](const ReportStreamWait &x, const ReportStreamWait &y) {
+                         if (x.toCorrelation != y.toCorrelation)
+                             return x.toCorrelation < y.toCorrelation;
+                         return x.fromCorrelation < y.fromCorrelation;
+                     });
     r.syncGaps = a.syncGaps;
     r.idleBreakdown = a.idleBreakdown;
     for (const Step &s : a.steps)
@@ -92,7 +99,7 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
 
     for (const OpStat &s : opStatistics(m, {}, cancel))
         r.ops.push_back({std::string(m.str(s.name)), std::string(m.str(s.cat)), s.count, s.total,
-                         s.self, s.min, s.max});
+                         s.self, s.min, s.max, s.gpuCount, s.gpuTime});
     std::sort(r.ops.begin(), r.ops.end(), [](const NamedOpStat &x, const NamedOpStat &y) {
         return std::tie(x.name, x.cat) < std::tie(y.name, y.cat);
     });
@@ -114,6 +121,8 @@ std::vector<NamedOpStat> mergeOps(const std::vector<FileReport> &files)
             o.count += s.count;
             o.total += s.total;
             o.self += s.self;
+            o.gpuCount += s.gpuCount;
+            o.gpuTime += s.gpuTime;
             o.min = std::min(o.min, s.min);
             o.max = std::max(o.max, s.max);
         }

@@ -18,6 +18,8 @@ struct NamedOpStat {
     std::string name, cat;
     uint64_t count = 0;
     TimeNs total = 0, self = 0, min = 0, max = 0;
+    uint64_t gpuCount = 0; // GPU activities launched inside (OpStat::gpuCount)
+    TimeNs gpuTime = 0;
 };
 
 // A pid or tid as written: a number, else its text.
@@ -33,6 +35,7 @@ struct ReportWarningKind {
 
 struct ReportDevice {
     int64_t device = 0;
+    std::string name; // from deviceProperties; empty when unknown
     uint64_t kernels = 0, memcpys = 0, memsets = 0;
     TimeNs first = 0, last = 0, busy = 0, syncGap = 0, avoidable = 0;
     TimeNs span() const { return last - first; }
@@ -86,6 +89,7 @@ struct FileReport {
     uint64_t warnings = 0;
     std::vector<ReportWarningKind> warningKinds;
     std::map<std::string, uint64_t> categories; // normalized category -> duration events
+    RuntimeUse runtime;                         // CUDA, HIP or none, and the calls seen
     // Its analysis, in the orders of SyncAnalysis.
     uint64_t unplacedActivities = 0;
     std::vector<ReportDevice> devices;
@@ -93,7 +97,7 @@ struct FileReport {
     std::vector<ReportCudaSyncEvent> cudaSyncEvents;
     WaitMode waitMode = WaitMode::Inferred;    // how the stream dependencies were found
     uint64_t streamDependencies = 0;           // how many
-    std::vector<ReportStreamWait> streamWaits; // exact mode only: each dependency
+    std::vector<ReportStreamWait> streamWaits; // exact mode only: by to, then from correlation
     std::vector<SyncGap> syncGaps;             // syncCall indexes syncCalls, step indexes steps
     std::vector<IdleBreakdown> idleBreakdown;
     std::vector<ReportStep> steps;

@@ -99,6 +99,11 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("path").value(r.path);
         w.key("rank").optional(r.rank);
         w.key("format").value(r.format);
+        w.key("runtime");
+        if (const char *rt = runtimeKey(r.runtime.runtime))
+            w.value(rt);
+        else
+            w.null();
         w.key("events").value(r.durationEvents);
         w.key("flows").value(r.flows);
         w.key("instants").value(r.instants);
@@ -130,6 +135,11 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
             w.beginObject();
             w.key("file").value(f);
             w.key("device").value(d.device);
+            w.key("name");
+            if (d.name.empty())
+                w.null();
+            else
+                w.value(d.name);
             w.key("kernels").value(d.kernels);
             w.key("memcpys").value(d.memcpys);
             w.key("memsets").value(d.memsets);
@@ -301,6 +311,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("count").value(o.count);
         w.key("total_us").micros(o.total);
         w.key("self_us").micros(o.self);
+        w.key("gpu_count").value(o.gpuCount);
+        w.key("gpu_us").micros(o.gpuTime);
         w.endObject();
     }
     w.endArray();

@@ -198,9 +198,18 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
     });
     if constexpr (Ar::reading)
         r.categories = std::map<std::string, uint64_t>(cats.begin(), cats.end());
+    uint8_t runtime = uint8_t(r.runtime.runtime);
+    ar.io(runtime);
+    r.runtime.runtime = Runtime(runtime);
+    ar.io(r.runtime.cudaCalls);
+    ar.io(r.runtime.hipCalls);
+    ar.io(r.runtime.otherCalls);
+    ar.list(r.runtime.namesSeen, [&](std::string &n) { ar.io(n); });
+    ar.io(r.runtime.distinctNames);
     ar.io(r.unplacedActivities);
     ar.list(r.devices, [&](ReportDevice &d) {
         ar.io(d.device);
+        ar.io(d.name);
         ar.io(d.kernels);
         ar.io(d.memcpys);
         ar.io(d.memsets);
@@ -291,6 +300,8 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(o.self);
         ar.io(o.min);
         ar.io(o.max);
+        ar.io(o.gpuCount);
+        ar.io(o.gpuTime);
     });
 }
 
@@ -383,6 +394,8 @@ void checkIndices(const Reader &rd, const RankSummary &s)
     const ReplayInput &p = s.job.replay;
     need(p.waitMode == WaitMode::Exact || p.waitMode == WaitMode::Inferred);
     need(r.waitMode == WaitMode::Exact || r.waitMode == WaitMode::Inferred);
+    need(r.runtime.runtime == Runtime::None || r.runtime.runtime == Runtime::Cuda ||
+         r.runtime.runtime == Runtime::Hip);
     for (const ReplayActivity &a : p.activities)
         need(a.device < p.deviceIds.size() && a.stream < p.streamIds.size());
     for (const ReplayLaunch &l : p.launches)

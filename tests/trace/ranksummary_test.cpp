@@ -26,8 +26,8 @@ namespace syncscope {
     }
 SAME(ReportId, x.num, x.text)
 SAME(ReportWarningKind, x.pattern, x.example, x.count)
-SAME(ReportDevice, x.device, x.kernels, x.memcpys, x.memsets, x.first, x.last, x.busy, x.syncGap,
-     x.avoidable)
+SAME(ReportDevice, x.device, x.name, x.kernels, x.memcpys, x.memsets, x.first, x.last, x.busy,
+     x.syncGap, x.avoidable)
 SAME(ReportSyncCall, x.name, x.start, x.dur, x.pid, x.tid, x.op, x.rootOp, x.pyFrame, x.userFrame,
      x.pageableCopy, x.avoidable, x.step)
 SAME(ReportCudaSyncEvent, x.kind, x.start, x.dur, x.device, x.stream)
@@ -39,11 +39,13 @@ SAME(ReportStep, x.name, x.start, x.end)
 SAME(StepDeviceStats, x.step, x.device, x.gpuBusy, x.syncGaps, x.syncGapTime, x.avoidable)
 SAME(ReportSource, x.sync, x.op, x.userFrame, x.count, x.gaps, x.gapTime, x.avoidable,
      x.avoidableByDevice)
-SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max)
+SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max, x.gpuCount, x.gpuTime)
+SAME(RuntimeUse, x.runtime, x.cudaCalls, x.hipCalls, x.otherCalls, x.namesSeen, x.distinctNames)
 SAME(FileReport, x.path, x.format, x.rank, x.durationEvents, x.flows, x.instants, x.counters,
-     x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.unplacedActivities,
-     x.devices, x.syncCalls, x.cudaSyncEvents, x.waitMode, x.streamDependencies, x.streamWaits,
-     x.syncGaps, x.idleBreakdown, x.steps, x.stepStats, x.sources, x.ops)
+     x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.runtime,
+     x.unplacedActivities, x.devices, x.syncCalls, x.cudaSyncEvents, x.waitMode,
+     x.streamDependencies, x.streamWaits, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
+     x.sources, x.ops)
 SAME(ReplayActivity, x.device, x.stream, x.start, x.end, x.correlation)
 SAME(ReplayLaunch, x.thread, x.start, x.end, x.correlation)
 SAME(ReplayBlocking, x.thread, x.start, x.end)
@@ -82,8 +84,15 @@ RankSummary everyField()
     r.warnings = 5;
     r.warningKinds = {{"pattern #", "example 1", 4}, {"other", "", 1}};
     r.categories = {{"kernel", 6}, {"cpu_op", 9}, {"", 1}};
+    r.runtime.runtime = Runtime::Hip;
+    r.runtime.cudaCalls = 1;
+    r.runtime.hipCalls = 2;
+    r.runtime.otherCalls = 3;
+    r.runtime.namesSeen = {"hipLaunchKernel", "hipMemcpyAsync"};
+    r.runtime.distinctNames = 4;
     r.unplacedActivities = 11;
-    r.devices = {{0, 1, 2, 3, 10, 20, 5, 4, 3}, {-1, 7, 8, 9, -40, -30, 1, 2, 0}};
+    r.devices = {{0, "NVIDIA H200", 1, 2, 3, 10, 20, 5, 4, 3},
+                 {-1, "", 7, 8, 9, -40, -30, 1, 2, 0}};
     ReportSyncCall c;
     c.name = "cudaStreamSynchronize";
     c.start = -5;
@@ -119,8 +128,8 @@ RankSummary everyField()
          0,
          0,
          {INT64_MIN, 1}}};
-    r.ops = {{"aten::mm", "cpu_op", 3, 30, 20, 5, 15},
-             {"k", "kernel", 1, INT64_MAX, 0, INT64_MIN, 1}};
+    r.ops = {{"aten::mm", "cpu_op", 3, 30, 20, 5, 15, 2, 40},
+             {"k", "kernel", 1, INT64_MAX, 0, INT64_MIN, 1, 0, 0}};
 
     RankInput &j = s.job;
     j.rank = 7;
