@@ -185,8 +185,14 @@ void JobHeatMap::paintGrid(QPainter *p, const Geometry &g, const QRect &clip, bo
                           int(std::lround(g.grid.top() + r * g.rowH)), g.labelW - 6,
                           std::max(int(std::lround(g.rowH)), fm.height()));
         const JobRank &rank = m_data.job()->rankRows[size_t(m_data.rankRowAt(r))];
-        p->drawText(label, Qt::AlignRight | Qt::AlignTop, tr("rank %1").arg(rank.rank));
+        p->drawText(label,
+                    Qt::AlignRight | (g.rowH >= fm.height() ? Qt::AlignVCenter : Qt::AlignTop),
+                    tr("rank %1").arg(rank.rank));
     }
+    // What the columns are, in the corner above the rank labels.
+    p->drawText(QRect(int(g.grid.left()) - g.labelW, int(g.grid.top()) - g.headerH, g.labelW - 6,
+                      g.headerH - 2),
+                Qt::AlignRight | Qt::AlignBottom, tr("step"));
     // Step labels above the grid, as many as fit.
     int widest = 0;
     for (int c = 0; c < cols; ++c)

@@ -20,10 +20,12 @@
 #include <QMenu>
 #include <QMessageBox>
 #include <QPainter>
+#include <QResizeEvent>
 #include <QScrollArea>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 #include <algorithm>
@@ -168,9 +170,11 @@ JobView::JobView(QWidget *parent) : QWidget(parent)
         m_blameTable, this));
     tables->setSizes({600, 600});
     auto *split = new QSplitter(Qt::Vertical, this);
+    m_split = split;
+    m_heatPanel = heatPanel;
     split->addWidget(heatPanel);
     split->addWidget(tables);
-    split->setStretchFactor(0, 1);
+    split->setStretchFactor(0, 0); // a taller page gives the tables the room
     split->setStretchFactor(1, 1);
 
     auto *layout = new QVBoxLayout(this);
@@ -233,6 +237,33 @@ void JobView::setJob(std::shared_ptr<const JobScale> job)
             t->setColumnWidth(c, std::min(t->columnWidth(c), 320));
     }
     updateHeadline();
+    m_sized = false;
+    fitSplitter();
+}
+
+void JobView::fitSplitter()
+{
+    // The heat map takes what its rows need, up to two thirds of the page;
+    // the tables get the rest.
+    const QList<int> sizes = m_split->sizes();
+    const int total = sizes.value(0) + sizes.value(1);
+    if (!m_job || total <= 0)
+        return;
+    const int chrome = m_heatPanel->sizeHint().height() - m_heatScroll->sizeHint().height();
+    const int want =
+        std::min(total * 2 / 3, std::max(160, chrome + m_heatMap->sizeHint().height() + 8));
+    m_split->setSizes({want, total - want});
+    m_sized = true;
+}
+
+void JobView::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (!m_sized) // the first time the page has a height, once its layout has run
+        QTimer::singleShot(0, this, [this] {
+            if (!m_sized)
+                fitSplitter();
+        });
 }
 
 void JobView::updateHeadline()

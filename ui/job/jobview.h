@@ -19,6 +19,7 @@ class QComboBox;
 class QLabel;
 class QScrollArea;
 class QSortFilterProxyModel;
+class QSplitter;
 class QTableView;
 
 namespace syncscope::ui {
@@ -75,8 +76,12 @@ Q_SIGNALS:
     void showRankWindow(int rankRow, TimeNs start, TimeNs end);
     void statusMessage(const QString &text);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
     void updateHeadline();
+    void fitSplitter();
     void tableMenu(QTableView *table, const QPoint &pos);
     QString exportBaseName() const;
 
@@ -88,6 +93,9 @@ private:
     QWidget *m_legend = nullptr;
     JobHeatMap *m_heatMap = nullptr;
     QScrollArea *m_heatScroll = nullptr;
+    QWidget *m_heatPanel = nullptr;
+    QSplitter *m_split = nullptr;
+    bool m_sized = false;
     JobRankModel *m_rankModel = nullptr;
     QSortFilterProxyModel *m_rankProxy = nullptr;
     QTableView *m_rankTable = nullptr;
