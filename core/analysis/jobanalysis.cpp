@@ -40,6 +40,16 @@ JobAnalysis analyzeJob(std::vector<TraceModelPtr> files, const AnalysisOptions &
     }
     for (auto &kv : merged)
         job.ops.push_back(std::move(kv.second));
+    if (job.files.size() >= 2) {
+        std::vector<RankInput> ranks;
+        for (size_t f = 0; f < job.files.size(); ++f)
+            ranks.push_back(makeRankInput(*job.files[f], job.sync[f]));
+        ProgressFn inner;
+        if (progress)
+            inner = [&](double x, const char *msg) { progress(0.8 + 0.2 * x, msg); };
+        job.scale = analyzeJobScale(ranks, inner, cancel);
+        job.hasScale = true;
+    }
     std::stable_sort(job.ops.begin(), job.ops.end(),
                      [](const NamedOpStat &a, const NamedOpStat &b) { return a.total > b.total; });
     if (progress)
@@ -114,6 +124,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("warnings").value(m.warnings().count);
         w.key("unplaced_gpu_events").value(a.unplacedActivities);
         w.key("span_us").micros(m.maxTime() - m.minTime());
+        w.key("wait_mode").value(a.replay.waitMode == WaitMode::Exact ? "exact" : "inferred");
+        w.key("stream_dependencies").value(uint64_t(a.replay.deps.size()));
         w.key("warning_kinds").beginArray();
         for (const LoadWarnings::Kind &k : m.warnings().kinds) {
             w.beginObject();
@@ -188,6 +200,24 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
             w.key("dur_us").micros(e.dur);
             w.key("device").optional(e.device);
             w.key("stream").optional(e.stream);
+            w.endObject();
+        }
+    });
+    w.endArray();
+    w.key("stream_waits").beginArray();
+    each([&](size_t f, const TraceModel &, const SyncAnalysis &a) {
+        const ReplayInput &in = a.replay;
+        if (in.waitMode != WaitMode::Exact)
+            return;
+        for (const StreamDependency &d : in.deps) {
+            const ReplayActivity &to = in.activities[d.activity], &from = in.activities[d.on];
+            w.beginObject();
+            w.key("file").value(uint64_t(f));
+            w.key("device").value(in.deviceIds[to.device]);
+            w.key("stream").value(in.streamIds[to.stream].second);
+            w.key("wait_on_stream").value(in.streamIds[from.stream].second);
+            w.key("from_correlation").optional(from.correlation);
+            w.key("to_correlation").optional(to.correlation);
             w.endObject();
         }
     });
@@ -299,6 +329,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.endObject();
     }
     w.endArray();
+    if (job.hasScale)
+        writeJobScaleJson(w, job.scale);
     w.endObject();
     return w.take();
 }

@@ -1,6 +1,7 @@
 #pragma once
 // The analysis of a whole job (one trace per rank) and its JSON form, which is the
 // `syncscope-cli analyze --json` contract (README "analyze --json").
+#include "analysis/jobscale.h"
 #include "analysis/opstats.h"
 #include "analysis/syncanalysis.h"
 
@@ -26,6 +27,8 @@ struct JobAnalysis {
     std::map<std::string, uint64_t> categories;  // normalized category -> duration events
     std::vector<NamedOpStat> ops;                // all files, longest total first
     std::vector<std::string> topCategories = defaultTopCategories(); // what top lists show
+    bool hasScale = false; // two or more files: the job-scale analysis
+    JobScale scale;
 };
 
 JobAnalysis analyzeJob(std::vector<TraceModelPtr> files, const AnalysisOptions &options = {},

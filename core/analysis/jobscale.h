@@ -55,6 +55,7 @@ struct RankInput {
 struct JobRank {
     int64_t rank = 0;
     std::string file;
+    size_t fileIndex = 0;       // position among the inputs
     int64_t device = kNoValue;  // the device its collectives run on, else its busiest
     bool hasClockOffset = false;
     TimeNs clockOffset = 0, clockOffsetP5 = 0, clockOffsetP95 = 0;

@@ -1,5 +1,6 @@
 #include "analysis/syncanalysis.h"
 
+#include "analysis/replaybuild.h"
 #include "analysis/syncreplay.h"
 #include "common/error.h"
 
@@ -14,12 +15,7 @@ namespace syncscope {
 
 namespace {
 
-struct Activity {
-    int64_t device, stream;
-    TimeNs start, end;
-    int64_t correlation;
-    uint32_t track, index;
-};
+using Activity = GpuActivityRef;
 
 void checkCancel(const CancelToken *cancel)
 {
@@ -161,11 +157,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
 
     std::vector<Activity> acts;
     std::map<int64_t, DeviceActivity> devices;
-    struct LaunchCall {
-        uint32_t track;
-        TimeNs start, end;
-    };
-    std::unordered_map<int64_t, LaunchCall> launchOf; // correlation -> first runtime call
+    std::unordered_map<int64_t, HostCallRef> launchOf; // correlation -> first runtime call
     std::unordered_map<int64_t, StrId> copyName;      // correlation -> gpu_memcpy name
     std::unordered_map<StrId, bool> blockingByName;
     std::vector<SyncCall> memcpyAsyncCalls;           // candidates for hidden syncs
@@ -212,7 +204,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
                     copyName.emplace(t.correlation[i], t.name[i]);
             } else if (cat == catRuntime || cat == catDriver) {
                 if (t.correlation[i] != kNoValue)
-                    launchOf.emplace(t.correlation[i], LaunchCall{ti, t.start[i], t.end(i)});
+                    launchOf.emplace(t.correlation[i], HostCallRef{ti, i, t.start[i], t.end(i)});
                 if (t.name[i] == nameMemcpyAsync && t.correlation[i] != kNoValue) {
                     SyncCall call;
                     attribute(call, ti, i);
@@ -454,22 +446,11 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
 
     // The replay: per device, per call, per step, per source.
     {
-        std::vector<SyncReplay::Activity> ra;
-        std::vector<SyncReplay::Launch> rl;
-        std::vector<SyncReplay::Blocking> rb;
-        std::map<std::pair<int64_t, int64_t>, uint32_t> streamIndex;
-        for (const Activity &a : acts) {
-            const uint32_t dev = static_cast<uint32_t>(out.deviceIndex(a.device));
-            auto s = streamIndex.emplace(std::make_pair(a.device, a.stream),
-                                         static_cast<uint32_t>(streamIndex.size()))
-                         .first->second;
-            ra.push_back({dev, s, a.start, a.end, a.correlation});
-        }
-        for (const auto &kv : launchOf)
-            rl.push_back({kv.second.track, kv.second.start, kv.second.end, kv.first});
-        for (const SyncCall &c : out.syncCalls)
-            rb.push_back({c.event.track, c.start, c.end()});
-        SyncReplay replay(std::move(ra), rl, std::move(rb), static_cast<uint32_t>(out.devices.size()));
+        std::vector<int64_t> deviceIds;
+        for (const DeviceActivity &d : out.devices)
+            deviceIds.push_back(d.device);
+        out.replay = buildReplayInput(model, acts, launchOf, out.syncCalls, out.cudaSyncEvents, deviceIds);
+        SyncReplay replay(out.replay);
         const double work = double(out.syncCalls.size() + out.steps.size() + out.sources.size() + 1);
         double done = 0;
         auto tick = [&] {

@@ -11,10 +11,11 @@ namespace {
 constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
 }
 
-SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launch> &launches,
-                       std::vector<Blocking> calls, uint32_t devices)
-    : m_acts(std::move(activities)), m_calls(std::move(calls))
+SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
 {
+    const std::vector<ReplayActivity> &acts = m_in.activities;
+    const std::vector<ReplayLaunch> &launches = m_in.launches;
+    const std::vector<ReplayBlocking> &calls = m_in.calls;
     // The first launch call of each correlation.
     std::unordered_map<int64_t, size_t> launchOf;
     launchOf.reserve(launches.size());
@@ -23,22 +24,24 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
             launchOf.emplace(launches[i].correlation, i);
         m_threads = std::max(m_threads, launches[i].thread + 1);
     }
-    for (const Blocking &c : m_calls)
+    for (const ReplayBlocking &c : calls)
         m_threads = std::max(m_threads, c.thread + 1);
 
-    m_items.reserve(m_acts.size() + m_calls.size());
-    for (uint32_t a = 0; a < m_acts.size(); ++a) {
-        m_streams = std::max(m_streams, m_acts[a].stream + 1);
-        auto it = m_acts[a].correlation == kNoValue ? launchOf.end()
-                                                    : launchOf.find(m_acts[a].correlation);
-        if (it != launchOf.end())
-            m_items.push_back({launches[it->second].start, launches[it->second].end,
-                               LaunchedActivity, a, launches[it->second].thread});
-        else
-            m_items.push_back({m_acts[a].start, m_acts[a].start, OrphanActivity, a, UINT32_MAX});
+    std::vector<TimeNs> launchEnd(acts.size(), kNever);
+    m_items.reserve(acts.size() + calls.size());
+    for (uint32_t a = 0; a < acts.size(); ++a) {
+        m_streams = std::max(m_streams, acts[a].stream + 1);
+        auto it = acts[a].correlation == kNoValue ? launchOf.end() : launchOf.find(acts[a].correlation);
+        if (it != launchOf.end()) {
+            const ReplayLaunch &l = launches[it->second];
+            m_items.push_back({l.start, l.end, LaunchedActivity, a, l.thread});
+            launchEnd[a] = l.end;
+        } else {
+            m_items.push_back({acts[a].start, acts[a].start, OrphanActivity, a, UINT32_MAX});
+        }
     }
-    for (uint32_t c = 0; c < m_calls.size(); ++c)
-        m_items.push_back({m_calls[c].start, m_calls[c].end, Block, c, m_calls[c].thread});
+    for (uint32_t c = 0; c < calls.size(); ++c)
+        m_items.push_back({calls[c].start, calls[c].end, Block, c, calls[c].thread});
     // Host order: by start, then end (a call that ended when another began came
     // first); then launches before blocking calls (a blocking copy waits for its
     // own copy), activities in stream order.
@@ -50,18 +53,22 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
         const bool xa = x.kind != Block, ya = y.kind != Block;
         if (xa != ya)
             return xa;
-        if (xa && m_acts[x.ref].start != m_acts[y.ref].start)
-            return m_acts[x.ref].start < m_acts[y.ref].start;
+        if (xa && acts[x.ref].start != acts[y.ref].start)
+            return acts[x.ref].start < acts[y.ref].start;
         if (x.kind != y.kind)
             return x.kind < y.kind;
         return x.ref < y.ref;
     });
+    m_actItem.assign(acts.size(), 0);
+    for (uint32_t i = 0; i < m_items.size(); ++i)
+        if (m_items[i].kind != Block)
+            m_actItem[m_items[i].ref] = i;
 
     // Stream order: by start, then end.
-    std::vector<uint32_t> order(m_acts.size());
+    std::vector<uint32_t> order(acts.size());
     std::iota(order.begin(), order.end(), 0u);
     std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
-        const Activity &a = m_acts[x], &b = m_acts[y];
+        const ReplayActivity &a = acts[x], &b = acts[y];
         if (a.stream != b.stream)
             return a.stream < b.stream;
         if (a.start != b.start)
@@ -70,16 +77,55 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
             return a.end < b.end;
         return x < y;
     });
-    m_pred.assign(m_acts.size(), -1);
+    m_pred.assign(acts.size(), -1);
     for (size_t k = 1; k < order.size(); ++k)
-        if (m_acts[order[k]].stream == m_acts[order[k - 1]].stream)
+        if (acts[order[k]].stream == acts[order[k - 1]].stream)
             m_pred[order[k]] = static_cast<int32_t>(order[k - 1]);
+
+    // Dependencies (CSR) and each constraint's old ready time.
+    m_depBegin.assign(acts.size() + 1, 0);
+    for (const StreamDependency &d : m_in.deps)
+        if (d.activity < acts.size() && d.on < acts.size() && d.on != d.activity)
+            ++m_depBegin[d.activity + 1];
+    for (size_t a = 0; a < acts.size(); ++a)
+        m_depBegin[a + 1] += m_depBegin[a];
+    m_depOn.assign(m_depBegin.back(), 0);
+    {
+        std::vector<uint32_t> fill(m_depBegin.begin(), m_depBegin.end() - 1);
+        for (const StreamDependency &d : m_in.deps)
+            if (d.activity < acts.size() && d.on < acts.size() && d.on != d.activity)
+                m_depOn[fill[d.activity]++] = d.on;
+    }
+    m_depLast.assign(m_depOn.size(), 0);
+    m_lastDependent.assign(acts.size(), 0);
+    m_ready.assign(acts.size(), {});
+    std::vector<char> irregularAct(acts.size(), 0);
+    for (uint32_t a = 0; a < acts.size(); ++a) {
+        const ReplayActivity &act = acts[a];
+        Ready &r = m_ready[a];
+        r.launch = launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]);
+        TimeNs R = r.launch;
+        const int32_t p = m_pred[a];
+        if (p >= 0)
+            R = std::max(R, acts[static_cast<size_t>(p)].end);
+        for (uint32_t k = m_depBegin[a]; k < m_depBegin[a + 1]; ++k) {
+            R = std::max(R, acts[m_depOn[k]].end);
+            m_lastDependent[m_depOn[k]] = std::max(m_lastDependent[m_depOn[k]], m_actItem[a]);
+        }
+        r.latency = act.start - R;
+        r.launchLast = r.launch == R;
+        r.predLast = p >= 0 && acts[static_cast<size_t>(p)].end == R;
+        for (uint32_t k = m_depBegin[a]; k < m_depBegin[a + 1]; ++k)
+            m_depLast[k] = acts[m_depOn[k]].end == R;
+        irregularAct[a] = r.latency < 0;
+    }
 
     m_prevOfThread.assign(m_items.size(), -1);
     m_threadOldMax.assign(m_items.size(), kNever);
-    m_blockItem.assign(m_calls.size(), 0);
+    m_blockItem.assign(calls.size(), 0);
     std::vector<int32_t> lastOfThread(m_threads, -1);
     std::vector<TimeNs> runningMax(m_threads, kNever);
+    const uint32_t devices = static_cast<uint32_t>(m_in.deviceIds.size());
     m_devices.assign(devices, {});
     for (uint32_t i = 0; i < m_items.size(); ++i) {
         const Item &it = m_items[i];
@@ -87,16 +133,15 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
             m_prevOfThread[i] = lastOfThread[it.thread];
             lastOfThread[it.thread] = static_cast<int32_t>(i);
             if (it.kind == LaunchedActivity)
-                runningMax[it.thread] = std::max(runningMax[it.thread], m_acts[it.ref].end);
+                runningMax[it.thread] = std::max(runningMax[it.thread], acts[it.ref].end);
             m_threadOldMax[i] = runningMax[it.thread];
         }
         if (it.kind == Block) {
             m_blockItem[it.ref] = i;
         } else {
-            DeviceIndex &d = m_devices[m_acts[it.ref].device];
+            DeviceIndex &d = m_devices[acts[it.ref].device];
             d.positions.push_back(i);
-            d.prefixMax.push_back(std::max(d.prefixMax.empty() ? kNever : d.prefixMax.back(),
-                                           m_acts[it.ref].end));
+            d.prefixMax.push_back(std::max(d.prefixMax.empty() ? kNever : d.prefixMax.back(), acts[it.ref].end));
         }
     }
     m_lastOfThread.assign(m_threads, 0);
@@ -107,15 +152,12 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
         if (it.kind == Block) {
             m_lastOfThread[it.thread] = i;
             // A call that returned before its thread's GPU work ended.
-            irregular = m_threadOldMax[i] != kNever && m_threadOldMax[i] > m_calls[it.ref].end;
+            irregular = m_threadOldMax[i] != kNever && m_threadOldMax[i] > calls[it.ref].end;
         } else {
-            const Activity &a = m_acts[it.ref];
-            m_lastOfStream[a.stream] = i;
+            m_lastOfStream[acts[it.ref].stream] = i;
             if (it.kind == LaunchedActivity)
                 m_lastOfThread[it.thread] = i;
-            const int32_t p = m_pred[it.ref];
-            irregular = it.kind == OrphanActivity ||
-                        (p >= 0 && a.start < m_acts[static_cast<size_t>(p)].end);
+            irregular = it.kind == OrphanActivity || irregularAct[it.ref];
         }
         if (irregular)
             m_lastIrregular = i + 1;
@@ -124,15 +166,15 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
         d.suffixMax.assign(d.positions.size(), kNever);
         TimeNs m = kNever;
         for (size_t k = d.positions.size(); k-- > 0;) {
-            m = std::max(m, m_acts[m_items[d.positions[k]].ref].end);
+            m = std::max(m, acts[m_items[d.positions[k]].ref].end);
             d.suffixMax[k] = m;
         }
         d.oldMax = m;
     }
 
-    m_actStamp.assign(m_acts.size(), 0);
-    m_newEnd.assign(m_acts.size(), 0);
-    m_headUsed.assign(m_acts.size(), 0);
+    m_actStamp.assign(acts.size(), 0);
+    m_newEnd.assign(acts.size(), 0);
+    m_headUsed.assign(acts.size(), 0);
     m_thrStamp.assign(m_threads, 0);
     m_head.assign(m_threads, 0);
     m_thrNewMax.assign(m_threads, kNever);
@@ -141,45 +183,135 @@ SyncReplay::SyncReplay(std::vector<Activity> activities, const std::vector<Launc
     m_strStamp.assign(m_streams, 0);
     m_strLastNew.assign(m_streams, 0);
     m_strLastOld.assign(m_streams, 0);
-    m_removed.assign(m_calls.size(), 0);
+    m_removed.assign(calls.size(), 0);
+    m_coupled.assign(acts.size(), 0);
 }
 
-std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
+void SyncReplay::reset(const std::vector<size_t> &removed)
 {
-    std::vector<TimeNs> out(m_devices.size(), 0);
-    m_lastWalked = 0;
-    if (removed.empty() || m_acts.empty())
-        return out;
     if (++m_gen == 0) { // wrapped: clear every stamp once
         std::fill(m_actStamp.begin(), m_actStamp.end(), 0);
         std::fill(m_thrStamp.begin(), m_thrStamp.end(), 0);
         std::fill(m_strStamp.begin(), m_strStamp.end(), 0);
         m_gen = 1;
     }
+    for (size_t c : removed)
+        m_removed[c] = 1;
+    m_devNewMax.assign(m_devices.size(), kNever);
+    m_nonZeroHeads = m_divergedStreams = 0;
+    m_pending.clear();
+    m_pendingUntil = 0;
+}
+
+void SyncReplay::clearRemoved(const std::vector<size_t> &removed)
+{
+    for (size_t c : removed)
+        m_removed[c] = 0;
+}
+
+void SyncReplay::touchThread(uint32_t t, size_t item)
+{
+    if (m_thrStamp[t] != m_gen) {
+        m_thrStamp[t] = m_gen;
+        m_head[t] = 0;
+        m_thrNewMax[t] = kNever;
+        const int32_t prev = m_prevOfThread[item];
+        // Before the walk started nothing moved: new ends were the old ones.
+        m_thrOldBefore[t] = prev >= 0 ? m_threadOldMax[static_cast<size_t>(prev)] : kNever;
+    }
+    m_thrOldNow[t] = m_threadOldMax[item];
+}
+
+void SyncReplay::setHead(uint32_t t, TimeNs h)
+{
+    m_nonZeroHeads += (h != 0) - (m_head[t] != 0);
+    m_head[t] = h;
+}
+
+void SyncReplay::visitBlock(size_t i)
+{
+    const Item &it = m_items[i];
+    const ReplayBlocking &c = m_in.calls[it.ref];
+    touchThread(it.thread, i);
+    const TimeNs h = m_head[it.thread];
+    if (m_removed[it.ref]) {
+        setHead(it.thread, h + (c.end - c.start));
+    } else if (m_threadOldMax[i] != kNever) {
+        const TimeNs old = std::min(m_threadOldMax[i], c.end);
+        const TimeNs nw = std::min(std::max(m_thrOldBefore[it.thread], m_thrNewMax[it.thread]), old);
+        const TimeNs dur = c.end - c.start;
+        const TimeNs wait = std::max<TimeNs>(0, old - c.start);
+        const TimeNs ret = std::max<TimeNs>(0, c.end - std::max(c.start, old));
+        const TimeNs newEnd = std::max(c.start - h + (dur - wait), nw + ret);
+        setHead(it.thread, c.end - newEnd);
+    }
+    // A thread that never launched anything keeps its head start.
+}
+
+TimeNs SyncReplay::newEnd(uint32_t a) const
+{
+    return m_actStamp[a] == m_gen ? m_newEnd[a] : m_in.activities[a].end;
+}
+
+TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
+{
+    const Item &it = m_items[i];
+    const uint32_t a = it.ref;
+    const ReplayActivity &act = m_in.activities[a];
+    const Ready &r = m_ready[a];
+    const int32_t p = m_pred[a];
+    TimeNs h = 0;
+    if (it.kind == LaunchedActivity) {
+        touchThread(it.thread, i);
+        h = m_head[it.thread];
+    } else if (p >= 0 && m_actStamp[static_cast<size_t>(p)] == m_gen) {
+        h = m_headUsed[static_cast<size_t>(p)];
+    }
+    headUsed = h;
+    TimeNs ns = r.launch - h + (r.launchLast ? r.latency : 0);
+    if (p >= 0)
+        ns = std::max(ns, newEnd(static_cast<uint32_t>(p)) + (r.predLast ? r.latency : 0));
+    for (uint32_t k = m_depBegin[a]; k < m_depBegin[a + 1]; ++k)
+        ns = std::max(ns, newEnd(m_depOn[k]) + (m_depLast[k] ? r.latency : 0));
+    return std::min(act.start, ns);
+}
+
+void SyncReplay::settle(size_t i, TimeNs ns, TimeNs ne, TimeNs headUsed)
+{
+    const Item &it = m_items[i];
+    const uint32_t a = it.ref;
+    const ReplayActivity &act = m_in.activities[a];
+    (void)ns;
+    m_actStamp[a] = m_gen;
+    m_newEnd[a] = ne;
+    m_headUsed[a] = headUsed;
+    if (it.kind == LaunchedActivity)
+        m_thrNewMax[it.thread] = std::max(m_thrNewMax[it.thread], ne);
+    m_devNewMax[act.device] = std::max(m_devNewMax[act.device], ne);
+    const uint32_t q = act.stream;
+    const bool wasDiverged = m_strStamp[q] == m_gen && m_strLastNew[q] != m_strLastOld[q];
+    m_strStamp[q] = m_gen;
+    m_strLastNew[q] = ne;
+    m_strLastOld[q] = act.end;
+    m_divergedStreams += (ne != act.end) - wasDiverged;
+    if (ne != act.end && m_lastDependent[a] > i) {
+        m_pending.push_back({m_lastDependent[a], act.end - ne});
+        m_pendingUntil = std::max(m_pendingUntil, m_lastDependent[a]);
+    }
+}
+
+std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
+{
+    std::vector<TimeNs> out(m_devices.size(), 0);
+    m_lastWalked = 0;
+    if (removed.empty() || m_in.activities.empty())
+        return out;
+    reset(removed);
     size_t first = m_items.size(), last = 0;
     for (size_t c : removed) {
-        m_removed[c] = 1;
         first = std::min<size_t>(first, m_blockItem[c]);
         last = std::max<size_t>(last, m_blockItem[c]);
     }
-
-    std::vector<TimeNs> devNewMax(m_devices.size(), kNever);
-    size_t nonZeroHeads = 0, divergedStreams = 0;
-    auto thread = [&](uint32_t t, size_t item) {
-        if (m_thrStamp[t] != m_gen) {
-            m_thrStamp[t] = m_gen;
-            m_head[t] = 0;
-            m_thrNewMax[t] = kNever;
-            const int32_t prev = m_prevOfThread[item];
-            // Before the walk started nothing moved: new ends were the old ones.
-            m_thrOldBefore[t] = prev >= 0 ? m_threadOldMax[static_cast<size_t>(prev)] : kNever;
-        }
-        m_thrOldNow[t] = m_threadOldMax[item];
-    };
-    auto setHead = [&](uint32_t t, TimeNs h) {
-        nonZeroHeads += (h != 0) - (m_head[t] != 0);
-        m_head[t] = h;
-    };
 
     size_t stop = m_items.size();
     TimeNs shift = 0; // of everything from `stop` on
@@ -187,52 +319,14 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     for (size_t i = first; i < m_items.size(); ++i) {
         const Item &it = m_items[i];
         if (it.kind == Block) {
-            const Blocking &c = m_calls[it.ref];
-            thread(it.thread, i);
-            TimeNs &h = m_head[it.thread];
-            if (m_removed[it.ref]) {
-                setHead(it.thread, h + (c.end - c.start));
-            } else if (m_threadOldMax[i] != kNever) {
-                const TimeNs old = std::min(m_threadOldMax[i], c.end);
-                const TimeNs nw = std::min(std::max(m_thrOldBefore[it.thread], m_thrNewMax[it.thread]), old);
-                const TimeNs dur = c.end - c.start;
-                const TimeNs wait = std::max<TimeNs>(0, old - c.start);
-                const TimeNs ret = std::max<TimeNs>(0, c.end - std::max(c.start, old));
-                const TimeNs newEnd = std::max(c.start - h + (dur - wait), nw + ret);
-                setHead(it.thread, c.end - newEnd);
-            }
-            // A thread that never launched anything keeps its head start.
+            visitBlock(i);
         } else {
-            const uint32_t a = it.ref;
-            const Activity &act = m_acts[a];
-            const int32_t p = m_pred[a];
-            TimeNs predNew = kNever, h = 0;
-            if (p >= 0) {
-                const bool moved = m_actStamp[static_cast<size_t>(p)] == m_gen;
-                predNew = moved ? m_newEnd[static_cast<size_t>(p)] : m_acts[static_cast<size_t>(p)].end;
-                if (moved && it.kind == OrphanActivity)
-                    h = m_headUsed[static_cast<size_t>(p)];
-            }
-            if (it.kind == LaunchedActivity) {
-                thread(it.thread, i);
-                h = m_head[it.thread];
-            }
-            const TimeNs ns = std::min(act.start, std::max(act.start - h, predNew));
-            const TimeNs ne = ns + (act.end - act.start);
-            m_actStamp[a] = m_gen;
-            m_newEnd[a] = ne;
-            m_headUsed[a] = h;
-            if (it.kind == LaunchedActivity)
-                m_thrNewMax[it.thread] = std::max(m_thrNewMax[it.thread], ne);
-            devNewMax[act.device] = std::max(devNewMax[act.device], ne);
-            const uint32_t q = act.stream;
-            const bool wasDiverged = m_strStamp[q] == m_gen && m_strLastNew[q] != m_strLastOld[q];
-            m_strStamp[q] = m_gen;
-            m_strLastNew[q] = ne;
-            m_strLastOld[q] = act.end;
-            divergedStreams += (ne != act.end) - wasDiverged;
+            TimeNs h = 0;
+            const TimeNs ns = activityStart(i, h);
+            const ReplayActivity &act = m_in.activities[it.ref];
+            settle(i, ns, ns + (act.end - act.start), h);
         }
-        if (i >= last && nonZeroHeads == 0 && divergedStreams == 0) {
+        if (i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 && i >= m_pendingUntil) {
             stop = i + 1;
             break;
         }
@@ -244,15 +338,14 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     }
     m_lastWalked = stop - first;
     m_lastShift = shift;
-    for (size_t c : removed)
-        m_removed[c] = 0;
+    clearRemoved(removed);
 
     for (size_t d = 0; d < m_devices.size(); ++d) {
         const DeviceIndex &di = m_devices[d];
         if (di.positions.empty())
             continue;
         // Activities outside [first, stop) did not move.
-        TimeNs best = devNewMax[d];
+        TimeNs best = m_devNewMax[d];
         const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), first);
         if (b != di.positions.begin())
             best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
@@ -264,7 +357,7 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     return out;
 }
 
-bool SyncReplay::uniformShift(size_t item, TimeNs &shift) const
+bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
 {
     TimeNs d = 0;
     bool have = false;
@@ -279,8 +372,7 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift) const
         } else if (m_head[t] != d) {
             return false;
         }
-        if (m_thrOldNow[t] != kNever &&
-            std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t] - d)
+        if (m_thrOldNow[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t] - d)
             return false;
     }
     if (!have)
@@ -291,8 +383,75 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift) const
         if (m_strStamp[q] != m_gen || m_strLastNew[q] != m_strLastOld[q] - d)
             return false;
     }
+    // Moved activities whose dependents are still to come must be D early too.
+    size_t kept = 0;
+    for (const Pending &p : m_pending)
+        if (p.until > item)
+            m_pending[kept++] = p;
+    m_pending.resize(kept);
+    for (const Pending &p : m_pending)
+        if (p.shift != d)
+            return false;
     shift = d;
     return true;
+}
+
+void SyncReplay::setCoupled(const std::vector<uint32_t> &activities)
+{
+    std::fill(m_coupled.begin(), m_coupled.end(), 0);
+    for (uint32_t a : activities)
+        if (a < m_coupled.size())
+            m_coupled[a] = 1;
+}
+
+void SyncReplay::beginWalk(const std::vector<size_t> &removed)
+{
+    if (!m_walkRemoved.empty())
+        clearRemoved(m_walkRemoved);
+    m_walkRemoved = removed;
+    reset(removed);
+    m_walkPos = 0;
+}
+
+uint32_t SyncReplay::walkToCoupled()
+{
+    for (; m_walkPos < m_items.size(); ++m_walkPos) {
+        const size_t i = m_walkPos;
+        const Item &it = m_items[i];
+        if (it.kind == Block) {
+            visitBlock(i);
+            continue;
+        }
+        TimeNs h = 0;
+        const TimeNs ns = activityStart(i, h);
+        const ReplayActivity &act = m_in.activities[it.ref];
+        if (m_coupled[it.ref]) {
+            m_pausedItem = i;
+            m_pausedStart = ns;
+            m_headUsed[it.ref] = h;
+            return it.ref;
+        }
+        settle(i, ns, ns + (act.end - act.start), h);
+    }
+    clearRemoved(m_walkRemoved);
+    m_walkRemoved.clear();
+    return UINT32_MAX;
+}
+
+void SyncReplay::resume(TimeNs newEnd)
+{
+    const size_t i = m_pausedItem;
+    settle(i, m_pausedStart, newEnd, m_headUsed[m_items[i].ref]);
+    m_walkPos = i + 1;
+}
+
+std::vector<TimeNs> SyncReplay::walkNewLast() const
+{
+    std::vector<TimeNs> out(m_devices.size(), kNoValue);
+    for (size_t d = 0; d < m_devices.size(); ++d)
+        if (!m_devices[d].positions.empty())
+            out[d] = m_devNewMax[d];
+    return out;
 }
 
 } // namespace syncscope

@@ -2,17 +2,23 @@
 // The sync-free replay: how much earlier would each GPU finish its work if the
 // host had not waited in a set R of blocking calls? (README "What a sync costs")
 //
-// Model: the host issues work in order, each GPU stream runs it in order, and
-// every duration stays as measured. Host events of all threads are walked in
-// time order: the launches (the runtime/driver call with an activity's
-// correlation, at its start) and the blocking calls (at their start); at one
-// instant, a call that ended first came first, and an activity's launch comes
-// before a blocking call (a blocking copy waits for its own copy). Each
-// thread T carries a head start S_T, 0 at first.
-//  - A launched activity a of T on stream q:
-//      new start = min(s_a, max(s_a - S_T, new end of the previous activity on q)).
-//    An activity with no launch call takes the head start of the previous
-//    activity on its stream.
+// Model: the host issues work in order, each GPU stream runs it in order, an
+// activity that waited on another stream (a stream dependency) still waits for
+// it, and every duration stays as measured. Host events of all threads are
+// walked in time order: the launches (the runtime/driver call with an
+// activity's correlation, at its start) and the blocking calls (at their
+// start); at one instant, a call that ended first came first, and an
+// activity's launch comes before a blocking call (a blocking copy waits for its
+// own copy). Each thread T carries a head start S_T, 0 at first.
+//  - A launched activity a of T on stream q starts once its constraints are
+//    ready: its launch (ready at min(s_a, launch end), moved by -S_T), its
+//    stream predecessor p (ready at p's end) and each activity it depends on
+//    (ready at its end). In the measured run it started s_a - R after the last
+//    of them was ready (R = the latest old ready time); that latency stays with
+//    the constraints that were last ready, the others have none:
+//      new start = min(s_a, max over constraints c of (new ready_c + (old ready_c == R ? s_a - R : 0))).
+//    An activity with no launch call takes, for its launch term, the head start
+//    of the previous activity on its stream.
 //  - A blocking call c in R: S_T += its duration.
 //  - A blocking call c not in R re-synchronizes T. old / new: the latest old /
 //    new end among the activities T launched at or before c's start, with old
@@ -22,14 +28,19 @@
 //      new_end = max(c.start - S_T + (c.dur - wait), new + ret), S_T = c.end - new_end.
 //  - Avoidable time per device: the device's last old end minus its last new end.
 // Before the first call of R nothing moves, so the walk starts there, and it stops
-// once every S_T is 0, every stream's last new end equals its old end and no call
-// of R is left: from there on nothing changes. It also stops once everything still
-// to come is shifted by one amount D: every thread with host events left has
-// S_T = D and its launched work's last new end D before the old one, every stream
-// with activity left ends D early, and no orphan activity, overlap on a stream or
-// call that returned before its GPU work ended is left: from there on every
-// activity moves by exactly D.
-#include "trace/tracemodel.h"
+// once every S_T is 0, every stream's last new end equals its old end, no moved
+// activity has a dependent still to come and no call of R is left: from there on
+// nothing changes. It also stops once everything still to come is shifted by one
+// amount D: every thread with host events left has S_T = D and its launched
+// work's last new end D before the old one, every stream with activity left and
+// every moved activity with a dependent still to come ends D early, and no orphan
+// activity, overlap or call that returned before its GPU work ended is left: from
+// there on every activity moves by exactly D.
+//
+// For a job, the ranks' replays walk together (walkJob in jobscale.cpp): a
+// coupled activity (a collective) pauses its rank's walk once its new start is
+// known, and resumes when the job gives it its new end.
+#include "analysis/replayinput.h"
 
 #include <cstdint>
 #include <vector>
@@ -38,33 +49,31 @@ namespace syncscope {
 
 class SyncReplay {
 public:
-    struct Activity {
-        uint32_t device = 0; // dense index, 0 .. devices-1
-        uint32_t stream = 0; // dense index of (device, stream)
-        TimeNs start = 0, end = 0;
-        int64_t correlation = kNoValue;
-    };
-    struct Launch {
-        uint32_t thread = 0; // dense index of the host thread (track)
-        TimeNs start = 0, end = 0;
-        int64_t correlation = kNoValue;
-    };
-    struct Blocking {
-        uint32_t thread = 0;
-        TimeNs start = 0, end = 0;
-    };
-
-    SyncReplay(std::vector<Activity> activities, const std::vector<Launch> &launches,
-               std::vector<Blocking> calls, uint32_t devices);
+    explicit SyncReplay(const ReplayInput &input);
 
     // Avoidable time per device (>= 0) without the blocking calls `removed`
-    // (indices into the calls given to the constructor). Not thread-safe: it
-    // reuses scratch space between runs.
+    // (indices into input.calls). Not thread-safe: it reuses scratch space.
     std::vector<TimeNs> run(const std::vector<size_t> &removed);
 
     // Items the last run() walked, and the shift of the rest (for tests of the early stops).
     size_t lastWalked() const { return m_lastWalked; }
     TimeNs lastTailShift() const { return m_lastShift; }
+
+    // A walk in pieces, for the job: coupled activities pause it.
+    void setCoupled(const std::vector<uint32_t> &activities);
+    void beginWalk(const std::vector<size_t> &removed);
+    // Walks on to the next coupled activity and returns its index, its new start
+    // computed; returns UINT32_MAX at the end of the trace.
+    uint32_t walkToCoupled();
+    TimeNs pausedNewStart() const { return m_pausedStart; }
+    // Gives the paused activity its new end and continues after it.
+    void resume(TimeNs newEnd);
+    // After the walk: each device's last new end (kNoValue: no activity).
+    std::vector<TimeNs> walkNewLast() const;
+    // The last new end of activity a in the current walk (its old end if not walked).
+    TimeNs newEnd(uint32_t a) const;
+
+    const ReplayInput &input() const { return m_in; }
 
 private:
     enum Kind : uint8_t { LaunchedActivity = 0, OrphanActivity = 1, Block = 2 };
@@ -80,11 +89,22 @@ private:
         std::vector<TimeNs> suffixMax;   // max old end over positions[k..]
         TimeNs oldMax = 0;
     };
+    // Per activity, its constraints' old ready times.
+    struct Ready {
+        TimeNs launch = 0;   // min(s, launch end); s for an orphan
+        TimeNs latency = 0;  // s - R
+        bool launchLast = false, predLast = false;
+    };
 
-    std::vector<Activity> m_acts;
-    std::vector<Blocking> m_calls;
+    ReplayInput m_in;
     std::vector<Item> m_items;
+    std::vector<uint32_t> m_actItem;      // activity -> item position
     std::vector<int32_t> m_pred;          // previous activity on the same stream, or -1
+    std::vector<Ready> m_ready;
+    std::vector<uint32_t> m_depBegin;     // CSR of dependencies: per activity, into m_depOn
+    std::vector<uint32_t> m_depOn;
+    std::vector<char> m_depLast;          // per dependency: last ready in the measured run
+    std::vector<uint32_t> m_lastDependent; // per activity: last item position of a dependent, or 0
     std::vector<int32_t> m_prevOfThread;  // per item: previous item of the same thread, or -1
     std::vector<TimeNs> m_threadOldMax;   // per item: the thread's launched old-end max so far
     std::vector<uint32_t> m_blockItem;    // per call: its item position
@@ -92,6 +112,7 @@ private:
     std::vector<uint32_t> m_lastOfStream; // last item position of each stream
     size_t m_lastIrregular = 0;           // 1 + last orphan/overlap/early-return item
     std::vector<DeviceIndex> m_devices;
+    std::vector<char> m_coupled;
     uint32_t m_threads = 0, m_streams = 0;
 
     // Scratch, valid where the stamp equals m_gen.
@@ -100,11 +121,29 @@ private:
     std::vector<TimeNs> m_newEnd, m_headUsed;
     std::vector<TimeNs> m_head, m_thrNewMax, m_thrOldBefore, m_thrOldNow;
     std::vector<TimeNs> m_strLastNew, m_strLastOld;
+    std::vector<TimeNs> m_devNewMax;
     std::vector<char> m_removed;
+    size_t m_nonZeroHeads = 0, m_divergedStreams = 0;
+    struct Pending {
+        uint32_t until;
+        TimeNs shift;
+    };
+    std::vector<Pending> m_pending; // moved activities with a dependent still to come
+    uint32_t m_pendingUntil = 0;
+    size_t m_walkPos = 0, m_pausedItem = 0;
+    TimeNs m_pausedStart = 0;
+    std::vector<size_t> m_walkRemoved;
     size_t m_lastWalked = 0;
     TimeNs m_lastShift = 0;
 
-    bool uniformShift(size_t item, TimeNs &shift) const;
+    void reset(const std::vector<size_t> &removed);
+    void clearRemoved(const std::vector<size_t> &removed);
+    void touchThread(uint32_t t, size_t item);
+    void setHead(uint32_t t, TimeNs h);
+    void visitBlock(size_t item);
+    TimeNs activityStart(size_t item, TimeNs &headUsed);
+    void settle(size_t item, TimeNs newStart, TimeNs newEnd, TimeNs headUsed);
+    bool uniformShift(size_t item, TimeNs &shift);
 };
 
 } // namespace syncscope

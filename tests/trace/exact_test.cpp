@@ -295,16 +295,17 @@ TEST(SyncVerdicts, LibraryFrames)
 // [t+5, t+kernelEnd], then a sync [t+10, t+kernelEnd+1] that waits for it.
 SyncReplay steadySteps(TimeNs kernelEnd)
 {
-    std::vector<SyncReplay::Activity> acts;
-    std::vector<SyncReplay::Launch> launches;
-    std::vector<SyncReplay::Blocking> calls;
+    ReplayInput in;
+    in.deviceIds = {0};
+    in.streamIds = {{0, 0}};
+    in.threads = 1;
     for (int k = 0; k < 1000; ++k) {
         const TimeNs t = TimeNs(k) * 100'000;
-        launches.push_back({0, t, t + 2'000, k});
-        acts.push_back({0, 0, t + 5'000, t + kernelEnd, k});
-        calls.push_back({0, t + 10'000, t + kernelEnd + 1'000});
+        in.launches.push_back({0, t, t + 2'000, k});
+        in.activities.push_back({0, 0, t + 5'000, t + kernelEnd, k});
+        in.calls.push_back({0, t + 10'000, t + kernelEnd + 1'000});
     }
-    return SyncReplay(acts, launches, calls, 1);
+    return SyncReplay(in);
 }
 
 // A host that waits 50 us per step for a GPU that idles 45 us per step: removing

@@ -11,7 +11,10 @@ rounded half-to-even to integer nanoseconds. The output mirrors the JSON of
 string of exact microseconds with 3 decimals.
 
 Usage: reference_stats.py TRACE [--top N] [--lib-prefix P ...]  -> JSON on stdout.
+With several traces (the ranks of one job) it writes the job keys instead
+(reference_job.py).
 """
+import bisect
 import gzip
 import json
 import re
@@ -28,6 +31,8 @@ OPS = {"cpu_op", "user_annotation"}
 TOP_CATS = {"cpu_op", "user_annotation", "kernel", "gpu_memcpy", "gpu_memset"}
 SKEW = 10_000        # ns: a call may return this long before its gap starts
 KERNEL_WAIT = 30_000  # ns
+NEAR = 2_000         # ns: an activity this close after what it follows was bound by it
+LATE_LAUNCH = 20_000  # ns: an activity this late after its launch call waited for something
 
 
 def ns(value):
@@ -155,8 +160,9 @@ def enclosing(track, c, pred):
     return best
 
 
-def replay(acts, launch_of, calls, removed, ndev):
-    """Sync-free replay without the calls `removed` (indices); per device saving."""
+def prepare(acts, launch_of, calls):
+    """What every replay of one rank walks: its items in host order and each
+    activity's predecessor on its stream."""
     # Host order: by start, then end (a call that ended when another began came
     # first); a launch before a blocking call that is the same call (a blocking copy
     # waits for its own copy).
@@ -170,27 +176,45 @@ def replay(acts, launch_of, calls, removed, ndev):
     for k, c in enumerate(calls):
         items.append((c["start"], c["end"], 1, 0, 0, k, c["thread"]))
     items.sort(key=lambda x: x[:6])
-    head, new_end, head_used = {}, {}, {}
-    old_max, new_max = {}, {}  # thread -> latest old / new end of what it launched
     prev_on_stream = {}
     order = sorted(range(len(acts)), key=lambda i: (acts[i]["sid"], acts[i]["start"], acts[i]["end"], i))
     for x, y in zip(order, order[1:]):
         if acts[x]["sid"] == acts[y]["sid"]:
             prev_on_stream[y] = x
-    for t, _end, kind, _s, _o, ref, thread in items:
+    return items, prev_on_stream
+
+
+def walk(acts, calls, prep, removed, deps, coupled=()):
+    """The sync-free replay of one rank without the calls `removed`, as a
+    generator: at each activity in `coupled` it yields (activity, new start) and
+    takes the activity's new end back. Returns every activity's new end."""
+    items, prev_on_stream = prep
+    head, new_end, head_used = {}, {}, {}
+    old_max, new_max = {}, {}  # thread -> latest old / new end of what it launched
+    for t, t_end, kind, _s, _o, ref, thread in items:
         if kind == 0:
             a = acts[ref]
             p = prev_on_stream.get(ref)
-            pnew = new_end.get(p, acts[p]["end"]) if p is not None else None
+            on = deps.get(ref, ())
             if thread is not None:
                 h = head.get(thread, 0)
+                # Bound by what it followed: it may have waited for that, not for
+                # its launch, so it can move up to its launch call's end.
+                bound = (p is not None and acts[p]["end"] >= a["start"] - NEAR) or \
+                    any(acts[d]["end"] >= a["start"] - NEAR for d in on)
+                s = (min(a["start"], t_end) if bound else a["start"]) - h
             else:
                 h = head_used.get(p, 0) if p is not None else 0
-            s = a["start"] - h
-            if pnew is not None and pnew > s:
-                s = pnew
+                s = a["start"] - h
+            if p is not None:
+                s = max(s, new_end.get(p, acts[p]["end"]))
+            for d in on:
+                s = max(s, new_end.get(d, acts[d]["end"]))
             s = min(a["start"], s)
-            new_end[ref] = s + (a["end"] - a["start"])
+            if ref in coupled:
+                new_end[ref] = yield (ref, s)
+            else:
+                new_end[ref] = s + (a["end"] - a["start"])
             head_used[ref] = h
             if thread is not None:
                 old_max[thread] = max(old_max.get(thread, a["end"]), a["end"])
@@ -209,6 +233,23 @@ def replay(acts, launch_of, calls, removed, ndev):
             ret = max(0, c["end"] - max(c["start"], old))
             ne = max(c["start"] - h + (c["end"] - c["start"] - wait), new + ret)
             head[thread] = c["end"] - ne
+    return new_end
+
+
+def walk_alone(acts, calls, prep, removed, deps):
+    gen = walk(acts, calls, prep, removed, deps)
+    try:
+        next(gen)
+    except StopIteration as stop:
+        return stop.value
+    raise AssertionError("an uncoupled replay yielded")
+
+
+def replay(acts, launch_of, calls, removed, ndev, deps=None, prep=None):
+    """Sync-free replay without the calls `removed` (indices); per device saving."""
+    if prep is None:
+        prep = prepare(acts, launch_of, calls)
+    new_end = walk_alone(acts, calls, prep, removed, deps or {})
     out = [0] * ndev
     for d in range(ndev):
         mine = [i for i, a in enumerate(acts) if a["dev_i"] == d]
@@ -217,7 +258,91 @@ def replay(acts, launch_of, calls, removed, ndev):
     return out
 
 
-def analyse(path, top, lib_prefixes):
+def gpu_device(e, pname):
+    """The device of a GPU-side event: args.device, else a numeric pid, else "GPU n" in
+    its process name."""
+    dev = as_int(e.args.get("device"))
+    if dev is None:
+        dev = as_int(e.pid)
+    if dev is None:
+        m = re.search(r"GPU[ :]*(\d+)", pname.get(str(e.pid), ""))
+        dev = int(m.group(1)) if m else None
+    return dev
+
+
+def stream_dependencies(events, pname, acts, launch_of, prep):
+    """(mode, {activity: [activities it waits for]}, sorted [(activity, on)]).
+
+    Exact, from the profiler's `Stream Wait Event` records: the first activity
+    launched on the waiting stream at or after the cudaStreamWaitEvent call waits
+    for the last activity launched on `wait_on_stream` at or before the
+    cudaEventRecord call. Inferred otherwise: an activity that started more than
+    20 us after its launch call ended and more than 2 us after its stream
+    predecessor ended waited for the activity of another stream of its device that
+    ended last in [its start - 2 us, its start]."""
+    _items, prev_on_stream = prep
+    pairs = set()
+    waits = [e for e in events if e.cat == "cuda_sync" and e.name == "Stream Wait Event"]
+    if waits:
+        mode = "exact"
+        by_stream = {}
+        for i, a in enumerate(acts):
+            L = launch_of.get(a["corr"]) if a["corr"] is not None else None
+            if L is not None:
+                by_stream.setdefault((a["dev"], a["stream"]), []).append((L[1], L[2], a["start"], i))
+        for lst in by_stream.values():
+            lst.sort()
+        for e in waits:
+            dev = gpu_device(e, pname)
+            rec = launch_of.get(as_int(e.args.get("wait_on_cuda_event_record_corr_id")))
+            wait = launch_of.get(as_int(e.args.get("correlation")))
+            if dev is None or rec is None or wait is None:
+                continue
+            src = [x for x in by_stream.get((dev, as_int(e.args.get("wait_on_stream"))), [])
+                   if x[0] <= rec[1]]
+            dst = [x for x in by_stream.get((dev, as_int(e.args.get("stream"))), [])
+                   if x[0] >= wait[1]]
+            if src and dst:
+                pairs.add((dst[0][3], src[-1][3]))
+    else:
+        mode = "inferred"
+        position, by_dev = {}, {}
+        streams = {}
+        for i, a in enumerate(acts):
+            streams.setdefault(a["sid"], []).append(i)
+        for lst in streams.values():
+            lst.sort(key=lambda i: (acts[i]["start"], acts[i]["end"], i))
+            for k, i in enumerate(lst):
+                position[i] = k
+        none = -2**63
+        for i, a in enumerate(acts):
+            sid = a["stream"] if a["stream"] is not None else none
+            by_dev.setdefault(a["dev"], []).append((a["end"], a["start"], position[i], sid, i))
+        ends = {}
+        for d, lst in by_dev.items():
+            lst.sort()
+            ends[d] = [x[0] for x in lst]
+        for i, a in enumerate(acts):
+            L = launch_of.get(a["corr"]) if a["corr"] is not None else None
+            if L is None or not a["start"] > L[2] + LATE_LAUNCH:
+                continue
+            p = prev_on_stream.get(i)
+            if p is not None and not a["start"] > acts[p]["end"] + NEAR:
+                continue
+            lst, e = by_dev[a["dev"]], ends[a["dev"]]
+            k = bisect.bisect_right(e, a["start"]) - 1
+            while k >= 0 and e[k] >= a["start"] - NEAR:
+                if acts[lst[k][4]]["sid"] != a["sid"]:
+                    pairs.add((i, lst[k][4]))
+                    break
+                k -= 1
+    deps = {}
+    for x, on in sorted(pairs):
+        deps.setdefault(x, []).append(on)
+    return mode, deps, sorted(pairs)
+
+
+def analyse(path, top, lib_prefixes, keep=None):
     events, pname = load(path)
     tracks = nest(events)
     categories = {}
@@ -229,12 +354,7 @@ def analyse(path, top, lib_prefixes):
     for e in events:
         if e.cat not in GPU:
             continue
-        dev = as_int(e.args.get("device"))
-        if dev is None:
-            dev = as_int(e.pid)
-        if dev is None:
-            m = re.search(r"GPU[ :]*(\d+)", pname.get(str(e.pid), ""))
-            dev = int(m.group(1)) if m else None
+        dev = gpu_device(e, pname)
         if dev is None:
             continue
         stream = as_int(e.args.get("stream"))
@@ -272,6 +392,8 @@ def analyse(path, top, lib_prefixes):
             calls.append({"ev": e, "start": e.start, "end": e.end, "thread": thread,
                           "pageable": pageable})
     calls.sort(key=lambda c: c["start"])
+    prep = prepare(acts, launch_of, calls)
+    wait_mode, deps, dep_pairs = stream_dependencies(events, pname, acts, launch_of, prep)
 
     steps = [e for e in events if e.cat in OPS | {""} and e.name.startswith("ProfilerStep#")]
     steps.sort(key=lambda e: e.start)
@@ -309,8 +431,8 @@ def analyse(path, top, lib_prefixes):
         idle[d] = [(ps[k][1], ps[k + 1][0]) for k in range(len(ps) - 1)]
 
     ndev = len(devices)
-    whole = replay(acts, launch_of, calls, set(range(len(calls))), ndev)
-    per_call = [replay(acts, launch_of, calls, {k}, ndev) for k in range(len(calls))]
+    whole = replay(acts, launch_of, calls, set(range(len(calls))), ndev, deps, prep)
+    per_call = [replay(acts, launch_of, calls, {k}, ndev, deps, prep) for k in range(len(calls))]
 
     gaps = []
     for d in devices:
@@ -337,7 +459,7 @@ def analyse(path, top, lib_prefixes):
         s["gaps"] += 1
         s["gap"] += g["end"] - g["start"]
     for s in sources:
-        s["avoidable"] = sum(replay(acts, launch_of, calls, set(s["calls"]), ndev))
+        s["avoidable"] = sum(replay(acts, launch_of, calls, set(s["calls"]), ndev, deps, prep))
     sources.sort(key=lambda s: -s["avoidable"])  # stable
 
     # Idle breakdown per (device, stream).
@@ -417,7 +539,7 @@ def analyse(path, top, lib_prefixes):
             "step": c["step"].name if c["step"] else None})
     for s in steps:
         inside = {k for k, c in enumerate(calls) if s.start <= c["end"] < s.end}
-        saved = replay(acts, launch_of, calls, inside, ndev)
+        saved = replay(acts, launch_of, calls, inside, ndev, deps, prep)
         for i, d in enumerate(devices):
             busy = sum(max(0, min(e, s.end) - max(b, s.start)) for b, e in pieces[d])
             mine = [g for g in gaps if g["device"] == d and g["cause"] in inside]
@@ -434,11 +556,25 @@ def analyse(path, top, lib_prefixes):
     for (name, cat), (count, total, self_) in ops[:top]:
         out["top_ops"].append({"name": name, "cat": cat, "count": count,
                                "total_us": us(total), "self_us": us(self_)})
+    out["files"] = [{"wait_mode": wait_mode, "stream_dependencies": len(dep_pairs)}]
+    out["stream_waits"] = stream_wait_rows(0, acts, dep_pairs) if wait_mode == "exact" else []
+    if keep is not None:
+        keep.update(events=events, tracks=tracks, pname=pname, acts=acts, launch_of=launch_of,
+                    calls=calls, prep=prep, deps=deps, dep_pairs=dep_pairs, wait_mode=wait_mode,
+                    devices=devices, whole=whole, sources=sources, steps=steps)
     return out
 
 
+def stream_wait_rows(file, acts, pairs):
+    rows = [{"file": file, "device": acts[x]["dev"], "stream": acts[x]["stream"],
+             "wait_on_stream": acts[on]["stream"], "from_correlation": acts[on]["corr"],
+             "to_correlation": acts[x]["corr"]} for x, on in pairs]
+    rows.sort(key=lambda r: (r["to_correlation"], r["from_correlation"]))
+    return rows
+
+
 def main(argv):
-    path, top, libs = None, 10, []
+    paths, top, libs = [], 10, []
     i = 0
     while i < len(argv):
         if argv[i] == "--top":
@@ -448,11 +584,21 @@ def main(argv):
             libs.append(argv[i + 1])
             i += 2
         else:
-            path = argv[i]
+            paths.append(argv[i])
             i += 1
-    json.dump(analyse(path, top, libs), sys.stdout, sort_keys=True)
+    if len(paths) > 1:
+        import reference_job  # the job mode: one trace per rank
+        try:
+            doc = reference_job.analyse_job(paths, libs)
+        except reference_job.JobError as e:
+            sys.stderr.write("%s\n" % e)
+            return 1
+    else:
+        doc = analyse(paths[0], top, libs)
+    json.dump(doc, sys.stdout, sort_keys=True)
     sys.stdout.write("\n")
+    return 0
 
 
 if __name__ == "__main__":
-    main(sys.argv[1:])
+    sys.exit(main(sys.argv[1:]))

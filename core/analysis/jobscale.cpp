@@ -1,0 +1,593 @@
+#include "analysis/jobscale.h"
+
+#include "analysis/jsonwriter.h"
+#include "analysis/syncanalysis.h"
+#include "analysis/syncreplay.h"
+#include "common/error.h"
+
+#include <algorithm>
+#include <limits>
+#include <map>
+#include <memory>
+#include <unordered_map>
+
+namespace syncscope {
+
+namespace {
+
+constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
+
+void checkCancel(const CancelToken *cancel)
+{
+    if (cancel && cancel->cancelled())
+        throw Cancelled();
+}
+
+// One matched collective across its ranks.
+struct Coupled {
+    std::string group, name;
+    uint32_t seq = 0;
+    struct Part {
+        size_t rank;        // index into the sorted ranks
+        uint32_t activity;
+        TimeNs start, end, wait;
+    };
+    std::vector<Part> parts; // by rank
+    size_t last = 0;         // index into parts
+    TimeNs lateness = 0;
+};
+
+struct Walk {
+    std::vector<TimeNs> newLast;  // per rank: latest new end of any activity (kNever: none)
+    std::vector<TimeNs> delta;    // per coupled collective: how much later it ended (<= 0)
+    size_t forced = 0;            // collectives resolved before every rank arrived
+};
+
+class JobReplay {
+public:
+    JobReplay(const std::vector<const RankInput *> &ranks, const std::vector<Coupled> &coupled)
+        : m_ranks(ranks), m_coupled(coupled)
+    {
+        m_collectiveOf.resize(ranks.size());
+        std::vector<std::vector<uint32_t>> acts(ranks.size());
+        for (size_t c = 0; c < coupled.size(); ++c)
+            for (const Coupled::Part &p : coupled[c].parts) {
+                m_collectiveOf[p.rank][p.activity] = c;
+                acts[p.rank].push_back(p.activity);
+            }
+        for (size_t r = 0; r < ranks.size(); ++r) {
+            m_replays.push_back(std::make_unique<SyncReplay>(ranks[r]->replay));
+            m_replays.back()->setCoupled(acts[r]);
+        }
+    }
+
+    Walk run(const std::vector<std::vector<size_t>> &removed)
+    {
+        const size_t n = m_ranks.size(), nc = m_coupled.size();
+        enum State : uint8_t { Running, Paused, Done };
+        std::vector<State> state(n, Running);
+        std::vector<size_t> arrived(nc, 0);
+        std::vector<char> resolved(nc, 0);
+        std::vector<TimeNs> delta(nc, 0), deltaMax(nc, kNever);
+        std::vector<std::vector<size_t>> pausedAt(nc);
+        Walk out;
+        for (size_t r = 0; r < n; ++r)
+            m_replays[r]->beginWalk(removed[r]);
+        auto partOf = [&](size_t c, size_t r) -> const Coupled::Part & {
+            for (const Coupled::Part &p : m_coupled[c].parts)
+                if (p.rank == r)
+                    return p;
+            throw Error("internal: a collective lost its rank");
+        };
+        std::vector<size_t> complete;
+        size_t done = 0;
+        while (done < n) {
+            for (size_t r = 0; r < n; ++r) {
+                while (state[r] == Running) {
+                    const uint32_t a = m_replays[r]->walkToCoupled();
+                    if (a == UINT32_MAX) {
+                        state[r] = Done;
+                        ++done;
+                        break;
+                    }
+                    const size_t c = m_collectiveOf[r].at(a);
+                    const Coupled::Part &p = partOf(c, r);
+                    const TimeNs d = m_replays[r]->pausedNewStart() - p.start;
+                    if (resolved[c]) { // resolved without this rank (a cycle of groups)
+                        m_replays[r]->resume(p.end + delta[c]);
+                        continue;
+                    }
+                    deltaMax[c] = std::max(deltaMax[c], d - p.wait);
+                    pausedAt[c].push_back(r);
+                    state[r] = Paused;
+                    if (++arrived[c] == m_coupled[c].parts.size())
+                        complete.push_back(c);
+                }
+            }
+            if (done == n)
+                break;
+            if (complete.empty()) {
+                // Every running rank waits at a collective another rank has not
+                // reached: take the first such collective with the most ranks
+                // arrived, counting the missing ranks as not moved.
+                size_t best = SIZE_MAX;
+                for (size_t c = 0; c < nc; ++c)
+                    if (!resolved[c] && arrived[c] > 0 && (best == SIZE_MAX || arrived[c] > arrived[best]))
+                        best = c;
+                if (best == SIZE_MAX)
+                    throw Error("internal: the job replay stalled");
+                for (const Coupled::Part &p : m_coupled[best].parts)
+                    if (std::find(pausedAt[best].begin(), pausedAt[best].end(), p.rank) == pausedAt[best].end())
+                        deltaMax[best] = std::max(deltaMax[best], -p.wait);
+                complete.push_back(best);
+                ++out.forced;
+            }
+            for (size_t c : complete) {
+                delta[c] = std::min<TimeNs>(0, deltaMax[c]);
+                resolved[c] = 1;
+                for (size_t r : pausedAt[c]) {
+                    m_replays[r]->resume(partOf(c, r).end + delta[c]);
+                    state[r] = Running;
+                }
+            }
+            complete.clear();
+        }
+        out.delta = std::move(delta);
+        out.newLast.assign(n, kNever);
+        for (size_t r = 0; r < n; ++r)
+            for (TimeNs t : m_replays[r]->walkNewLast())
+                if (t != kNoValue)
+                    out.newLast[r] = std::max(out.newLast[r], t);
+        return out;
+    }
+
+private:
+    const std::vector<const RankInput *> &m_ranks;
+    const std::vector<Coupled> &m_coupled;
+    std::vector<std::unique_ptr<SyncReplay>> m_replays;
+    std::vector<std::unordered_map<uint32_t, size_t>> m_collectiveOf;
+};
+
+// Nearest-rank percentiles of a sorted list: p5 at floor(0.05 (n-1)), the median
+// at floor((n-1)/2), p95 at ceil(0.95 (n-1)).
+void percentiles(std::vector<TimeNs> v, TimeNs &median, TimeNs &p5, TimeNs &p95)
+{
+    std::sort(v.begin(), v.end());
+    const size_t n = v.size();
+    median = v[(n - 1) / 2];
+    p5 = v[(5 * (n - 1)) / 100];
+    p95 = v[(95 * (n - 1) + 99) / 100];
+}
+
+} // namespace
+
+RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
+{
+    RankInput r;
+    r.rank = model.info().rank;
+    r.file = model.info().path;
+    r.replay = analysis.replay;
+    for (const SyncSource &s : analysis.sources) {
+        RankSource rs;
+        rs.sync = std::string(model.str(s.sync));
+        rs.hasOp = s.op != kNoStr;
+        if (rs.hasOp)
+            rs.op = std::string(model.str(s.op));
+        rs.hasUserFrame = s.userFrame != kNoStr;
+        if (rs.hasUserFrame)
+            rs.userFrame = std::string(model.str(s.userFrame));
+        for (size_t c : s.calls)
+            rs.calls.push_back(static_cast<uint32_t>(c));
+        r.sources.push_back(std::move(rs));
+    }
+    for (const Step &s : analysis.steps)
+        r.steps.push_back({std::string(model.str(s.name)), s.start, s.end});
+    for (const DeviceActivity &d : analysis.devices)
+        r.localAvoidable.push_back(d.avoidable);
+    return r;
+}
+
+JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &progress,
+                         const CancelToken *cancel)
+{
+    JobScale job;
+    // Rank identity: distributedInfo.rank, else the position of the file.
+    std::vector<std::pair<int64_t, const RankInput *>> order;
+    for (size_t i = 0; i < input.size(); ++i)
+        order.push_back({input[i].rank != kNoValue ? input[i].rank : int64_t(i), &input[i]});
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto &x, const auto &y) { return x.first < y.first; });
+    for (size_t i = 1; i < order.size(); ++i)
+        if (order[i].first == order[i - 1].first)
+            throw Error("'" + order[i - 1].second->file + "' and '" + order[i].second->file +
+                        "' are both rank " + std::to_string(order[i].first) +
+                        " of the job: give each rank's trace once");
+    std::vector<const RankInput *> ranks;
+    for (const auto &o : order)
+        ranks.push_back(o.second);
+    const size_t n = ranks.size();
+    job.ranks = n;
+
+    // Collectives: by group, the ranks that have any, and each (group, seq).
+    std::map<std::string, std::vector<char>> groupRanks;
+    std::map<std::pair<std::string, uint32_t>, std::vector<const CollectiveKernel *>> bySeq;
+    for (size_t r = 0; r < n; ++r)
+        for (const CollectiveKernel &c : ranks[r]->replay.collectives) {
+            auto &g = groupRanks[c.group];
+            g.resize(n, 0);
+            g[r] = 1;
+            auto &v = bySeq[{c.group, c.seq}];
+            v.resize(n, nullptr);
+            v[r] = &c;
+        }
+    std::vector<Coupled> coupled;
+    for (const auto &kv : bySeq) {
+        const std::vector<char> &members = groupRanks[kv.first.first];
+        bool ok = true;
+        const CollectiveKernel *first = nullptr;
+        for (size_t r = 0; r < n && ok; ++r) {
+            if (!members[r])
+                continue;
+            const CollectiveKernel *k = kv.second[r];
+            if (!k || (first && k->name != first->name))
+                ok = false;
+            else if (!first)
+                first = k;
+        }
+        if (!ok || !first) {
+            ++job.unmatched;
+            continue;
+        }
+        Coupled c;
+        c.group = kv.first.first;
+        c.seq = kv.first.second;
+        c.name = first->name;
+        TimeNs d = std::numeric_limits<TimeNs>::max();
+        for (size_t r = 0; r < n; ++r) {
+            const CollectiveKernel *k = members[r] ? kv.second[r] : nullptr;
+            if (!k)
+                continue;
+            const ReplayActivity &a = ranks[r]->replay.activities[k->activity];
+            c.parts.push_back({r, k->activity, a.start, a.end, 0});
+            d = std::min(d, a.end - a.start);
+        }
+        for (Coupled::Part &p : c.parts)
+            p.wait = (p.end - p.start) - d;
+        // The last: no wait (ties: the lowest rank); lateness: the second smallest wait.
+        std::vector<TimeNs> waits;
+        for (size_t i = 0; i < c.parts.size(); ++i) {
+            waits.push_back(c.parts[i].wait);
+            if (c.parts[i].wait < c.parts[c.last].wait)
+                c.last = i;
+        }
+        std::sort(waits.begin(), waits.end());
+        c.lateness = waits.size() > 1 ? waits[1] : 0;
+        coupled.push_back(std::move(c));
+    }
+    job.collectives = coupled.size();
+    // In group, then sequence order, already (bySeq is a map).
+
+    // Clock offsets from the collectives' ends, against the first rank.
+    std::vector<TimeNs> offset(n, 0);
+    job.rankRows.resize(n);
+    {
+        std::vector<std::vector<TimeNs>> diffs(n);
+        for (const Coupled &c : coupled) {
+            if (c.parts.front().rank != 0)
+                continue;
+            const TimeNs end0 = c.parts.front().end;
+            for (const Coupled::Part &p : c.parts)
+                diffs[p.rank].push_back(p.end - end0);
+        }
+        for (size_t r = 0; r < n; ++r) {
+            JobRank &row = job.rankRows[r];
+            if (diffs[r].empty())
+                continue;
+            row.hasClockOffset = true;
+            percentiles(diffs[r], row.clockOffset, row.clockOffsetP5, row.clockOffsetP95);
+            offset[r] = row.clockOffset;
+        }
+        size_t missing = 0;
+        for (size_t r = 1; r < n; ++r)
+            missing += !job.rankRows[r].hasClockOffset;
+        if (missing)
+            job.warnings.push_back(std::to_string(missing) +
+                                   " rank(s) share no collective with the first rank: their clocks "
+                                   "are taken as aligned with it");
+    }
+
+    // The measured job: first start and last end per rank, on the aligned clock.
+    std::vector<TimeNs> oldLast(n, kNever);
+    TimeNs first = std::numeric_limits<TimeNs>::max(), jobEnd = kNever;
+    for (size_t r = 0; r < n; ++r) {
+        for (const ReplayActivity &a : ranks[r]->replay.activities) {
+            oldLast[r] = std::max(oldLast[r], a.end);
+            first = std::min(first, a.start - offset[r]);
+        }
+        if (oldLast[r] != kNever)
+            jobEnd = std::max(jobEnd, oldLast[r] - offset[r]);
+    }
+    if (jobEnd == kNever) {
+        job.warnings.push_back("no rank has GPU activity: nothing to replay");
+        return job;
+    }
+    job.span = jobEnd - first;
+
+    JobReplay replay(ranks, coupled);
+    auto jobSaving = [&](const Walk &w) {
+        TimeNs end = kNever;
+        for (size_t r = 0; r < n; ++r)
+            if (w.newLast[r] != kNever)
+                end = std::max(end, w.newLast[r] - offset[r]);
+        return std::max<TimeNs>(0, jobEnd - end);
+    };
+    std::vector<std::vector<size_t>> none(n);
+    auto onlyRank = [&](size_t r, std::vector<size_t> calls) {
+        std::vector<std::vector<size_t>> removed(n);
+        removed[r] = std::move(calls);
+        return removed;
+    };
+    auto allCalls = [&](size_t r) {
+        std::vector<size_t> v(ranks[r]->replay.calls.size());
+        for (size_t i = 0; i < v.size(); ++i)
+            v[i] = i;
+        return v;
+    };
+
+    // What may make the job late: a rank with no wait at some collective, or whose
+    // last activity ends the job. Any other rank's fix saves the job exactly 0.
+    std::vector<char> critical(n, 0);
+    for (const Coupled &c : coupled)
+        for (const Coupled::Part &p : c.parts)
+            if (p.wait == 0)
+                critical[p.rank] = 1;
+    for (size_t r = 0; r < n; ++r)
+        if (oldLast[r] != kNever && oldLast[r] - offset[r] == jobEnd)
+            critical[r] = 1;
+
+    size_t work = 1, doneWork = 0;
+    for (size_t r = 0; r < n; ++r)
+        if (critical[r])
+            work += 1 + ranks[r]->steps.size() + ranks[r]->sources.size();
+    auto tick = [&](const char *what) {
+        checkCancel(cancel);
+        if (progress)
+            progress(double(++doneWork) / double(work), what);
+    };
+
+    {
+        std::vector<std::vector<size_t>> removed(n);
+        for (size_t r = 0; r < n; ++r)
+            removed[r] = allCalls(r);
+        const Walk w = replay.run(removed);
+        job.avoidable = jobSaving(w);
+        if (w.forced)
+            job.warnings.push_back(std::to_string(w.forced) +
+                                   " collective(s) were met in a different order on different ranks; "
+                                   "the replay counted the ranks not yet there as not moved");
+        tick("job replay");
+    }
+
+    // Rows per rank.
+    std::vector<int64_t> collectiveDevice(n, kNoValue);
+    for (const Coupled &c : coupled)
+        for (const Coupled::Part &p : c.parts)
+            if (collectiveDevice[p.rank] == kNoValue) {
+                const RankInput &ri = *ranks[p.rank];
+                collectiveDevice[p.rank] = ri.replay.deviceIds[ri.replay.activities[p.activity].device];
+            }
+    for (size_t r = 0; r < n; ++r) {
+        const RankInput &ri = *ranks[r];
+        JobRank &row = job.rankRows[r];
+        row.rank = order[r].first;
+        row.file = ri.file;
+        row.fileIndex = size_t(&ri - input.data());
+        row.waitMode = ri.replay.waitMode;
+        row.streamWaits = ri.replay.deps.size();
+        size_t dense = SIZE_MAX;
+        if (collectiveDevice[r] != kNoValue) {
+            row.device = collectiveDevice[r];
+        } else if (!ri.replay.activities.empty()) {
+            std::vector<uint64_t> count(ri.replay.deviceIds.size(), 0);
+            for (const ReplayActivity &a : ri.replay.activities)
+                ++count[a.device];
+            row.device = ri.replay.deviceIds[size_t(std::max_element(count.begin(), count.end()) - count.begin())];
+        }
+        for (size_t d = 0; d < ri.replay.deviceIds.size(); ++d)
+            if (ri.replay.deviceIds[d] == row.device)
+                dense = d;
+        if (dense != SIZE_MAX && dense < ri.localAvoidable.size())
+            row.localAvoidable = ri.localAvoidable[dense];
+        for (const Coupled &c : coupled)
+            for (size_t i = 0; i < c.parts.size(); ++i)
+                if (c.parts[i].rank == r) {
+                    row.wait += c.parts[i].wait;
+                    row.lastArrivals += i == c.last;
+                }
+        if (critical[r]) {
+            row.jobAvoidable = jobSaving(replay.run(onlyRank(r, allCalls(r))));
+            tick("replay of each rank");
+        }
+    }
+
+    // Which sync on the last rank moved each collective most.
+    std::vector<TimeNs> bestDelta(coupled.size(), 0);
+    std::vector<const RankSource *> bestSource(coupled.size(), nullptr);
+    for (size_t r = 0; r < n; ++r) {
+        if (!critical[r])
+            continue;
+        bool lastSomewhere = false;
+        for (const Coupled &c : coupled)
+            lastSomewhere = lastSomewhere || c.parts[c.last].rank == r;
+        for (const RankSource &s : ranks[r]->sources) {
+            if (!lastSomewhere) {
+                tick("blame");
+                continue;
+            }
+            const Walk w = replay.run(onlyRank(r, std::vector<size_t>(s.calls.begin(), s.calls.end())));
+            for (size_t c = 0; c < coupled.size(); ++c)
+                if (coupled[c].parts[coupled[c].last].rank == r && w.delta[c] < bestDelta[c]) {
+                    bestDelta[c] = w.delta[c];
+                    bestSource[c] = &s;
+                }
+            tick("blame");
+        }
+    }
+    for (size_t c = 0; c < coupled.size(); ++c) {
+        const Coupled &k = coupled[c];
+        const Coupled::Part &p = k.parts[k.last];
+        CollectiveBlame b;
+        b.group = k.group;
+        b.seq = k.seq;
+        b.name = k.name;
+        b.lastRank = order[p.rank].first;
+        b.lateness = k.lateness;
+        b.start = p.start - offset[p.rank];
+        b.end = p.end - offset[p.rank];
+        if (bestSource[c]) {
+            b.hasCause = true;
+            b.cause = *bestSource[c];
+            b.cause.calls.clear();
+            b.saves = -bestDelta[c];
+        }
+        job.blame.push_back(std::move(b));
+    }
+    std::stable_sort(job.blame.begin(), job.blame.end(),
+                     [](const CollectiveBlame &x, const CollectiveBlame &y) { return x.lateness > y.lateness; });
+
+    // Rank x step.
+    for (size_t r = 0; r < n; ++r) {
+        const RankInput &ri = *ranks[r];
+        std::unordered_map<int64_t, TimeNs> launchStart;
+        for (const ReplayLaunch &l : ri.replay.launches)
+            launchStart.emplace(l.correlation, l.start);
+        auto hostTime = [&](uint32_t a) {
+            const ReplayActivity &act = ri.replay.activities[a];
+            auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
+            return it != launchStart.end() ? it->second : act.start;
+        };
+        for (const RankStepWindow &s : ri.steps) {
+            RankStep st;
+            st.rank = order[r].first;
+            st.step = s.name;
+            st.start = s.start;
+            st.end = s.end;
+            st.dur = s.end - s.start;
+            for (const Coupled &c : coupled)
+                for (size_t i = 0; i < c.parts.size(); ++i) {
+                    if (c.parts[i].rank != r)
+                        continue;
+                    const TimeNs t = hostTime(c.parts[i].activity);
+                    if (t < s.start || t >= s.end)
+                        continue;
+                    st.wait += c.parts[i].wait;
+                    if (i == c.last)
+                        st.lateness += c.lateness;
+                }
+            if (critical[r]) {
+                std::vector<size_t> calls;
+                for (size_t k = 0; k < ri.replay.calls.size(); ++k)
+                    if (ri.replay.calls[k].end >= s.start && ri.replay.calls[k].end < s.end)
+                        calls.push_back(k);
+                if (!calls.empty())
+                    st.avoidable = jobSaving(replay.run(onlyRank(r, calls)));
+                tick("replay of each step");
+            }
+            job.rankSteps.push_back(std::move(st));
+        }
+    }
+    if (job.unmatched)
+        job.warnings.push_back(std::to_string(job.unmatched) +
+                               " collective(s) are missing on some ranks of their group or differ in "
+                               "kernel name: they were not coupled");
+    if (progress)
+        progress(1.0, "done");
+    return job;
+}
+
+void writeJobScaleJson(JsonWriter &w, const JobScale &job)
+{
+    w.key("job").beginObject();
+    w.key("ranks").value(uint64_t(job.ranks));
+    w.key("collectives").value(uint64_t(job.collectives));
+    w.key("unmatched_collectives").value(uint64_t(job.unmatched));
+    w.key("span_us").micros(job.span);
+    w.key("avoidable_us").micros(job.avoidable);
+    w.key("warnings").beginArray();
+    for (const std::string &s : job.warnings)
+        w.value(s);
+    w.endArray();
+    w.endObject();
+    w.key("ranks").beginArray();
+    for (size_t i = 0; i < job.rankRows.size(); ++i) {
+        const JobRank &r = job.rankRows[i];
+        w.beginObject();
+        w.key("rank").value(r.rank);
+        w.key("file").value(uint64_t(r.fileIndex));
+        w.key("device").optional(r.device);
+        auto optMicros = [&](TimeNs v) {
+            if (r.hasClockOffset)
+                w.micros(v);
+            else
+                w.null();
+        };
+        w.key("clock_offset_us");
+        optMicros(r.clockOffset);
+        w.key("clock_offset_p5_us");
+        optMicros(r.clockOffsetP5);
+        w.key("clock_offset_p95_us");
+        optMicros(r.clockOffsetP95);
+        w.key("local_avoidable_us").micros(r.localAvoidable);
+        w.key("job_avoidable_us").micros(r.jobAvoidable);
+        w.key("last_arrivals").value(r.lastArrivals);
+        w.key("wait_us").micros(r.wait);
+        w.key("wait_mode").value(r.waitMode == WaitMode::Exact ? "exact" : "inferred");
+        w.key("stream_dependencies").value(r.streamWaits);
+        w.endObject();
+    }
+    w.endArray();
+    w.key("collective_blame").beginArray();
+    for (const CollectiveBlame &b : job.blame) {
+        w.beginObject();
+        w.key("group").value(b.group);
+        w.key("seq").value(uint64_t(b.seq));
+        w.key("name").value(b.name);
+        w.key("last_rank").value(b.lastRank);
+        w.key("lateness_us").micros(b.lateness);
+        w.key("cause");
+        if (!b.hasCause) {
+            w.null();
+        } else {
+            w.beginObject();
+            w.key("sync").value(b.cause.sync);
+            w.key("op");
+            if (b.cause.hasOp)
+                w.value(b.cause.op);
+            else
+                w.null();
+            w.key("user_frame");
+            if (b.cause.hasUserFrame)
+                w.value(b.cause.userFrame);
+            else
+                w.null();
+            w.key("saves_us").micros(b.saves);
+            w.endObject();
+        }
+        w.endObject();
+    }
+    w.endArray();
+    w.key("rank_steps").beginArray();
+    for (const RankStep &s : job.rankSteps) {
+        w.beginObject();
+        w.key("rank").value(s.rank);
+        w.key("step").value(s.step);
+        w.key("dur_us").micros(s.dur);
+        w.key("avoidable_us").micros(s.avoidable);
+        w.key("lateness_us").micros(s.lateness);
+        w.key("wait_us").micros(s.wait);
+        w.endObject();
+    }
+    w.endArray();
+}
+
+} // namespace syncscope

@@ -1,0 +1,206 @@
+#include "analysis/replaybuild.h"
+
+#include "trace/argfield.h"
+
+#include <algorithm>
+#include <cctype>
+#include <map>
+
+namespace syncscope {
+
+bool isCollectiveKernel(std::string_view name)
+{
+    for (size_t i = 0; i + 4 <= name.size(); ++i) {
+        const char a = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i])));
+        if (a != 'n' && a != 'r')
+            continue;
+        const char b = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i + 1])));
+        const char c = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i + 2])));
+        const char d = static_cast<char>(std::tolower(static_cast<unsigned char>(name[i + 3])));
+        if (b == 'c' && c == 'c' && d == 'l')
+            return true;
+    }
+    return false;
+}
+
+namespace {
+
+// The process group of a collective kernel: its own "Process Group Name", else
+// that of the innermost enclosing op of its launch call that has one.
+std::string collectiveGroup(const TraceModel &model, const GpuActivityRef &a, const HostCallRef *launch,
+                            int64_t stream)
+{
+    const auto tracks = model.tracks();
+    const Track kt = tracks[a.track];
+    if (auto g = argString(model.args(kt.args[a.index]), "Process Group Name"))
+        return *g;
+    if (launch) {
+        const Track t = tracks[launch->track];
+        for (int32_t p = t.parent[launch->index]; p >= 0; p = t.parent[static_cast<size_t>(p)])
+            if (auto g = argString(model.args(t.args[static_cast<size_t>(p)]), "Process Group Name"))
+                return *g;
+    }
+    return "stream " + std::to_string(stream);
+}
+
+} // namespace
+
+ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActivityRef> &acts,
+                             const std::unordered_map<int64_t, HostCallRef> &launchOf,
+                             const std::vector<SyncCall> &calls,
+                             const std::vector<CudaSyncEvent> &syncEvents,
+                             const std::vector<int64_t> &deviceIds)
+{
+    ReplayInput in;
+    in.deviceIds = deviceIds;
+    in.threads = static_cast<uint32_t>(model.tracks().size());
+    auto denseDevice = [&](int64_t device) {
+        return static_cast<uint32_t>(std::lower_bound(in.deviceIds.begin(), in.deviceIds.end(), device) -
+                                     in.deviceIds.begin());
+    };
+    std::map<std::pair<int64_t, int64_t>, uint32_t> streamIndex;
+    in.activities.reserve(acts.size());
+    for (const GpuActivityRef &a : acts) {
+        auto s = streamIndex.emplace(std::make_pair(a.device, a.stream), static_cast<uint32_t>(streamIndex.size()));
+        if (s.second)
+            in.streamIds.push_back({a.device, a.stream});
+        in.activities.push_back({denseDevice(a.device), s.first->second, a.start, a.end, a.correlation});
+    }
+    // Launches sorted by correlation, so the summary is the same from run to run.
+    in.launches.reserve(launchOf.size());
+    for (const auto &kv : launchOf)
+        in.launches.push_back({kv.second.track, kv.second.start, kv.second.end, kv.first});
+    std::sort(in.launches.begin(), in.launches.end(),
+              [](const ReplayLaunch &x, const ReplayLaunch &y) { return x.correlation < y.correlation; });
+    in.calls.reserve(calls.size());
+    for (const SyncCall &c : calls)
+        in.calls.push_back({c.event.track, c.start, c.end()});
+
+    auto launchOfAct = [&](size_t a) -> const HostCallRef * {
+        if (acts[a].correlation == kNoValue)
+            return nullptr;
+        auto it = launchOf.find(acts[a].correlation);
+        return it == launchOf.end() ? nullptr : &it->second;
+    };
+
+    // Per stream: its launched activities by launch start (stable: stream order).
+    const size_t nStreams = in.streamIds.size();
+    std::vector<std::vector<std::pair<TimeNs, uint32_t>>> byLaunch(nStreams);
+    for (uint32_t a = 0; a < acts.size(); ++a)
+        if (const HostCallRef *l = launchOfAct(a))
+            byLaunch[in.activities[a].stream].push_back({l->start, a});
+    for (auto &v : byLaunch)
+        std::stable_sort(v.begin(), v.end(),
+                         [](const auto &x, const auto &y) { return x.first < y.first; });
+
+    const StrId waitKind = model.findString("Stream Wait Event");
+    bool exact = false;
+    for (const CudaSyncEvent &e : syncEvents)
+        exact = exact || (waitKind != kNoStr && e.kind == waitKind);
+    if (exact) {
+        in.waitMode = WaitMode::Exact;
+        const auto tracks = model.tracks();
+        for (const CudaSyncEvent &e : syncEvents) {
+            if (e.kind != waitKind)
+                continue;
+            const Track t = tracks[e.event.track];
+            const std::string_view args = model.args(t.args[e.event.index]);
+            const auto onStream = argInt(args, "wait_on_stream");
+            const auto recordCorr = argInt(args, "wait_on_cuda_event_record_corr_id");
+            const int64_t corr = t.correlation[e.event.index];
+            if (!onStream || !recordCorr || corr == kNoValue || e.stream == kNoValue || e.device == kNoValue)
+                continue;
+            auto rec = launchOf.find(*recordCorr);
+            auto wait = launchOf.find(corr);
+            auto from = streamIndex.find({e.device, *onStream});
+            auto to = streamIndex.find({e.device, e.stream});
+            if (rec == launchOf.end() || wait == launchOf.end() || from == streamIndex.end() ||
+                to == streamIndex.end())
+                continue;
+            const auto &fv = byLaunch[from->second];
+            const auto &tv = byLaunch[to->second];
+            // The last launched on wait_on_stream at or before the record call...
+            auto f = std::upper_bound(fv.begin(), fv.end(), rec->second.start,
+                                      [](TimeNs v, const auto &x) { return v < x.first; });
+            // ...and the first launched on the waiting stream at or after the wait call.
+            auto g = std::lower_bound(tv.begin(), tv.end(), wait->second.start,
+                                      [](const auto &x, TimeNs v) { return x.first < v; });
+            if (f == fv.begin() || g == tv.end())
+                continue;
+            in.deps.push_back({g->second, std::prev(f)->second});
+        }
+    } else {
+        // Inferred: an activity that started well after its launch and its stream
+        // predecessor waited on the latest activity of another stream of its device
+        // that ended just before it started.
+        std::vector<std::vector<uint32_t>> byEnd(in.deviceIds.size());
+        for (uint32_t a = 0; a < acts.size(); ++a)
+            byEnd[in.activities[a].device].push_back(a);
+        for (auto &v : byEnd)
+            std::sort(v.begin(), v.end(), [&](uint32_t x, uint32_t y) {
+                const ReplayActivity &p = in.activities[x], &q = in.activities[y];
+                if (p.end != q.end)
+                    return p.end < q.end;
+                if (p.start != q.start)
+                    return p.start < q.start;
+                return x < y;
+            });
+        for (uint32_t a = 0; a < acts.size(); ++a) {
+            const HostCallRef *l = launchOfAct(a);
+            const ReplayActivity &act = in.activities[a];
+            if (!l || act.start <= l->end + kLaunchSlack)
+                continue;
+            const bool hasPred = a > 0 && in.activities[a - 1].stream == act.stream;
+            if (hasPred && act.start <= in.activities[a - 1].end + kDependencySlack)
+                continue;
+            const auto &v = byEnd[act.device];
+            auto hi = std::upper_bound(v.begin(), v.end(), act.start,
+                                       [&](TimeNs t, uint32_t x) { return t < in.activities[x].end; });
+            for (auto it = hi; it != v.begin();) {
+                const uint32_t b = *--it;
+                if (in.activities[b].end < act.start - kDependencySlack)
+                    break;
+                if (in.activities[b].stream == act.stream)
+                    continue;
+                in.deps.push_back({a, b});
+                break;
+            }
+        }
+    }
+    std::sort(in.deps.begin(), in.deps.end(), [](const StreamDependency &x, const StreamDependency &y) {
+        return x.activity != y.activity ? x.activity < y.activity : x.on < y.on;
+    });
+    in.deps.erase(std::unique(in.deps.begin(), in.deps.end(),
+                              [](const StreamDependency &x, const StreamDependency &y) {
+                                  return x.activity == y.activity && x.on == y.on;
+                              }),
+                  in.deps.end());
+
+    // Collectives, by start; seq within each group.
+    const StrId catKernel = model.findString("kernel");
+    const auto tracks = model.tracks();
+    std::unordered_map<StrId, bool> collectiveName;
+    for (uint32_t a = 0; a < acts.size(); ++a) {
+        const Track t = tracks[acts[a].track];
+        if (t.cat[acts[a].index] != catKernel)
+            continue;
+        const StrId name = t.name[acts[a].index];
+        auto it = collectiveName.find(name);
+        if (it == collectiveName.end())
+            it = collectiveName.emplace(name, isCollectiveKernel(model.str(name))).first;
+        if (!it->second)
+            continue;
+        in.collectives.push_back(
+            {a, collectiveGroup(model, acts[a], launchOfAct(a), acts[a].stream), std::string(model.str(name)), 0});
+    }
+    std::stable_sort(in.collectives.begin(), in.collectives.end(),
+                     [&](const CollectiveKernel &x, const CollectiveKernel &y) {
+                         return in.activities[x.activity].start < in.activities[y.activity].start;
+                     });
+    std::map<std::string, uint32_t> nextSeq;
+    for (CollectiveKernel &c : in.collectives)
+        c.seq = nextSeq[c.group]++;
+    return in;
+}
+
+} // namespace syncscope
