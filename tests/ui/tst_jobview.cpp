@@ -1,8 +1,12 @@
 // The Job view on a hand-made job (a JobScale written here, so these tests do
 // not depend on the job analysis): the heat map's cells and their values per
 // metric, the rank orders, what a click asks the Timeline to show, the
-// tables' sorting and exports, and the jump into the Timeline itself.
+// tables' sorting and exports, and the jump into the Timeline itself. Then
+// the Job page on a real 8-rank job (../shared/traces/param_dlrm_8ranks): it
+// shows what the job analysis computes, maps a click to the right file, and
+// cancels.
 #include "job/jobheatmap.h"
+#include "job/jobpage.h"
 #include "job/jobtablemodels.h"
 #include "job/jobview.h"
 #include "job/showintimeline.h"
@@ -11,6 +15,7 @@
 #include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
+#include "trace/traceloader.h"
 
 #include <QAbstractItemModelTester>
 #include <QClipboard>
@@ -133,6 +138,18 @@ QString readAll(const QString &path)
 {
     QFile f(path);
     return f.open(QIODevice::ReadOnly) ? QString::fromUtf8(f.readAll()) : QString();
+}
+
+std::shared_ptr<const TimelineData> dlrmJob()
+{
+    const QDir dir(QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/param_dlrm_8ranks"));
+    const QStringList names = dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name);
+    if (names.size() != 8)
+        return nullptr;
+    std::vector<std::string> files;
+    for (const QString &n : names)
+        files.push_back(QFile::encodeName(dir.filePath(n)).toStdString());
+    return TimelineData::build(loadTraces(files));
 }
 
 } // namespace
@@ -474,7 +491,84 @@ private Q_SLOTS:
                  std::min(headerY, view.verticalScrollBar()->maximum()));
         QVERIFY(view.verticalScrollBar()->value() > 0);
     }
+
+    void jobPageOnARealJob();
 };
+
+void TstJobView::jobPageOnARealJob()
+{
+    const auto data = dlrmJob();
+    if (!data)
+        QSKIP("../shared/traces/param_dlrm_8ranks is not here");
+    // What the page must show: the job analysis of the same ranks, run here.
+    std::vector<RankInput> inputs;
+    for (const TimelineFile &f : data->files())
+        inputs.push_back(makeRankInput(*f.model, f.sync));
+    const JobScale expected = analyzeJobScale(inputs);
+    QCOMPARE(expected.ranks, size_t(8));
+
+    JobPage page;
+    page.resize(1400, 900);
+    page.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&page));
+    QSignalSpy ready(&page, &JobPage::jobReady);
+    page.setTimelineData(data);
+    QVERIFY(page.isRunning());
+    QVERIFY(ready.wait(60000));
+    const auto job = page.view()->job();
+    QVERIFY(job);
+    QCOMPARE(job->avoidable, expected.avoidable);
+    QCOMPARE(job->collectives, expected.collectives);
+    QCOMPARE(job->rankRows.size(), expected.rankRows.size());
+    for (size_t r = 0; r < expected.rankRows.size(); ++r) {
+        QCOMPARE(job->rankRows[r].rank, expected.rankRows[r].rank);
+        QCOMPARE(job->rankRows[r].jobAvoidable, expected.rankRows[r].jobAvoidable);
+    }
+    QVERIFY(page.view()->headlineText().contains(formatDuration(expected.avoidable) +
+                                                 QStringLiteral(" earlier")));
+    QCOMPARE(page.view()->rankModel()->rowCount(), 8);
+    QVERIFY(page.noteText().isEmpty());
+
+    // A click on the last row's first step: the file of that rank, its step's window.
+    JobHeatMap *map = page.view()->heatMap();
+    QVERIFY(map->data().columns() > 0);
+    const int row = map->data().rows() - 1;
+    const int step = map->data().stepAt(row, 0);
+    QVERIFY(step >= 0);
+    const RankStep &rs = job->rankSteps[size_t(step)];
+    QSignalSpy shown(&page, &JobPage::showRankWindow);
+    QTest::mouseClick(map, Qt::LeftButton, {}, map->cellRect(row, 0).center());
+    QCOMPARE(shown.count(), 1);
+    const int file = shown.at(0).at(0).toInt();
+    QVERIFY(file >= 0 && file < 8);
+    QCOMPARE(data->files()[size_t(file)].model->info().rank, rs.rank);
+    QCOMPARE(shown.at(0).at(1).value<TimeNs>(), rs.start);
+    QCOMPARE(shown.at(0).at(2).value<TimeNs>(), rs.end);
+    TimelineView view;
+    view.resize(1200, 500);
+    view.setData(data);
+    view.show();
+    QVERIFY(QTest::qWaitForWindowExposed(&view));
+    QVERIFY(showRankWindowInTimeline(view, file, rs.start, rs.end));
+    QCOMPARE(view.mapping().start(), rs.start);
+    QCOMPARE(view.mapping().end(), rs.end);
+
+    // Cancelled at once: no job, and the note says so.
+    page.setTimelineData(data);
+    page.cancel();
+    QVERIFY(!page.isRunning());
+    QVERIFY(!ready.wait(300));
+    QCOMPARE(ready.count(), 1);
+    QVERIFY2(page.noteText().contains(QStringLiteral("cancelled")), qPrintable(page.noteText()));
+    QVERIFY(!page.view()->job());
+
+    // One file is not a job.
+    page.setTimelineData(TimelineData::build({data->files()[0].model}));
+    QVERIFY(!page.isRunning());
+    QVERIFY(page.noteText().contains(QStringLiteral("shows one file")));
+    page.clear();
+    QVERIFY(!page.view()->job());
+}
 
 QTEST_MAIN(TstJobView)
 #include "tst_jobview.moc"

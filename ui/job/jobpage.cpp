@@ -78,19 +78,11 @@ JobPage::JobPage(QWidget *parent) : QWidget(parent)
         const auto *job = std::any_cast<std::shared_ptr<const JobScale>>(&result);
         if (!job || !*job)
             return;
-        // Each rank row back to its file: by path, else by rank, else by order.
+        // The inputs are made in the Timeline's file order, so a rank's input
+        // position is its file there.
         m_fileOfRankRow.clear();
-        for (size_t r = 0; r < (*job)->rankRows.size(); ++r) {
-            const JobRank &jr = (*job)->rankRows[r];
-            int file = -1;
-            for (size_t f = 0; f < m_paths.size() && file < 0; ++f)
-                if (m_paths[f] == jr.file)
-                    file = int(f);
-            for (size_t f = 0; f < m_ranks.size() && file < 0; ++f)
-                if (m_ranks[f] == jr.rank)
-                    file = int(f);
-            m_fileOfRankRow.push_back(file >= 0 ? file : int(r));
-        }
+        for (const JobRank &jr : (*job)->rankRows)
+            m_fileOfRankRow.push_back(jr.fileIndex < m_files ? int(jr.fileIndex) : -1);
         m_note->hide();
         m_view->setJob(*job);
         m_view->show();
@@ -111,7 +103,8 @@ JobPage::JobPage(QWidget *parent) : QWidget(parent)
     });
     connect(m_view, &JobView::statusMessage, this, &JobPage::statusMessage);
     connect(m_view, &JobView::showRankWindow, this, [this](int rankRow, TimeNs start, TimeNs end) {
-        if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()))
+        if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()) &&
+            m_fileOfRankRow[size_t(rankRow)] >= 0)
             Q_EMIT showRankWindow(m_fileOfRankRow[size_t(rankRow)], start, end);
     });
 
@@ -159,8 +152,7 @@ void JobPage::clear()
     m_runner->cancel();
     m_runner->waitForDone();
     m_error->hide();
-    m_paths.clear();
-    m_ranks.clear();
+    m_files = 0;
     m_fileOfRankRow.clear();
     showNote(tr("Loading the job…"));
 }
@@ -169,8 +161,7 @@ void JobPage::setTimelineData(std::shared_ptr<const TimelineData> data)
 {
     m_runner->cancel();
     m_error->hide();
-    m_paths.clear();
-    m_ranks.clear();
+    m_files = 0;
     m_fileOfRankRow.clear();
     if (!data || data->files().size() < 2) {
         showNote(data ? tr("The Timeline shows one file. Open several trace files of one job (the "
@@ -181,10 +172,7 @@ void JobPage::setTimelineData(std::shared_ptr<const TimelineData> data)
                            "the whole job."));
         return;
     }
-    for (const TimelineFile &f : data->files()) {
-        m_paths.push_back(f.model->info().path);
-        m_ranks.push_back(f.model->info().rank);
-    }
+    m_files = data->files().size();
     showNote(tr("Analysing the job…"));
     const int n = int(data->files().size());
     m_runner->start(

@@ -10,7 +10,6 @@
 #include <QWidget>
 
 #include <memory>
-#include <string>
 #include <vector>
 
 class QAction;
@@ -64,9 +63,7 @@ private:
     QProgressBar *m_progress = nullptr;
     QPushButton *m_cancel = nullptr;
     QAction *m_cancelAction = nullptr;
-    // Of the files being (or last) analysed, by file index: path and rank.
-    std::vector<std::string> m_paths;
-    std::vector<int64_t> m_ranks;
+    size_t m_files = 0;               // files of the job being (or last) analysed
     std::vector<int> m_fileOfRankRow; // JobScale::rankRows index -> file index
 };
 
