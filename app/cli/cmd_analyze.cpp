@@ -69,6 +69,8 @@ void printSummary(const JobAnalysis &job, size_t top)
         std::cout << "\n[" << f << "] " << m.info().path;
         if (m.info().rank != kNoValue)
             std::cout << " (rank " << m.info().rank << ")";
+        if (job.sync[f].runtime.runtime != Runtime::None)
+            std::cout << ", runtime " << runtimeLabel(job.sync[f].runtime.runtime);
         std::cout << "\n    " << c.durationEvents << " events, " << c.flows << " flows, "
                   << c.instants << " instants, " << c.counters << " counters, span "
                   << ms(m.maxTime() - m.minTime()) << "\n";
@@ -84,7 +86,8 @@ void printSummary(const JobAnalysis &job, size_t top)
                       << " GPU event(s) name no device (no args.device, no numeric pid, no \"GPU n\" "
                          "process name) and were left out\n";
         for (const DeviceActivity &d : a.devices) {
-            std::cout << "    GPU " << d.device << ": would finish up to " << ms(d.avoidable)
+            std::cout << "    GPU " << d.device << (d.name.empty() ? "" : " (" + d.name + ")")
+                      << ": would finish up to " << ms(d.avoidable)
                       << " earlier without host waits (" << pct(d.avoidable, d.span())
                       << " of its span; every blocking call removed)\n"
                       << "           busy " << ms(d.busy) << " of " << ms(d.span()) << " ("
@@ -106,7 +109,10 @@ void printSummary(const JobAnalysis &job, size_t top)
         size_t copies = 0;
         for (const SyncCall &s : a.syncCalls)
             copies += s.pageableCopy;
-        std::cout << "    " << a.syncCalls.size() << " blocking call(s)";
+        if (a.runtime.runtime == Runtime::None)
+            std::cout << "    " << runtimeUnavailableSentence(a.runtime);
+        else
+            std::cout << "    " << a.syncCalls.size() << " blocking call(s)";
         if (copies)
             std::cout << " (" << copies << " device-to-pageable copies)";
         std::cout << ", " << a.cudaSyncEvents.size() << " cuda_sync event(s), " << a.syncGaps.size()

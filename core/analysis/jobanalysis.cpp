@@ -34,6 +34,8 @@ JobAnalysis analyzeJob(std::vector<TraceModelPtr> files, const AnalysisOptions &
             o.count += s.count;
             o.total += s.total;
             o.self += s.self;
+            o.gpuCount += s.gpuCount;
+            o.gpuTime += s.gpuTime;
             o.min = std::min(o.min, s.min);
             o.max = std::max(o.max, s.max);
         }
@@ -117,6 +119,11 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("path").value(m.info().path);
         w.key("rank").optional(m.info().rank);
         w.key("format").value(m.info().format);
+        w.key("runtime");
+        if (const char *r = runtimeKey(a.runtime.runtime))
+            w.value(r);
+        else
+            w.null();
         w.key("events").value(c.durationEvents);
         w.key("flows").value(c.flows);
         w.key("instants").value(c.instants);
@@ -148,6 +155,11 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
             w.beginObject();
             w.key("file").value(uint64_t(f));
             w.key("device").value(d.device);
+            w.key("name");
+            if (d.name.empty())
+                w.null();
+            else
+                w.value(d.name);
             w.key("kernels").value(d.kernels);
             w.key("memcpys").value(d.memcpys);
             w.key("memsets").value(d.memsets);
@@ -209,7 +221,18 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         const ReplayInput &in = a.replay;
         if (in.waitMode != WaitMode::Exact)
             return;
-        for (const StreamDependency &d : in.deps) {
+        // By the dependent's correlation, then the awaited one's.
+        std::vector<const StreamDependency *> order;
+        for (const StreamDependency &d : in.deps)
+            order.push_back(&d);
+        std::stable_sort(order.begin(), order.end(), [&](const StreamDependency *x, const StreamDependency *y) {
+            const int64_t xt = in.activities[x->activity].correlation, yt = in.activities[y->activity].correlation;
+            if (xt != yt)
+                return xt < yt;
+            return in.activities[x->on].correlation < in.activities[y->on].correlation;
+        });
+        for (const StreamDependency *dp : order) {
+            const StreamDependency &d = *dp;
             const ReplayActivity &to = in.activities[d.activity], &from = in.activities[d.on];
             w.beginObject();
             w.key("file").value(uint64_t(f));
@@ -326,6 +349,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("count").value(o.count);
         w.key("total_us").micros(o.total);
         w.key("self_us").micros(o.self);
+        w.key("gpu_count").value(o.gpuCount);
+        w.key("gpu_us").micros(o.gpuTime);
         w.endObject();
     }
     w.endArray();

@@ -19,6 +19,8 @@ struct NamedOpStat {
     std::string name, cat;
     uint64_t count = 0;
     TimeNs total = 0, self = 0, min = 0, max = 0;
+    uint64_t gpuCount = 0; // GPU activities launched inside (OpStat::gpuCount)
+    TimeNs gpuTime = 0;
 };
 
 struct JobAnalysis {

@@ -9,6 +9,42 @@ namespace syncscope {
 
 namespace {
 
+// Each GPU activity's count and duration onto its launching call: the first
+// cuda_runtime/cuda_driver event (track order, then start) with its correlation.
+void attributeGpuWork(const TraceModel &model,
+                      std::vector<std::unordered_map<uint32_t, std::pair<uint64_t, TimeNs>>> &launched)
+{
+    const StrId catKernel = model.findString("kernel");
+    const StrId catMemcpy = model.findString("gpu_memcpy");
+    const StrId catMemset = model.findString("gpu_memset");
+    const StrId catRuntime = model.findString("cuda_runtime");
+    const StrId catDriver = model.findString("cuda_driver");
+    if (catRuntime == kNoStr && catDriver == kNoStr)
+        return;
+    const auto &tracks = model.tracks();
+    std::unordered_map<int64_t, std::pair<uint32_t, uint32_t>> launchOf;
+    for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
+        const Track &t = tracks[ti];
+        for (uint32_t i = 0; i < t.size(); ++i)
+            if ((t.cat[i] == catRuntime || t.cat[i] == catDriver) && t.correlation[i] != kNoValue)
+                launchOf.emplace(t.correlation[i], std::make_pair(ti, i));
+    }
+    for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
+        const Track &t = tracks[ti];
+        for (uint32_t i = 0; i < t.size(); ++i) {
+            const StrId cat = t.cat[i];
+            if ((cat != catKernel && cat != catMemcpy && cat != catMemset) || t.correlation[i] == kNoValue)
+                continue;
+            auto it = launchOf.find(t.correlation[i]);
+            if (it == launchOf.end())
+                continue;
+            auto &w = launched[it->second.first][it->second.second];
+            ++w.first;
+            w.second += t.dur[i];
+        }
+    }
+}
+
 // clip: whether to restrict to [t0, t1).
 std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeNs t1,
                             const ProgressFn &progress, const CancelToken *cancel)
@@ -16,6 +52,11 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
     std::unordered_map<uint64_t, OpStat> stats;
     std::vector<TimeNs> childTime;
     const auto &tracks = model.tracks();
+    // GPU work per launching call (whole trace only): track -> index -> (count, time).
+    std::vector<std::unordered_map<uint32_t, std::pair<uint64_t, TimeNs>>> launched(tracks.size());
+    if (!clip)
+        attributeGpuWork(model, launched);
+    std::vector<std::pair<uint64_t, TimeNs>> subtree;
     for (size_t ti = 0; ti < tracks.size(); ++ti) {
         if (cancel && cancel->cancelled())
             throw Cancelled();
@@ -38,6 +79,16 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
             return clipped(i) > 0;
         };
         childTime.assign(e - b, 0);
+        // GPU work in each event's subtree: children follow their parent.
+        subtree.assign(e - b, {0, 0});
+        for (const auto &kv : launched[ti])
+            subtree[kv.first - b] = kv.second;
+        if (!launched[ti].empty())
+            for (size_t i = e; i-- > b;)
+                if (const int32_t p = t.parent[i]; p >= static_cast<int32_t>(b)) {
+                    subtree[static_cast<size_t>(p) - b].first += subtree[i - b].first;
+                    subtree[static_cast<size_t>(p) - b].second += subtree[i - b].second;
+                }
         // Children follow their parent, so a parent before b has no child stats to
         // collect here; only parents inside [b, e) are credited.
         for (size_t i = b; i < e; ++i) {
@@ -63,8 +114,11 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
             bool nested = false;
             for (int32_t a = t.parent[i]; a >= 0 && !nested; a = t.parent[a])
                 nested = t.name[a] == t.name[i] && t.cat[a] == t.cat[i];
-            if (!nested)
+            if (!nested) {
                 s.total += d;
+                s.gpuCount += subtree[i - b].first;
+                s.gpuTime += subtree[i - b].second;
+            }
             s.self += std::max<TimeNs>(0, d - childTime[i - b]);
             s.min = std::min(s.min, d);
             s.max = std::max(s.max, d);

@@ -15,6 +15,13 @@ struct OpStat {
     TimeNs self = 0; // total minus the time of direct children on the same track
     TimeNs min = 0;
     TimeNs max = 0;
+    // GPU activities (kernel, gpu_memcpy, gpu_memset) launched by the runtime or
+    // driver calls inside its outermost instances, the call itself included: the
+    // first such call with an activity's correlation launches it, so a graph
+    // launch (cudaGraphLaunch, hipGraphLaunch) and its enclosing ops get every
+    // kernel of the graph. Whole-trace statistics only (0 in a range).
+    uint64_t gpuCount = 0;
+    TimeNs gpuTime = 0; // their summed durations
 };
 
 // Whole trace, sorted by total time, longest first (ties by name id).

@@ -23,8 +23,6 @@ void checkCancel(const CancelToken *cancel)
         throw Cancelled();
 }
 
-bool contains(std::string_view s, std::string_view part) { return s.find(part) != s.npos; }
-
 // "GPU 3", "GPU:3", "CUDA GPU 3 (NVIDIA H200)" -> 3; kNoValue when no GPU number.
 int64_t deviceFromProcessName(std::string_view name)
 {
@@ -74,20 +72,6 @@ bool hasPythonLibDirectory(std::string_view path)
 
 } // namespace
 
-bool isBlockingSyncCall(std::string_view name)
-{
-    static const std::unordered_set<std::string_view> kNames = {
-        "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize",
-        "cudaMemcpy",            "cuStreamSynchronize",   "cuCtxSynchronize",
-        "cuEventSynchronize",    "cuMemcpyDtoH",          "cuMemcpyDtoH_v2"};
-    return kNames.count(name) != 0;
-}
-
-bool isPageableDeviceToHost(std::string_view memcpyName)
-{
-    return contains(memcpyName, "DtoH") && contains(memcpyName, "Pageable");
-}
-
 bool isLibraryFrame(std::string_view name, const std::vector<std::string> &extraPrefixes)
 {
     if (name.rfind("<built-in", 0) == 0 || name.rfind("threading.py", 0) == 0 ||
@@ -122,7 +106,6 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     const StrId catUserAnn = model.findString("user_annotation");
     const StrId catCudaSync = model.findString("cuda_sync");
     const StrId catPython = model.findString("python_function");
-    const StrId nameMemcpyAsync = model.findString("cudaMemcpyAsync");
     // kNoStr never matches a stored id, so absent categories cost nothing.
 
     std::unique_ptr<std::regex> stepRe;
@@ -159,7 +142,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     std::map<int64_t, DeviceActivity> devices;
     std::unordered_map<int64_t, HostCallRef> launchOf; // correlation -> first runtime call
     std::unordered_map<int64_t, StrId> copyName;      // correlation -> gpu_memcpy name
-    std::unordered_map<StrId, bool> blockingByName;
+    std::unordered_map<StrId, bool> blockingByName, asyncCopyByName;
     std::vector<SyncCall> memcpyAsyncCalls;           // candidates for hidden syncs
     std::vector<int64_t> memcpyAsyncCorrelation;
 
@@ -205,7 +188,10 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
             } else if (cat == catRuntime || cat == catDriver) {
                 if (t.correlation[i] != kNoValue)
                     launchOf.emplace(t.correlation[i], HostCallRef{ti, i, t.start[i], t.end(i)});
-                if (t.name[i] == nameMemcpyAsync && t.correlation[i] != kNoValue) {
+                auto copy = asyncCopyByName.find(t.name[i]);
+                if (copy == asyncCopyByName.end())
+                    copy = asyncCopyByName.emplace(t.name[i], isAsyncCopyCall(model.str(t.name[i]))).first;
+                if (copy->second && t.correlation[i] != kNoValue) {
                     SyncCall call;
                     attribute(call, ti, i);
                     call.pageableCopy = true;
@@ -281,6 +267,13 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     }
     for (auto &entry : devices)
         out.devices.push_back(std::move(entry.second));
+    out.runtime = detectRuntime(model);
+    {
+        const std::map<int64_t, std::string> names = deviceNames(model.info().devicePropertiesJson);
+        for (DeviceActivity &d : out.devices)
+            if (auto it = names.find(d.device); it != names.end())
+                d.name = it->second;
+    }
 
     // Frames: the innermost enclosing python_function (latest start, then the
     // shortest), among all of them and among those that are not library code.

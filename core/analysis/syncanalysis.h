@@ -8,8 +8,9 @@
 //  - busy: union length of a device's activity over all streams; span: first
 //    activity start to last end; idle = span - busy; idle intervals: the gaps.
 //  - blocking call: a cuda_runtime/cuda_driver event named as in
-//    isBlockingSyncCall(), or a cudaMemcpyAsync whose GPU copy (same
-//    correlation) goes device-to-host into pageable memory; attributed to the
+//    isBlockingSyncCall() (runtime.h: CUDA and HIP), or a cudaMemcpyAsync /
+//    hipMemcpyAsync whose GPU copy (same correlation) goes device-to-host into
+//    pageable memory; attributed to the
 //    innermost (op) and outermost (root_op) enclosing cpu_op/user_annotation on
 //    its thread, and to the innermost enclosing python_function (py_frame) and
 //    the innermost one that is not library code (user_frame).
@@ -22,6 +23,7 @@
 //    call (same correlation) starts after the previous activity ended, else
 //    kernel wait when the gap is under kernelWaitThreshold, else other.
 #include "analysis/replayinput.h"
+#include "analysis/runtime.h"
 #include "common/progress.h"
 #include "trace/tracemodel.h"
 
@@ -56,6 +58,7 @@ struct EventRef {
 
 struct DeviceActivity {
     int64_t device = 0;
+    std::string name; // from deviceProperties (runtime.h deviceNames); empty when unknown
     uint64_t kernels = 0, memcpys = 0, memsets = 0;
     TimeNs first = 0, last = 0; // span = last - first
     TimeNs busy = 0;
@@ -72,7 +75,7 @@ struct SyncCall {
     EventRef rootOp;    // outermost one, or invalid
     EventRef pyFrame;   // innermost enclosing python_function, or invalid
     EventRef userFrame; // innermost enclosing python_function that is not library code
-    bool pageableCopy = false; // a cudaMemcpyAsync device-to-host into pageable memory
+    bool pageableCopy = false; // a cudaMemcpyAsync/hipMemcpyAsync device-to-host into pageable memory
     TimeNs start = 0, dur = 0;
     int32_t step = -1;  // index into SyncAnalysis::steps of the step its end falls in
     int32_t source = -1; // index into SyncAnalysis::sources
@@ -144,13 +147,10 @@ struct SyncAnalysis {
     std::vector<StepDeviceStats> stepStats;   // by step, then device
     uint64_t unplacedActivities = 0;         // GPU events whose device cannot be told
     ReplayInput replay;                      // what the replays ran on (calls in syncCalls order)
+    RuntimeUse runtime;                      // CUDA, HIP or none (runtime.h)
     size_t deviceIndex(int64_t device) const; // into devices; SIZE_MAX when absent
 };
 
-// Runtime/driver calls that always block the host until the GPU catches up.
-bool isBlockingSyncCall(std::string_view name);
-// A GPU copy event name that goes device-to-host into pageable memory.
-bool isPageableDeviceToHost(std::string_view memcpyName);
 // Whether a python_function name is library code: a path with a directory
 // torch/, site-packages/, dist-packages/ or pythonX.Y/; a name starting with
 // "<built-in", "threading.py" or "multiprocessing/"; or one of extraPrefixes.

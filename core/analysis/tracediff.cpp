@@ -19,6 +19,8 @@ std::vector<NamedOpStat> namedOps(const TraceModel &model, const CancelToken *ca
         o.count = s.count;
         o.total = s.total;
         o.self = s.self;
+        o.gpuCount = s.gpuCount;
+        o.gpuTime = s.gpuTime;
         o.min = s.min;
         o.max = s.max;
         out.push_back(std::move(o));

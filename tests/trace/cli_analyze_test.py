@@ -14,9 +14,9 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_stats  # noqa: E402
 
 SHAPE = {
-    "files": ["path", "rank", "format", "events", "flows", "instants", "counters", "warnings",
-              "unplaced_gpu_events", "span_us", "warning_kinds"],
-    "devices": ["file", "device", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
+    "files": ["path", "rank", "format", "runtime", "events", "flows", "instants", "counters", "warnings",
+              "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "warning_kinds"],
+    "devices": ["file", "device", "name", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
                 "sync_gap_us", "avoidable_us"],
     "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op", "pageable_copy",
                    "blocked_us", "avoidable_us", "py_frame", "user_frame", "step"],
@@ -27,7 +27,7 @@ SHAPE = {
     "steps": ["file", "device", "step", "start_us", "end_us", "gpu_busy_us", "sync_gaps",
               "sync_gap_us", "avoidable_us"],
     "sync_sources": ["file", "sync", "op", "user_frame", "count", "gaps", "gap_us", "avoidable_us"],
-    "top_ops": ["name", "cat", "count", "total_us", "self_us"],
+    "top_ops": ["name", "cat", "count", "total_us", "self_us", "gpu_count", "gpu_us"],
 }
 SECTIONS = ["devices", "sync_calls", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
 failures = []
@@ -57,9 +57,11 @@ def analyze(cli, files, extra=()):
 
 
 def check_shape(doc):
-    check(list(doc) == ["files", "categories", "devices", "sync_calls", "cuda_sync_events",
-                        "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"],
-          f"top-level keys {list(doc)}")
+    keys = ["files", "categories", "devices", "sync_calls", "cuda_sync_events", "stream_waits",
+            "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
+    if len(doc.get("files", [])) >= 2:
+        keys += ["job", "ranks", "collective_blame", "rank_steps"]
+    check(list(doc) == keys, f"top-level keys {list(doc)}")
     for key, fields in SHAPE.items():
         for row in doc.get(key, []):
             check(list(row) == fields, f"{key} row keys {list(row)}")
@@ -92,7 +94,8 @@ def main(cli, data, shared):
 
     # Every figure equals the independent reference, to the ns.
     fixtures = [os.path.join(data, n) for n in ("gpu_sync_gaps.json", "sync_replay.json",
-                                                 "kineto_exact_times.json")]
+                                                 "kineto_exact_times.json", "hip_item_sync.json",
+                                                 "graph_launch.json")]
     traces = os.path.join(shared, "traces")
     if os.path.isdir(traces):
         for root, _, names in sorted(os.walk(traces)):
@@ -104,6 +107,8 @@ def main(cli, data, shared):
         check_shape(doc)
         want = reference_stats.analyse(path, 100000, [])
         check(doc["categories"] == want["categories"], f"{path}: categories")
+        check(doc["files"][0]["runtime"] == want["runtime"],
+              f"{path}: runtime {doc['files'][0]['runtime']}, reference {want['runtime']}")
         for sec in SECTIONS:
             got = doc[sec]
             check(len(got) == len(want[sec]), f"{path}: {sec}: {len(got)} rows, reference {len(want[sec])}")

@@ -25,7 +25,23 @@ LEGACY = {"Operator": "cpu_op", "Runtime": "cuda_runtime", "Driver": "cuda_drive
           "Kernel": "kernel", "Memcpy": "gpu_memcpy", "Memset": "gpu_memset"}
 BLOCKING = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize",
             "cudaMemcpy", "cuStreamSynchronize", "cuCtxSynchronize", "cuEventSynchronize",
-            "cuMemcpyDtoH", "cuMemcpyDtoH_v2"}
+            "cuMemcpyDtoH", "cuMemcpyDtoH_v2",
+            "hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize",
+            "hipCtxSynchronize"}
+ASYNC_COPY = {"cudaMemcpyAsync", "hipMemcpyAsync"}
+
+
+def is_blocking(name):
+    # ... and every synchronous HIP copy: hipMemcpy* without "Async".
+    return name in BLOCKING or (name.startswith("hipMemcpy") and "Async" not in name)
+
+
+def runtime_of(name):
+    if name.startswith("hip"):
+        return "hip"
+    if name.startswith("cuda") or re.match(r"cu[A-Z]", name):
+        return "cuda"
+    return None
 GPU = {"kernel", "gpu_memcpy", "gpu_memset"}
 OPS = {"cpu_op", "user_annotation"}
 TOP_CATS = {"cpu_op", "user_annotation", "kernel", "gpu_memcpy", "gpu_memset"}
@@ -120,6 +136,34 @@ def load(path):
     return out, pname
 
 
+def device_names(path):
+    """deviceProperties: id -> name, for entries with an integer id and a non-empty name."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    doc = json.loads(raw, parse_float=Decimal)
+    props = doc.get("deviceProperties") if isinstance(doc, dict) else None
+    out = {}
+    for p in props if isinstance(props, list) else []:
+        if isinstance(p, dict) and type(p.get("id")) is int and isinstance(p.get("name"), str) and p["name"]:
+            out.setdefault(p["id"], p["name"])
+    return out
+
+
+def trace_runtime(events):
+    """The runtime that names more runtime/driver calls (CUDA on a tie), else None."""
+    n = {"cuda": 0, "hip": 0}
+    for e in events:
+        if e.cat in ("cuda_runtime", "cuda_driver"):
+            r = runtime_of(e.name)
+            if r:
+                n[r] += 1
+    if n["hip"] > n["cuda"]:
+        return "hip"
+    return "cuda" if n["cuda"] else None
+
+
 def track_key(e):
     def norm(v):
         i = as_int(v)
@@ -196,20 +240,26 @@ def walk(acts, calls, prep, removed, deps, coupled=()):
             a = acts[ref]
             p = prev_on_stream.get(ref)
             on = deps.get(ref, ())
+            # Each constraint's old ready time: the launch (its call's end, or the
+            # start if earlier), the stream predecessor's end, each dependency's end.
+            # The measured latency after the last-ready ones stays with them.
             if thread is not None:
                 h = head.get(thread, 0)
-                # Bound by what it followed: it may have waited for that, not for
-                # its launch, so it can move up to its launch call's end.
-                bound = (p is not None and acts[p]["end"] >= a["start"] - NEAR) or \
-                    any(acts[d]["end"] >= a["start"] - NEAR for d in on)
-                s = (min(a["start"], t_end) if bound else a["start"]) - h
+                r_launch = min(a["start"], t_end)
             else:
                 h = head_used.get(p, 0) if p is not None else 0
-                s = a["start"] - h
+                r_launch = a["start"]
+            ready = r_launch
             if p is not None:
-                s = max(s, new_end.get(p, acts[p]["end"]))
+                ready = max(ready, acts[p]["end"])
             for d in on:
-                s = max(s, new_end.get(d, acts[d]["end"]))
+                ready = max(ready, acts[d]["end"])
+            lat = a["start"] - ready
+            s = r_launch - h + (lat if r_launch == ready else 0)
+            if p is not None:
+                s = max(s, new_end.get(p, acts[p]["end"]) + (lat if acts[p]["end"] == ready else 0))
+            for d in on:
+                s = max(s, new_end.get(d, acts[d]["end"]) + (lat if acts[d]["end"] == ready else 0))
             s = min(a["start"], s)
             if ref in coupled:
                 new_end[ref] = yield (ref, s)
@@ -383,9 +433,9 @@ def analyse(path, top, lib_prefixes, keep=None):
         corr = as_int(e.args.get("correlation"))
         if corr is not None and corr not in launch_of:
             launch_of[corr] = (thread, e.start, e.end)
-        blocking = e.name in BLOCKING
+        blocking = is_blocking(e.name)
         pageable = False
-        if e.name == "cudaMemcpyAsync" and corr is not None:
+        if e.name in ASYNC_COPY and corr is not None:
             n = copy_name.get(corr, "")
             pageable = "DtoH" in n and "Pageable" in n
         if blocking or pageable:
@@ -500,13 +550,35 @@ def analyse(path, top, lib_prefixes, keep=None):
         if not nested:
             st[1] += e.dur
         st[2] += max(0, e.dur - child.get(id(e), 0))
+    # GPU work per op: an activity is launched by the first runtime/driver call
+    # with its correlation (a graph launch: every kernel of the graph); each
+    # distinct (name, cat) on that call's chain of parents, itself included, gets it once.
+    first_call, gpu_work = {}, {}
+    for e in runtime:
+        corr = as_int(e.args.get("correlation"))
+        if corr is not None:
+            first_call.setdefault(corr, e)
+    for e in events:
+        corr = as_int(e.args.get("correlation")) if e.cat in GPU else None
+        if corr is None or corr not in first_call:
+            continue
+        keys, p = set(), first_call[corr]
+        while p is not None:
+            keys.add((p.name, p.cat))
+            p = p.parent
+        for k in keys:
+            w = gpu_work.setdefault(k, [0, 0])
+            w[0] += 1
+            w[1] += e.dur
     ops = sorted(((k, v) for k, v in stats.items() if k[1] in TOP_CATS),
                  key=lambda kv: (-kv[1][1], kv[0][0].encode("utf-8", "surrogatepass"), kv[0][1]))
 
     out = {
         "devices": [], "sync_calls": [], "sync_gaps": [], "idle_breakdown": breakdown,
         "steps": [], "sync_sources": [], "top_ops": [], "categories": categories,
+        "runtime": trace_runtime(events),
     }
+    names = device_names(path)
     for i, d in enumerate(devices):
         ps = pieces[d]
         busy = sum(e - s for s, e in ps)
@@ -514,7 +586,7 @@ def analyse(path, top, lib_prefixes, keep=None):
         gap_time = sum(g["end"] - g["start"] for g in gaps if g["device"] == d)
         da = [a for a in acts if a["dev"] == d]
         out["devices"].append({
-            "device": d,
+            "device": d, "name": names.get(d),
             "kernels": sum(1 for a in da if a["cat"] == "kernel"),
             "memcpys": sum(1 for a in da if a["cat"] == "gpu_memcpy"),
             "memsets": sum(1 for a in da if a["cat"] == "gpu_memset"),
@@ -555,7 +627,9 @@ def analyse(path, top, lib_prefixes, keep=None):
             "gaps": s["gaps"], "gap_us": us(s["gap"]), "avoidable_us": us(s["avoidable"])})
     for (name, cat), (count, total, self_) in ops[:top]:
         out["top_ops"].append({"name": name, "cat": cat, "count": count,
-                               "total_us": us(total), "self_us": us(self_)})
+                               "total_us": us(total), "self_us": us(self_),
+                               "gpu_count": gpu_work.get((name, cat), [0, 0])[0],
+                               "gpu_us": us(gpu_work.get((name, cat), [0, 0])[1])})
     out["files"] = [{"wait_mode": wait_mode, "stream_dependencies": len(dep_pairs)}]
     out["stream_waits"] = stream_wait_rows(0, acts, dep_pairs) if wait_mode == "exact" else []
     if keep is not None:

@@ -516,6 +516,33 @@ private Q_SLOTS:
         }
     }
 
+    // The runtime in the header, the device's name on its GPU tracks, and a graph
+    // launch's kernels in its details (tests/data: hip_item_sync.json, graph_launch.json).
+    void runtimeDeviceNamesAndGraphLaunches()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/hip_item_sync.json")}));
+        QVERIFY2(page.headerText().contains(QStringLiteral("runtime HIP (ROCm)")), qPrintable(page.headerText()));
+        bool named = false;
+        for (const TimelineGroup &g : page.data()->groups())
+            named |= g.kind == TimelineGroup::Kind::Gpu && g.title.contains(QStringLiteral(" · AMD Instinct MI300X"));
+        QVERIFY(named);
+
+        QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/graph_launch.json")}));
+        QVERIFY2(page.headerText().contains(QStringLiteral("runtime CUDA")), qPrintable(page.headerText()));
+        page.findEdit()->setText(QStringLiteral("cudaGraphLaunch"));
+        page.findNext();
+        QVERIFY(page.view()->selectedEvent().valid());
+        // five kernels of 10 us each
+        QCOMPARE(page.detailsPanel()->field(QStringLiteral("Graph")),
+                 QStringLiteral("5 kernel(s), GPU time %1").arg(formatDuration(50'000)));
+        page.findEdit()->setText(QStringLiteral("cudaLaunchKernel"));
+        page.findNext();
+        QVERIFY(page.detailsPanel()->field(QStringLiteral("Graph")).isEmpty());
+    }
+
     // The details' absolute start keeps all 16 integer digits and the ns (a
     // double holds multiples of 0.25 µs there and would print .000).
     void detailsStartIsExact()

@@ -1,5 +1,6 @@
 #include "timeline/eventdetailspanel.h"
 
+#include "analysis/runtime.h"
 #include "timeline/timeformat.h"
 
 #include <QHeaderView>
@@ -110,6 +111,11 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
         where = file.label + QStringLiteral(" · ") + where;
     add(tr("Track"), where);
     add(tr("Depth"), QString::number(depth));
+
+    if (isGraphLaunch(m.str(mt.name[i]))) {
+        const GpuWork g = gpuWorkOfCorrelation(m, mt.correlation[i]);
+        add(tr("Graph"), tr("%n kernel(s), GPU time %1", nullptr, int(g.count)).arg(formatDuration(g.time)));
+    }
 
     // Is it a blocking sync call, and did it cause a gap?
     const auto &calls = file.sync.syncCalls;

@@ -268,6 +268,14 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
         if (p.info && p.info->labels != kEmptyStr)
             procName += QStringLiteral(" · ") + qs(m.str(p.info->labels));
         procName += QStringLiteral(" (pid %1)").arg(qs(m.str(p.pid.text)));
+        for (uint32_t ti : p.tracks)
+            if (trackGpu[ti]) {
+                // The device's name from deviceProperties ("AMD Instinct MI300X").
+                const size_t di = file.sync.deviceIndex(trackDevice[ti]);
+                if (di != SIZE_MAX && !file.sync.devices[di].name.empty())
+                    procName += QStringLiteral(" · ") + qs(file.sync.devices[di].name);
+                break;
+            }
         TimelineGroup group;
         group.file = f;
         group.kind = p.kind();

@@ -2,6 +2,7 @@
 // time and a sync source's gaps selected together.
 #include "timeline/timelinepage.h"
 
+#include "analysis/runtime.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
 #include "timeline/timeformat.h"
@@ -74,6 +75,22 @@ void TimelinePage::updateHeader()
     if (s.devices > 0)
         parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span));
     parts << tr("%n sync call(s)", nullptr, int(s.syncCalls));
+    // The runtime each file was recorded with (CUDA, HIP), or why there is no sync analysis.
+    QStringList runtimes;
+    int unknown = 0;
+    for (const TimelineFile &f : data->files()) {
+        const QString label = QString::fromLatin1(runtimeLabel(f.sync.runtime.runtime));
+        if (label.isEmpty())
+            ++unknown;
+        else if (!runtimes.contains(label))
+            runtimes << label;
+    }
+    if (!runtimes.isEmpty())
+        parts << tr("runtime %1").arg(runtimes.join(QStringLiteral(", ")));
+    if (unknown && !ranks)
+        parts << QString::fromStdString(runtimeUnavailableSentence(data->files().front().sync.runtime)).toHtmlEscaped();
+    else if (unknown)
+        parts << tr("%n file(s) with no runtime calls syncscope knows", nullptr, unknown);
     if (ranks)
         parts << tr("%n ranks", nullptr, int(data->files().size()));
     parts << tr("%1 events").arg(QLocale().toString(qulonglong(s.events)));
