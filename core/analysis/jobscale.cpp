@@ -51,8 +51,9 @@ public:
         m_collectiveOf.resize(ranks.size());
         std::vector<std::vector<uint32_t>> acts(ranks.size());
         for (size_t c = 0; c < coupled.size(); ++c)
-            for (const Coupled::Part &p : coupled[c].parts) {
-                m_collectiveOf[p.rank][p.activity] = c;
+            for (size_t k = 0; k < coupled[c].parts.size(); ++k) {
+                const Coupled::Part &p = coupled[c].parts[k];
+                m_collectiveOf[p.rank][p.activity] = {c, k};
                 acts[p.rank].push_back(p.activity);
             }
         for (size_t r = 0; r < ranks.size(); ++r) {
@@ -73,12 +74,7 @@ public:
         Walk out;
         for (size_t r = 0; r < n; ++r)
             m_replays[r]->beginWalk(removed[r]);
-        auto partOf = [&](size_t c, size_t r) -> const Coupled::Part & {
-            for (const Coupled::Part &p : m_coupled[c].parts)
-                if (p.rank == r)
-                    return p;
-            throw Error("internal: a collective lost its rank");
-        };
+        std::vector<size_t> partAt(n, 0); // the part of the collective each paused rank is at
         std::vector<size_t> complete;
         size_t done = 0;
         while (done < n) {
@@ -90,8 +86,10 @@ public:
                         ++done;
                         break;
                     }
-                    const size_t c = m_collectiveOf[r].at(a);
-                    const Coupled::Part &p = partOf(c, r);
+                    const auto ck = m_collectiveOf[r].at(a);
+                    const size_t c = ck.first;
+                    const Coupled::Part &p = m_coupled[c].parts[ck.second];
+                    partAt[r] = ck.second;
                     const TimeNs d = m_replays[r]->pausedNewStart() - p.start;
                     if (resolved[c]) { // resolved without this rank (a cycle of groups)
                         m_replays[r]->resume(p.end + delta[c]);
@@ -108,16 +106,19 @@ public:
                 break;
             if (complete.empty()) {
                 // Every running rank waits at a collective another rank has not
-                // reached: take the first such collective with the most ranks
-                // arrived, counting the missing ranks as not moved.
+                // reached: take the first such collective (in group, then sequence
+                // order), counting the missing ranks as not moved.
                 size_t best = SIZE_MAX;
-                for (size_t c = 0; c < nc; ++c)
-                    if (!resolved[c] && arrived[c] > 0 && (best == SIZE_MAX || arrived[c] > arrived[best]))
+                for (size_t c = 0; c < nc && best == SIZE_MAX; ++c)
+                    if (!resolved[c] && arrived[c] > 0)
                         best = c;
                 if (best == SIZE_MAX)
                     throw Error("internal: the job replay stalled");
+                std::vector<char> here(n, 0);
+                for (size_t r : pausedAt[best])
+                    here[r] = 1;
                 for (const Coupled::Part &p : m_coupled[best].parts)
-                    if (std::find(pausedAt[best].begin(), pausedAt[best].end(), p.rank) == pausedAt[best].end())
+                    if (!here[p.rank])
                         deltaMax[best] = std::max(deltaMax[best], -p.wait);
                 complete.push_back(best);
                 ++out.forced;
@@ -126,7 +127,7 @@ public:
                 delta[c] = std::min<TimeNs>(0, deltaMax[c]);
                 resolved[c] = 1;
                 for (size_t r : pausedAt[c]) {
-                    m_replays[r]->resume(partOf(c, r).end + delta[c]);
+                    m_replays[r]->resume(m_coupled[c].parts[partAt[r]].end + delta[c]);
                     state[r] = Running;
                 }
             }
@@ -145,7 +146,7 @@ private:
     const std::vector<const RankInput *> &m_ranks;
     const std::vector<Coupled> &m_coupled;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
-    std::vector<std::unordered_map<uint32_t, size_t>> m_collectiveOf;
+    std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
 };
 
 // Nearest-rank percentiles of a sorted list: p5 at floor(0.05 (n-1)), the median
@@ -234,7 +235,10 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
             else if (!first)
                 first = k;
         }
-        if (!ok || !first) {
+        size_t memberCount = 0;
+        for (char m : members)
+            memberCount += m != 0;
+        if (!ok || !first || memberCount < 2) {
             ++job.unmatched;
             continue;
         }
@@ -294,6 +298,15 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
             job.warnings.push_back(std::to_string(missing) +
                                    " rank(s) share no collective with the first rank: their clocks "
                                    "are taken as aligned with it");
+    }
+
+    for (size_t r = 0; r < n; ++r) {
+        JobRank &row = job.rankRows[r];
+        row.rank = order[r].first;
+        row.file = ranks[r]->file;
+        row.fileIndex = size_t(ranks[r] - input.data());
+        row.waitMode = ranks[r]->replay.waitMode;
+        row.streamWaits = ranks[r]->replay.deps.size();
     }
 
     // The measured job: first start and last end per rank, on the aligned clock.
@@ -368,42 +381,33 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
         tick("job replay");
     }
 
-    // Rows per rank.
-    std::vector<int64_t> collectiveDevice(n, kNoValue);
-    for (const Coupled &c : coupled)
-        for (const Coupled::Part &p : c.parts)
-            if (collectiveDevice[p.rank] == kNoValue) {
-                const RankInput &ri = *ranks[p.rank];
-                collectiveDevice[p.rank] = ri.replay.deviceIds[ri.replay.activities[p.activity].device];
-            }
+    // Rows per rank. The device: the one most of its collectives run on (ties:
+    // the lowest id), else its busiest.
+    std::vector<std::vector<std::pair<size_t, size_t>>> partsOf(n); // (collective, part)
+    for (size_t c = 0; c < coupled.size(); ++c)
+        for (size_t i = 0; i < coupled[c].parts.size(); ++i)
+            partsOf[coupled[c].parts[i].rank].push_back({c, i});
     for (size_t r = 0; r < n; ++r) {
         const RankInput &ri = *ranks[r];
         JobRank &row = job.rankRows[r];
-        row.rank = order[r].first;
-        row.file = ri.file;
-        row.fileIndex = size_t(&ri - input.data());
-        row.waitMode = ri.replay.waitMode;
-        row.streamWaits = ri.replay.deps.size();
-        size_t dense = SIZE_MAX;
-        if (collectiveDevice[r] != kNoValue) {
-            row.device = collectiveDevice[r];
-        } else if (!ri.replay.activities.empty()) {
-            std::vector<uint64_t> count(ri.replay.deviceIds.size(), 0);
+        std::vector<uint64_t> count(ri.replay.deviceIds.size(), 0);
+        for (const CollectiveKernel &k : ri.replay.collectives)
+            if (k.activity < ri.replay.activities.size())
+                ++count[ri.replay.activities[k.activity].device];
+        if (std::all_of(count.begin(), count.end(), [](uint64_t x) { return x == 0; }))
             for (const ReplayActivity &a : ri.replay.activities)
                 ++count[a.device];
-            row.device = ri.replay.deviceIds[size_t(std::max_element(count.begin(), count.end()) - count.begin())];
+        size_t dense = SIZE_MAX;
+        if (!count.empty() && *std::max_element(count.begin(), count.end()) > 0) {
+            dense = size_t(std::max_element(count.begin(), count.end()) - count.begin());
+            row.device = ri.replay.deviceIds[dense];
         }
-        for (size_t d = 0; d < ri.replay.deviceIds.size(); ++d)
-            if (ri.replay.deviceIds[d] == row.device)
-                dense = d;
         if (dense != SIZE_MAX && dense < ri.localAvoidable.size())
             row.localAvoidable = ri.localAvoidable[dense];
-        for (const Coupled &c : coupled)
-            for (size_t i = 0; i < c.parts.size(); ++i)
-                if (c.parts[i].rank == r) {
-                    row.wait += c.parts[i].wait;
-                    row.lastArrivals += i == c.last;
-                }
+        for (const auto &ck : partsOf[r]) {
+            row.wait += coupled[ck.first].parts[ck.second].wait;
+            row.lastArrivals += ck.second == coupled[ck.first].last;
+        }
         if (critical[r]) {
             row.jobAvoidable = jobSaving(replay.run(onlyRank(r, allCalls(r))));
             tick("replay of each rank");
@@ -461,34 +465,39 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
         std::unordered_map<int64_t, TimeNs> launchStart;
         for (const ReplayLaunch &l : ri.replay.launches)
             launchStart.emplace(l.correlation, l.start);
-        auto hostTime = [&](uint32_t a) {
-            const ReplayActivity &act = ri.replay.activities[a];
+        // A collective is in the latest-starting step whose window holds its
+        // launch call's start; one without a launch call is in none.
+        std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
+        for (const auto &ck : partsOf[r]) {
+            const ReplayActivity &act = ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
             auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
-            return it != launchStart.end() ? it->second : act.start;
-        };
-        for (const RankStepWindow &s : ri.steps) {
+            if (it == launchStart.end())
+                continue;
+            size_t found = SIZE_MAX;
+            for (size_t k = 0; k < ri.steps.size() && ri.steps[k].start <= it->second; ++k)
+                if (it->second < ri.steps[k].end)
+                    found = k;
+            if (found != SIZE_MAX)
+                inStep[found].push_back(ck);
+        }
+        for (size_t k = 0; k < ri.steps.size(); ++k) {
+            const RankStepWindow &s = ri.steps[k];
             RankStep st;
             st.rank = order[r].first;
             st.step = s.name;
             st.start = s.start;
             st.end = s.end;
             st.dur = s.end - s.start;
-            for (const Coupled &c : coupled)
-                for (size_t i = 0; i < c.parts.size(); ++i) {
-                    if (c.parts[i].rank != r)
-                        continue;
-                    const TimeNs t = hostTime(c.parts[i].activity);
-                    if (t < s.start || t >= s.end)
-                        continue;
-                    st.wait += c.parts[i].wait;
-                    if (i == c.last)
-                        st.lateness += c.lateness;
-                }
+            for (const auto &ck : inStep[k]) {
+                st.wait += coupled[ck.first].parts[ck.second].wait;
+                if (ck.second == coupled[ck.first].last)
+                    st.lateness += coupled[ck.first].lateness;
+            }
             if (critical[r]) {
                 std::vector<size_t> calls;
-                for (size_t k = 0; k < ri.replay.calls.size(); ++k)
-                    if (ri.replay.calls[k].end >= s.start && ri.replay.calls[k].end < s.end)
-                        calls.push_back(k);
+                for (size_t c = 0; c < ri.replay.calls.size(); ++c)
+                    if (ri.replay.calls[c].end >= s.start && ri.replay.calls[c].end < s.end)
+                        calls.push_back(c);
                 if (!calls.empty())
                     st.avoidable = jobSaving(replay.run(onlyRank(r, calls)));
                 tick("replay of each step");

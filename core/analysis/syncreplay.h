@@ -49,6 +49,7 @@ namespace syncscope {
 
 class SyncReplay {
 public:
+    // Keeps a reference to `input`, which must outlive the replay.
     explicit SyncReplay(const ReplayInput &input);
 
     // Avoidable time per device (>= 0) without the blocking calls `removed`
@@ -96,7 +97,7 @@ private:
         bool launchLast = false, predLast = false;
     };
 
-    ReplayInput m_in;
+    const ReplayInput &m_in;
     std::vector<Item> m_items;
     std::vector<uint32_t> m_actItem;      // activity -> item position
     std::vector<int32_t> m_pred;          // previous activity on the same stream, or -1
@@ -111,6 +112,8 @@ private:
     std::vector<uint32_t> m_lastOfThread; // last item position of each thread
     std::vector<uint32_t> m_lastOfStream; // last item position of each stream
     size_t m_lastIrregular = 0;           // 1 + last orphan/overlap/early-return item
+    size_t m_lastOrphan = 0;              // 1 + last orphan item
+    std::vector<uint32_t> m_depReachBefore; // per item position: max m_lastDependent of earlier activities
     std::vector<DeviceIndex> m_devices;
     std::vector<char> m_coupled;
     uint32_t m_threads = 0, m_streams = 0;
@@ -120,10 +123,12 @@ private:
     std::vector<uint32_t> m_actStamp, m_thrStamp, m_strStamp;
     std::vector<TimeNs> m_newEnd, m_headUsed;
     std::vector<TimeNs> m_head, m_thrNewMax, m_thrOldBefore, m_thrOldNow;
-    std::vector<TimeNs> m_strLastNew, m_strLastOld;
+    std::vector<TimeNs> m_strLastNew, m_strLastOld, m_strLastHead;
+    std::vector<char> m_thrDiverged;
     std::vector<TimeNs> m_devNewMax;
     std::vector<char> m_removed;
-    size_t m_nonZeroHeads = 0, m_divergedStreams = 0;
+    size_t m_nonZeroHeads = 0, m_divergedStreams = 0, m_divergedThreads = 0, m_headStreams = 0;
+    size_t m_runFirst = 0;
     struct Pending {
         uint32_t until;
         TimeNs shift;
@@ -139,6 +144,7 @@ private:
     void reset(const std::vector<size_t> &removed);
     void clearRemoved(const std::vector<size_t> &removed);
     void touchThread(uint32_t t, size_t item);
+    void updateThreadDiverged(uint32_t t);
     void setHead(uint32_t t, TimeNs h);
     void visitBlock(size_t item);
     TimeNs activityStart(size_t item, TimeNs &headUsed);
