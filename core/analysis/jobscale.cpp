@@ -188,10 +188,45 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
     return r;
 }
 
+namespace {
+
+// A rank input read back from a file may be damaged: every index must point
+// inside its table before a replay touches it.
+void validate(const RankInput &r)
+{
+    const ReplayInput &in = r.replay;
+    auto bad = [&](const char *what) {
+        throw Error("the rank data of '" + r.file + "' is inconsistent (" + what +
+                    "): summarize the trace again");
+    };
+    for (const ReplayActivity &a : in.activities)
+        if (a.device >= in.deviceIds.size() || a.stream >= in.streamIds.size() || a.end < a.start)
+            bad("an activity names a device or stream it does not list, or ends before it starts");
+    for (const StreamDependency &d : in.deps)
+        if (d.activity >= in.activities.size() || d.on >= in.activities.size())
+            bad("a stream dependency names an activity it does not have");
+    for (const CollectiveKernel &c : in.collectives)
+        if (c.activity >= in.activities.size())
+            bad("a collective names an activity it does not have");
+    for (const RankSource &s : r.sources)
+        for (uint32_t c : s.calls)
+            if (c >= in.calls.size())
+                bad("a sync source names a call it does not have");
+    for (const ReplayBlocking &c : in.calls)
+        if (c.end < c.start)
+            bad("a blocking call ends before it starts");
+    if (r.localAvoidable.size() > in.deviceIds.size())
+        bad("more per-device figures than devices");
+}
+
+} // namespace
+
 JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &progress,
                          const CancelToken *cancel)
 {
     JobScale job;
+    for (const RankInput &r : input)
+        validate(r);
     // Rank identity: distributedInfo.rank, else the position of the file.
     std::vector<std::pair<int64_t, const RankInput *>> order;
     for (size_t i = 0; i < input.size(); ++i)
