@@ -45,8 +45,9 @@ struct Walk {
 
 class JobReplay {
 public:
-    JobReplay(const std::vector<const RankInput *> &ranks, const std::vector<Coupled> &coupled)
-        : m_ranks(ranks), m_coupled(coupled)
+    JobReplay(const std::vector<const RankInput *> &ranks, const std::vector<Coupled> &coupled,
+              const CancelToken *cancel)
+        : m_ranks(ranks), m_coupled(coupled), m_cancel(cancel)
     {
         m_collectiveOf.resize(ranks.size());
         std::vector<std::vector<uint32_t>> acts(ranks.size());
@@ -78,6 +79,7 @@ public:
         std::vector<size_t> complete;
         size_t done = 0;
         while (done < n) {
+            checkCancel(m_cancel); // once per collective round
             for (size_t r = 0; r < n; ++r) {
                 while (state[r] == Running) {
                     const uint32_t a = m_replays[r]->walkToCoupled();
@@ -145,6 +147,7 @@ public:
 private:
     const std::vector<const RankInput *> &m_ranks;
     const std::vector<Coupled> &m_coupled;
+    const CancelToken *m_cancel;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
     std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
 };
@@ -361,7 +364,7 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
     }
     job.span = jobEnd - first;
 
-    JobReplay replay(ranks, coupled);
+    JobReplay replay(ranks, coupled, cancel);
     auto jobSaving = [&](const Walk &w) {
         TimeNs end = kNever;
         for (size_t r = 0; r < n; ++r)
