@@ -60,28 +60,80 @@ public:
         for (size_t r = 0; r < ranks.size(); ++r) {
             m_replays.push_back(std::make_unique<SyncReplay>(ranks[r]->replay));
             m_replays.back()->setCoupled(acts[r]);
+            // Its collectives in host order (the order its walk meets them).
+            std::sort(acts[r].begin(), acts[r].end(), [&](uint32_t x, uint32_t y) {
+                return m_replays.back()->itemOf(x) < m_replays.back()->itemOf(y);
+            });
+            m_order.push_back(std::move(acts[r]));
         }
     }
 
+    // A rank whose walk has changed nothing yet is lazy: it reaches each of its
+    // collectives as measured (delta 0) without being walked, until a collective
+    // it takes part in ends at another time or its first removed call comes;
+    // from there it is walked. Before that point nothing on it moved, so the
+    // walk may start there, exactly as SyncReplay::run starts at its first call.
     Walk run(const std::vector<std::vector<size_t>> &removed)
     {
         const size_t n = m_ranks.size(), nc = m_coupled.size();
-        enum State : uint8_t { Running, Paused, Done };
-        std::vector<State> state(n, Running);
-        std::vector<size_t> arrived(nc, 0);
-        std::vector<char> resolved(nc, 0);
+        enum State : uint8_t { Lazy, Running, Paused, PausedLazy, Done };
+        std::vector<State> state(n, Lazy);
+        std::vector<size_t> arrived(nc, 0), cursor(n, 0), wakeAt(n, SIZE_MAX), partAt(n, 0);
+        std::vector<char> resolved(nc, 0), walked(n, 0);
         std::vector<TimeNs> delta(nc, 0), deltaMax(nc, kNever);
         std::vector<std::vector<size_t>> pausedAt(nc);
         Walk out;
         for (size_t r = 0; r < n; ++r)
-            m_replays[r]->beginWalk(removed[r]);
-        std::vector<size_t> partAt(n, 0); // the part of the collective each paused rank is at
-        std::vector<size_t> complete;
+            wakeAt[r] = m_replays[r]->firstRemovedItem(removed[r]);
+        std::vector<size_t> runnable(n), complete;
+        for (size_t r = 0; r < n; ++r)
+            runnable[r] = n - 1 - r; // popped from the back: rank 0 first
         size_t done = 0;
+        auto arrive = [&](size_t r, size_t c, size_t part, TimeNs d, State paused) {
+            partAt[r] = part;
+            deltaMax[c] = std::max(deltaMax[c], d - m_coupled[c].parts[part].wait);
+            pausedAt[c].push_back(r);
+            state[r] = paused;
+            if (++arrived[c] == m_coupled[c].parts.size())
+                complete.push_back(c);
+        };
+        auto wake = [&](size_t r, size_t item) {
+            m_replays[r]->beginWalk(removed[r], item);
+            walked[r] = 1;
+            state[r] = Running;
+        };
         while (done < n) {
-            checkCancel(m_cancel); // once per collective round
-            for (size_t r = 0; r < n; ++r) {
-                while (state[r] == Running) {
+            checkCancel(m_cancel);
+            while (!runnable.empty()) {
+                const size_t r = runnable.back();
+                runnable.pop_back();
+                while (state[r] == Lazy || state[r] == Running) {
+                    if (state[r] == Lazy) {
+                        const std::vector<uint32_t> &mine = m_order[r];
+                        const size_t next = cursor[r] < mine.size() ? m_replays[r]->itemOf(mine[cursor[r]]) : SIZE_MAX;
+                        if (wakeAt[r] != SIZE_MAX && wakeAt[r] <= next) {
+                            wake(r, wakeAt[r]);
+                            continue;
+                        }
+                        if (next == SIZE_MAX) {
+                            state[r] = Done;
+                            ++done;
+                            break;
+                        }
+                        const auto ck = m_collectiveOf[r].at(mine[cursor[r]]);
+                        if (resolved[ck.first]) { // resolved without this rank (a cycle of groups)
+                            if (delta[ck.first] == 0) {
+                                ++cursor[r];
+                            } else {
+                                wake(r, next);
+                                m_replays[r]->pauseUnmoved(mine[cursor[r]]);
+                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end + delta[ck.first]);
+                            }
+                            continue;
+                        }
+                        arrive(r, ck.first, ck.second, 0, PausedLazy);
+                        break;
+                    }
                     const uint32_t a = m_replays[r]->walkToCoupled();
                     if (a == UINT32_MAX) {
                         state[r] = Done;
@@ -89,27 +141,20 @@ public:
                         break;
                     }
                     const auto ck = m_collectiveOf[r].at(a);
-                    const size_t c = ck.first;
-                    const Coupled::Part &p = m_coupled[c].parts[ck.second];
-                    partAt[r] = ck.second;
-                    const TimeNs d = m_replays[r]->pausedNewStart() - p.start;
-                    if (resolved[c]) { // resolved without this rank (a cycle of groups)
-                        m_replays[r]->resume(p.end + delta[c]);
+                    const Coupled::Part &p = m_coupled[ck.first].parts[ck.second];
+                    if (resolved[ck.first]) {
+                        m_replays[r]->resume(p.end + delta[ck.first]);
                         continue;
                     }
-                    deltaMax[c] = std::max(deltaMax[c], d - p.wait);
-                    pausedAt[c].push_back(r);
-                    state[r] = Paused;
-                    if (++arrived[c] == m_coupled[c].parts.size())
-                        complete.push_back(c);
+                    arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start, Paused);
                 }
             }
             if (done == n)
                 break;
             if (complete.empty()) {
-                // Every running rank waits at a collective another rank has not
-                // reached: take the first such collective (in group, then sequence
-                // order), counting the missing ranks as not moved.
+                // Every rank waits at a collective another rank has not reached:
+                // take the first such collective (in group, then sequence order),
+                // counting the missing ranks as not moved.
                 size_t best = SIZE_MAX;
                 for (size_t c = 0; c < nc && best == SIZE_MAX; ++c)
                     if (!resolved[c] && arrived[c] > 0)
@@ -129,18 +174,37 @@ public:
                 delta[c] = std::min<TimeNs>(0, deltaMax[c]);
                 resolved[c] = 1;
                 for (size_t r : pausedAt[c]) {
-                    m_replays[r]->resume(m_coupled[c].parts[partAt[r]].end + delta[c]);
-                    state[r] = Running;
+                    const Coupled::Part &p = m_coupled[c].parts[partAt[r]];
+                    if (state[r] == PausedLazy) {
+                        if (delta[c] == 0) {
+                            ++cursor[r];
+                            state[r] = Lazy;
+                        } else {
+                            wake(r, m_replays[r]->itemOf(p.activity));
+                            m_replays[r]->pauseUnmoved(p.activity);
+                            m_replays[r]->resume(p.end + delta[c]);
+                        }
+                    } else {
+                        m_replays[r]->resume(p.end + delta[c]);
+                        state[r] = Running;
+                    }
+                    runnable.push_back(r);
                 }
             }
             complete.clear();
         }
         out.delta = std::move(delta);
         out.newLast.assign(n, kNever);
-        for (size_t r = 0; r < n; ++r)
+        for (size_t r = 0; r < n; ++r) {
+            if (!walked[r]) { // nothing on it moved
+                for (const ReplayActivity &x : m_ranks[r]->replay.activities)
+                    out.newLast[r] = std::max(out.newLast[r], x.end);
+                continue;
+            }
             for (TimeNs t : m_replays[r]->walkNewLast())
                 if (t != kNoValue)
                     out.newLast[r] = std::max(out.newLast[r], t);
+        }
         return out;
     }
 
@@ -149,6 +213,7 @@ private:
     const std::vector<Coupled> &m_coupled;
     const CancelToken *m_cancel;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
+    std::vector<std::vector<uint32_t>> m_order; // per rank: its collectives' activities in host order
     std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
 };
 

@@ -438,13 +438,32 @@ void SyncReplay::setCoupled(const std::vector<uint32_t> &activities)
             m_coupled[a] = 1;
 }
 
-void SyncReplay::beginWalk(const std::vector<size_t> &removed)
+void SyncReplay::beginWalk(const std::vector<size_t> &removed, size_t startItem)
 {
     if (!m_walkRemoved.empty())
         clearRemoved(m_walkRemoved);
     m_walkRemoved = removed;
     reset(removed);
-    m_walkPos = 0;
+    // Before startItem nothing moved: the walk may begin there (as run() does).
+    m_walkPos = m_walkStart = std::min(startItem, m_items.size());
+}
+
+size_t SyncReplay::firstRemovedItem(const std::vector<size_t> &removed) const
+{
+    size_t first = SIZE_MAX;
+    for (size_t c : removed)
+        first = std::min<size_t>(first, m_blockItem[c]);
+    return first;
+}
+
+void SyncReplay::pauseUnmoved(uint32_t activity)
+{
+    m_pausedItem = m_actItem[activity];
+    m_pausedStart = m_in.activities[activity].start;
+    m_headUsed[activity] = 0;
+    const Item &it = m_items[m_pausedItem];
+    if (it.kind == LaunchedActivity)
+        touchThread(it.thread, m_pausedItem); // as activityStart does for a walked one
 }
 
 uint32_t SyncReplay::walkToCoupled()
@@ -482,9 +501,17 @@ void SyncReplay::resume(TimeNs newEnd)
 std::vector<TimeNs> SyncReplay::walkNewLast() const
 {
     std::vector<TimeNs> out(m_devices.size(), kNoValue);
-    for (size_t d = 0; d < m_devices.size(); ++d)
-        if (!m_devices[d].positions.empty())
-            out[d] = m_devNewMax[d];
+    for (size_t d = 0; d < m_devices.size(); ++d) {
+        const DeviceIndex &di = m_devices[d];
+        if (di.positions.empty())
+            continue;
+        TimeNs best = m_devNewMax[d];
+        // Activities before the walk's start did not move.
+        const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), uint32_t(m_walkStart));
+        if (b != di.positions.begin())
+            best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
+        out[d] = best;
+    }
     return out;
 }
 

@@ -62,7 +62,15 @@ public:
 
     // A walk in pieces, for the job: coupled activities pause it.
     void setCoupled(const std::vector<uint32_t> &activities);
-    void beginWalk(const std::vector<size_t> &removed);
+    // Starts a walk without `removed` at item position startItem (before it,
+    // nothing may have moved).
+    void beginWalk(const std::vector<size_t> &removed, size_t startItem = 0);
+    // The item position of the first of `removed` (SIZE_MAX when empty), and of an activity.
+    size_t firstRemovedItem(const std::vector<size_t> &removed) const;
+    size_t itemOf(uint32_t activity) const { return m_actItem[activity]; }
+    // Right after beginWalk(removed, itemOf(activity)): pauses at that coupled
+    // activity as measured, for resume() to give it a new end.
+    void pauseUnmoved(uint32_t activity);
     // Walks on to the next coupled activity and returns its index, its new start
     // computed; returns UINT32_MAX at the end of the trace.
     uint32_t walkToCoupled();
@@ -135,7 +143,7 @@ private:
     };
     std::vector<Pending> m_pending; // moved activities with a dependent still to come
     uint32_t m_pendingUntil = 0;
-    size_t m_walkPos = 0, m_pausedItem = 0;
+    size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
     TimeNs m_pausedStart = 0;
     std::vector<size_t> m_walkRemoved;
     size_t m_lastWalked = 0;
