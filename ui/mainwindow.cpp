@@ -4,10 +4,13 @@
 #include "distribution/distributionpage.h"
 #include "explorer/explorerpage.h"
 #include "explorer/paramsform.h"
+#include "job/jobpage.h"
+#include "job/showintimeline.h"
 #include "lab/labloader.h"
 #include "lab/samplerun.h"
 #include "lab/variants.h"
 #include "timeline/timelinepage.h"
+#include "timeline/timelineview.h"
 #include "trace/filekind.h"
 
 #include <QAction>
@@ -68,9 +71,13 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_tabs->addTab(labPlaceholder(&m_exploreHolder, &m_exploreNote), tr("Explore"));
     m_tabs->addTab(m_timeline, tr("Timeline"));
     m_tabs->addTab(labPlaceholder(&m_distributionHolder, &m_distributionNote), tr("Distribution"));
+    m_job = new JobPage(m_tabs);
+    m_tabs->addTab(m_job, tr("Job"));
     m_tabs->setTabToolTip(0, tr("Benchmark the sampler variants at your sizes (Ctrl+1)"));
     m_tabs->setTabToolTip(1, tr("Read a profiler trace with its sync gaps marked (Ctrl+2)"));
     m_tabs->setTabToolTip(2, tr("Test a sampler for bias over many runs (Ctrl+3)"));
+    m_tabs->setTabToolTip(JobPageIndex, tr("What a sync on one rank costs the whole job, for the ranks open in the "
+                                           "Timeline (Ctrl+4)"));
     setCentralWidget(m_tabs);
 
     // The device and LibTorch the Explore page will measure, always in view
@@ -103,6 +110,15 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         }
     });
     connect(m_timeline, &TimelinePage::loadCancelled, this, [this] { m_loading.clear(); });
+    // The Job view follows the job in the Timeline: its analysis lets go of
+    // the old trace before a new one loads, and starts on each (re)load.
+    connect(m_timeline, &TimelinePage::loadStarting, m_job, &JobPage::clear);
+    connect(m_timeline, &TimelinePage::loadFinished, m_job, [this] { m_job->setTimelineData(m_timeline->data()); });
+    connect(m_job, &JobPage::statusMessage, this, &MainWindow::showStatusMessage);
+    connect(m_job, &JobPage::showRankWindow, this, [this](int file, TimeNs start, TimeNs end) {
+        showPage(TimelinePageIndex);
+        showRankWindowInTimeline(*m_timeline->view(), file, start, end);
+    });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         // Page shortcuts (Ctrl+R, Esc, W/A/S/D) follow the focus, so move it into the page.
         if (QWidget *page = m_tabs->widget(index)) {
@@ -124,7 +140,7 @@ MainWindow::~MainWindow()
     // The pages are deleted after this body: a page that cancels its running
     // job on the way out must not reach this half-destroyed window.
     for (QObject *page : {static_cast<QObject *>(m_explorer), static_cast<QObject *>(m_timeline),
-                          static_cast<QObject *>(m_distribution)})
+                          static_cast<QObject *>(m_distribution), static_cast<QObject *>(m_job)})
         if (page)
             disconnect(page, nullptr, this, nullptr);
     // LibTorch must not be half-initialised on another thread while the
@@ -355,8 +371,8 @@ void MainWindow::createMenus()
         timeline->addAction(a);
 
     QMenu *view = menuBar()->addMenu(tr("&View"));
-    const QString names[] = {tr("&Explore"), tr("&Timeline"), tr("&Distribution")};
-    for (int i = 0; i < 3; ++i) {
+    const QString names[] = {tr("&Explore"), tr("&Timeline"), tr("&Distribution"), tr("&Job")};
+    for (int i = 0; i < 4; ++i) {
         QAction *a = view->addAction(names[i], this, [this, i] { showPage(static_cast<Page>(i)); });
         a->setShortcut(QKeySequence(Qt::CTRL | (Qt::Key_1 + i)));
     }
@@ -732,6 +748,7 @@ void MainWindow::closeEvent(QCloseEvent *event)
         m_distribution->cancel();
     }
     m_timeline->cancelLoad();
+    m_job->cancel();
     event->accept();
 }
 

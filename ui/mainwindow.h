@@ -1,5 +1,5 @@
 #pragma once
-// The syncscope window: Explore, Timeline and Distribution pages, menus and
+// The syncscope window: Explore, Timeline, Distribution and Job pages, menus and
 // toolbar over their actions, recent files, drag and drop, and the state that
 // QSettings keeps between launches.
 #include <QMainWindow>
@@ -20,12 +20,13 @@ namespace syncscope::ui {
 class CompareView;
 class DistributionPage;
 class ExplorerPage;
+class JobPage;
 class TimelinePage;
 
 class MainWindow : public QMainWindow {
     Q_OBJECT
 public:
-    enum Page { ExplorePage = 0, TimelinePageIndex = 1, DistributionPageIndex = 2 };
+    enum Page { ExplorePage = 0, TimelinePageIndex = 1, DistributionPageIndex = 2, JobPageIndex = 3 };
 
     explicit MainWindow(QWidget *parent = nullptr);
     ~MainWindow() override;
@@ -37,6 +38,8 @@ public:
     ExplorerPage *explorer();
     DistributionPage *distribution();
     TimelinePage *timeline() const { return m_timeline; }
+    // The Job view of the ranks open in the Timeline.
+    JobPage *jobPage() const { return m_job; }
     // Whether Explore and Distribution exist (never blocks), and why they are
     // disabled when the lab could not load (empty otherwise).
     bool labPagesReady() const { return m_explorer != nullptr; }
@@ -111,6 +114,7 @@ private:
     QTabWidget *m_tabs = nullptr;
     ExplorerPage *m_explorer = nullptr;
     TimelinePage *m_timeline = nullptr;
+    JobPage *m_job = nullptr;
     DistributionPage *m_distribution = nullptr;
     QStackedWidget *m_exploreHolder = nullptr;
     QStackedWidget *m_distributionHolder = nullptr;

@@ -1,11 +1,14 @@
 // The window's Export Chart… and Copy Chart: they act on the page shown, the
-// Explore chart on Explore and the Distribution charts on Distribution, and
+// Explore chart on Explore, the Distribution charts on Distribution and the
+// heat map on Job, and
 // are greyed out with the reason elsewhere. The pages keep their own actions
 // (and Ctrl+E / Ctrl+Shift+C while focus is in them); these forward to them.
 #include "mainwindow.h"
 
 #include "distribution/distributionpage.h"
 #include "explorer/explorerpage.h"
+#include "job/jobpage.h"
+#include "job/jobview.h"
 
 #include <QAction>
 #include <QTabWidget>
@@ -33,6 +36,8 @@ void MainWindow::createChartActions()
                 return nullptr;
             return exportIt ? m_distribution->exportChartsAction()
                             : m_distribution->copyChartsAction();
+        case JobPageIndex:
+            return exportIt ? m_job->view()->exportHeatMapAction() : m_job->view()->copyHeatMapAction();
         default:
             return nullptr;
         }
@@ -46,6 +51,8 @@ void MainWindow::createChartActions()
             a->trigger();
     });
     connect(m_tabs, &QTabWidget::currentChanged, this, &MainWindow::updateChartActions);
+    for (QAction *a : {m_job->view()->exportHeatMapAction(), m_job->view()->copyHeatMapAction()})
+        connect(a, &QAction::changed, this, &MainWindow::updateChartActions);
     updateChartActions();
 }
 
@@ -83,6 +90,11 @@ void MainWindow::updateChartActions()
         exportIt = m_distribution->exportChartsAction();
         copyIt = m_distribution->copyChartsAction();
         why = tr("Run a sampling test first: there is no chart yet");
+        break;
+    case JobPageIndex:
+        exportIt = m_job->view()->exportHeatMapAction();
+        copyIt = m_job->view()->copyHeatMapAction();
+        why = tr("Open several ranks of one job in the Timeline first: there is no heat map yet");
         break;
     default:
         why = tr("The Timeline has no chart to export; its tables export from their context menus");

@@ -6,6 +6,7 @@
 #include "charts/chartexport.h"
 #include "compare/compareview.h"
 #include "explorer/explorerpage.h"
+#include "job/jobpage.h"
 #include "lab/bench.h"
 #include "mainwindow.h"
 #include "timeline/syncgapmodel.h"
@@ -48,7 +49,9 @@ void addOptions(QCommandLineParser &parser)
                                  QStringLiteral("[FILE...]"));
     parser.addOptions({
         {QStringLiteral("demo"), QStringLiteral("Open the bundled demo trace and show Explore ready to run.")},
-        {QStringLiteral("page"), QStringLiteral("Page to show first: explore, timeline or distribution."),
+        {QStringLiteral("page"), QStringLiteral("Page to show first: explore, timeline, distribution or job. With "
+                                                "--screenshot-dir and FILEs, job saves DIR/job-NAME.png (the Job view "
+                                                "once the job is analysed) instead of the Timeline."),
          QStringLiteral("PAGE")},
         {QStringLiteral("run-sweep"), QStringLiteral("Start a CPU sweep of N (10^3 to 10^6) at launch.")},
         {QStringLiteral("smoke"),
@@ -280,10 +283,10 @@ int main(int argc, char **argv)
         return exportChartHeadless(parser);
 
     static const QStringList pages = {QStringLiteral("explore"), QStringLiteral("timeline"),
-                                      QStringLiteral("distribution")};
+                                      QStringLiteral("distribution"), QStringLiteral("job")};
     const QString page = parser.value(QStringLiteral("page"));
     if (!page.isEmpty() && !pages.contains(page))
-        return failWith(QStringLiteral("--page must be explore, timeline or distribution (got '%1').").arg(page));
+        return failWith(QStringLiteral("--page must be explore, timeline, distribution or job (got '%1').").arg(page));
     const QString shotDir = parser.value(QStringLiteral("screenshot-dir"));
     if (!shotDir.isEmpty() && !QDir().mkpath(shotDir))
         return failWith(QStringLiteral("cannot create the screenshot folder '%1'.").arg(shotDir));
@@ -331,16 +334,39 @@ int main(int argc, char **argv)
         QString name = parser.value(QStringLiteral("screenshot-name"));
         if (name.isEmpty())
             name = QFileInfo(files.front()).fileName().section(QLatin1Char('.'), 0, 0);
-        const QString path = QDir(shotDir).filePath(QStringLiteral("timeline-%1.png").arg(name));
+        const bool jobShot = page == QLatin1String("job");
+        const QString path =
+            QDir(shotDir).filePath(QStringLiteral("%1-%2.png").arg(jobShot ? QStringLiteral("job") : QStringLiteral("timeline"), name));
         window.resize(1480, 920);
         window.show();
         int exitCode = 1;
         ui::TimelinePage *timeline = window.timeline();
-        QObject::connect(timeline, &ui::TimelinePage::loadFailed, &app, [&exitCode](const QString &e) {
+        auto fail = [&exitCode](const QString &e) {
             std::fprintf(stderr, "syncscope: %s\n", qPrintable(e));
             exitCode = 1;
             QApplication::exit(1);
-        });
+        };
+        QObject::connect(timeline, &ui::TimelinePage::loadFailed, &app, fail);
+        if (jobShot) {
+            // The Job view as it opens once the job is analysed: ranks by rank.
+            QObject::connect(window.jobPage(), &ui::JobPage::jobFailed, &app, fail);
+            QObject::connect(timeline, &ui::TimelinePage::loadFinished, &app, [&] {
+                if (files.size() < 2)
+                    fail(QStringLiteral("--page job needs two or more FILEs, the ranks of one job."));
+            });
+            QObject::connect(window.jobPage(), &ui::JobPage::jobReady, &app, [&] {
+                window.showPage(ui::MainWindow::JobPageIndex);
+                QTimer::singleShot(800, &window, [&] {
+                    exitCode = window.grab().save(path) ? 0 : 1;
+                    std::fprintf(exitCode ? stderr : stdout, exitCode ? "syncscope: cannot write '%s'.\n" : "%s\n",
+                                 qPrintable(path));
+                    QApplication::exit(exitCode);
+                });
+            });
+            window.openPaths(files);
+            QApplication::exec();
+            return exitCode;
+        }
         QObject::connect(timeline, &ui::TimelinePage::loadFinished, &app, [&] {
             window.showPage(ui::MainWindow::TimelinePageIndex);
             // The top row of the gap table (most avoidable first), as a click would.

@@ -45,79 +45,127 @@ struct Walk {
 
 class JobReplay {
 public:
-    JobReplay(const std::vector<const RankInput *> &ranks, const std::vector<Coupled> &coupled)
-        : m_ranks(ranks), m_coupled(coupled)
+    JobReplay(const std::vector<const RankInput *> &ranks, const std::vector<Coupled> &coupled,
+              const CancelToken *cancel)
+        : m_ranks(ranks), m_coupled(coupled), m_cancel(cancel)
     {
         m_collectiveOf.resize(ranks.size());
         std::vector<std::vector<uint32_t>> acts(ranks.size());
         for (size_t c = 0; c < coupled.size(); ++c)
-            for (const Coupled::Part &p : coupled[c].parts) {
-                m_collectiveOf[p.rank][p.activity] = c;
+            for (size_t k = 0; k < coupled[c].parts.size(); ++k) {
+                const Coupled::Part &p = coupled[c].parts[k];
+                m_collectiveOf[p.rank][p.activity] = {c, k};
                 acts[p.rank].push_back(p.activity);
             }
         for (size_t r = 0; r < ranks.size(); ++r) {
             m_replays.push_back(std::make_unique<SyncReplay>(ranks[r]->replay));
             m_replays.back()->setCoupled(acts[r]);
+            // Its collectives in host order (the order its walk meets them).
+            std::sort(acts[r].begin(), acts[r].end(), [&](uint32_t x, uint32_t y) {
+                return m_replays.back()->itemOf(x) < m_replays.back()->itemOf(y);
+            });
+            m_order.push_back(std::move(acts[r]));
         }
     }
 
+    // A rank whose walk has changed nothing yet is lazy: it reaches each of its
+    // collectives as measured (delta 0) without being walked, until a collective
+    // it takes part in ends at another time or its first removed call comes;
+    // from there it is walked. Before that point nothing on it moved, so the
+    // walk may start there, exactly as SyncReplay::run starts at its first call.
     Walk run(const std::vector<std::vector<size_t>> &removed)
     {
         const size_t n = m_ranks.size(), nc = m_coupled.size();
-        enum State : uint8_t { Running, Paused, Done };
-        std::vector<State> state(n, Running);
-        std::vector<size_t> arrived(nc, 0);
-        std::vector<char> resolved(nc, 0);
+        enum State : uint8_t { Lazy, Running, Paused, PausedLazy, Done };
+        std::vector<State> state(n, Lazy);
+        std::vector<size_t> arrived(nc, 0), cursor(n, 0), wakeAt(n, SIZE_MAX), partAt(n, 0);
+        std::vector<char> resolved(nc, 0), walked(n, 0);
         std::vector<TimeNs> delta(nc, 0), deltaMax(nc, kNever);
         std::vector<std::vector<size_t>> pausedAt(nc);
         Walk out;
         for (size_t r = 0; r < n; ++r)
-            m_replays[r]->beginWalk(removed[r]);
-        auto partOf = [&](size_t c, size_t r) -> const Coupled::Part & {
-            for (const Coupled::Part &p : m_coupled[c].parts)
-                if (p.rank == r)
-                    return p;
-            throw Error("internal: a collective lost its rank");
-        };
-        std::vector<size_t> complete;
+            wakeAt[r] = m_replays[r]->firstRemovedItem(removed[r]);
+        std::vector<size_t> runnable(n), complete;
+        for (size_t r = 0; r < n; ++r)
+            runnable[r] = n - 1 - r; // popped from the back: rank 0 first
         size_t done = 0;
+        auto arrive = [&](size_t r, size_t c, size_t part, TimeNs d, State paused) {
+            partAt[r] = part;
+            deltaMax[c] = std::max(deltaMax[c], d - m_coupled[c].parts[part].wait);
+            pausedAt[c].push_back(r);
+            state[r] = paused;
+            if (++arrived[c] == m_coupled[c].parts.size())
+                complete.push_back(c);
+        };
+        auto wake = [&](size_t r, size_t item) {
+            m_replays[r]->beginWalk(removed[r], item);
+            walked[r] = 1;
+            state[r] = Running;
+        };
         while (done < n) {
-            for (size_t r = 0; r < n; ++r) {
-                while (state[r] == Running) {
+            checkCancel(m_cancel);
+            while (!runnable.empty()) {
+                const size_t r = runnable.back();
+                runnable.pop_back();
+                while (state[r] == Lazy || state[r] == Running) {
+                    if (state[r] == Lazy) {
+                        const std::vector<uint32_t> &mine = m_order[r];
+                        const size_t next = cursor[r] < mine.size() ? m_replays[r]->itemOf(mine[cursor[r]]) : SIZE_MAX;
+                        if (wakeAt[r] != SIZE_MAX && wakeAt[r] <= next) {
+                            wake(r, wakeAt[r]);
+                            continue;
+                        }
+                        if (next == SIZE_MAX) {
+                            state[r] = Done;
+                            ++done;
+                            break;
+                        }
+                        const auto ck = m_collectiveOf[r].at(mine[cursor[r]]);
+                        if (resolved[ck.first]) { // resolved without this rank (a cycle of groups)
+                            if (delta[ck.first] == 0) {
+                                ++cursor[r];
+                            } else {
+                                wake(r, next);
+                                m_replays[r]->pauseUnmoved(mine[cursor[r]]);
+                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end + delta[ck.first]);
+                            }
+                            continue;
+                        }
+                        arrive(r, ck.first, ck.second, 0, PausedLazy);
+                        break;
+                    }
                     const uint32_t a = m_replays[r]->walkToCoupled();
                     if (a == UINT32_MAX) {
                         state[r] = Done;
                         ++done;
                         break;
                     }
-                    const size_t c = m_collectiveOf[r].at(a);
-                    const Coupled::Part &p = partOf(c, r);
-                    const TimeNs d = m_replays[r]->pausedNewStart() - p.start;
-                    if (resolved[c]) { // resolved without this rank (a cycle of groups)
-                        m_replays[r]->resume(p.end + delta[c]);
+                    const auto ck = m_collectiveOf[r].at(a);
+                    const Coupled::Part &p = m_coupled[ck.first].parts[ck.second];
+                    if (resolved[ck.first]) {
+                        m_replays[r]->resume(p.end + delta[ck.first]);
                         continue;
                     }
-                    deltaMax[c] = std::max(deltaMax[c], d - p.wait);
-                    pausedAt[c].push_back(r);
-                    state[r] = Paused;
-                    if (++arrived[c] == m_coupled[c].parts.size())
-                        complete.push_back(c);
+                    arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start, Paused);
                 }
             }
             if (done == n)
                 break;
             if (complete.empty()) {
-                // Every running rank waits at a collective another rank has not
-                // reached: take the first such collective with the most ranks
-                // arrived, counting the missing ranks as not moved.
+                // Every rank waits at a collective another rank has not reached:
+                // take the first such collective (in group, then sequence order),
+                // counting the missing ranks as not moved.
                 size_t best = SIZE_MAX;
-                for (size_t c = 0; c < nc; ++c)
-                    if (!resolved[c] && arrived[c] > 0 && (best == SIZE_MAX || arrived[c] > arrived[best]))
+                for (size_t c = 0; c < nc && best == SIZE_MAX; ++c)
+                    if (!resolved[c] && arrived[c] > 0)
                         best = c;
                 if (best == SIZE_MAX)
                     throw Error("internal: the job replay stalled");
+                std::vector<char> here(n, 0);
+                for (size_t r : pausedAt[best])
+                    here[r] = 1;
                 for (const Coupled::Part &p : m_coupled[best].parts)
-                    if (std::find(pausedAt[best].begin(), pausedAt[best].end(), p.rank) == pausedAt[best].end())
+                    if (!here[p.rank])
                         deltaMax[best] = std::max(deltaMax[best], -p.wait);
                 complete.push_back(best);
                 ++out.forced;
@@ -126,26 +174,47 @@ public:
                 delta[c] = std::min<TimeNs>(0, deltaMax[c]);
                 resolved[c] = 1;
                 for (size_t r : pausedAt[c]) {
-                    m_replays[r]->resume(partOf(c, r).end + delta[c]);
-                    state[r] = Running;
+                    const Coupled::Part &p = m_coupled[c].parts[partAt[r]];
+                    if (state[r] == PausedLazy) {
+                        if (delta[c] == 0) {
+                            ++cursor[r];
+                            state[r] = Lazy;
+                        } else {
+                            wake(r, m_replays[r]->itemOf(p.activity));
+                            m_replays[r]->pauseUnmoved(p.activity);
+                            m_replays[r]->resume(p.end + delta[c]);
+                        }
+                    } else {
+                        m_replays[r]->resume(p.end + delta[c]);
+                        state[r] = Running;
+                    }
+                    runnable.push_back(r);
                 }
             }
             complete.clear();
         }
         out.delta = std::move(delta);
         out.newLast.assign(n, kNever);
-        for (size_t r = 0; r < n; ++r)
+        for (size_t r = 0; r < n; ++r) {
+            if (!walked[r]) { // nothing on it moved
+                for (const ReplayActivity &x : m_ranks[r]->replay.activities)
+                    out.newLast[r] = std::max(out.newLast[r], x.end);
+                continue;
+            }
             for (TimeNs t : m_replays[r]->walkNewLast())
                 if (t != kNoValue)
                     out.newLast[r] = std::max(out.newLast[r], t);
+        }
         return out;
     }
 
 private:
     const std::vector<const RankInput *> &m_ranks;
     const std::vector<Coupled> &m_coupled;
+    const CancelToken *m_cancel;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
-    std::vector<std::unordered_map<uint32_t, size_t>> m_collectiveOf;
+    std::vector<std::vector<uint32_t>> m_order; // per rank: its collectives' activities in host order
+    std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
 };
 
 // Nearest-rank percentiles of a sorted list: p5 at floor(0.05 (n-1)), the median
@@ -187,10 +256,45 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
     return r;
 }
 
+namespace {
+
+// A rank input read back from a file may be damaged: every index must point
+// inside its table before a replay touches it.
+void validate(const RankInput &r)
+{
+    const ReplayInput &in = r.replay;
+    auto bad = [&](const char *what) {
+        throw Error("the rank data of '" + r.file + "' is inconsistent (" + what +
+                    "): summarize the trace again");
+    };
+    for (const ReplayActivity &a : in.activities)
+        if (a.device >= in.deviceIds.size() || a.stream >= in.streamIds.size() || a.end < a.start)
+            bad("an activity names a device or stream it does not list, or ends before it starts");
+    for (const StreamDependency &d : in.deps)
+        if (d.activity >= in.activities.size() || d.on >= in.activities.size())
+            bad("a stream dependency names an activity it does not have");
+    for (const CollectiveKernel &c : in.collectives)
+        if (c.activity >= in.activities.size())
+            bad("a collective names an activity it does not have");
+    for (const RankSource &s : r.sources)
+        for (uint32_t c : s.calls)
+            if (c >= in.calls.size())
+                bad("a sync source names a call it does not have");
+    for (const ReplayBlocking &c : in.calls)
+        if (c.end < c.start)
+            bad("a blocking call ends before it starts");
+    if (r.localAvoidable.size() > in.deviceIds.size())
+        bad("more per-device figures than devices");
+}
+
+} // namespace
+
 JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &progress,
                          const CancelToken *cancel)
 {
     JobScale job;
+    for (const RankInput &r : input)
+        validate(r);
     // Rank identity: distributedInfo.rank, else the position of the file.
     std::vector<std::pair<int64_t, const RankInput *>> order;
     for (size_t i = 0; i < input.size(); ++i)
@@ -234,7 +338,10 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
             else if (!first)
                 first = k;
         }
-        if (!ok || !first) {
+        size_t memberCount = 0;
+        for (char m : members)
+            memberCount += m != 0;
+        if (!ok || !first || memberCount < 2) {
             ++job.unmatched;
             continue;
         }
@@ -296,6 +403,15 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
                                    "are taken as aligned with it");
     }
 
+    for (size_t r = 0; r < n; ++r) {
+        JobRank &row = job.rankRows[r];
+        row.rank = order[r].first;
+        row.file = ranks[r]->file;
+        row.fileIndex = size_t(ranks[r] - input.data());
+        row.waitMode = ranks[r]->replay.waitMode;
+        row.streamWaits = ranks[r]->replay.deps.size();
+    }
+
     // The measured job: first start and last end per rank, on the aligned clock.
     std::vector<TimeNs> oldLast(n, kNever);
     TimeNs first = std::numeric_limits<TimeNs>::max(), jobEnd = kNever;
@@ -313,7 +429,7 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
     }
     job.span = jobEnd - first;
 
-    JobReplay replay(ranks, coupled);
+    JobReplay replay(ranks, coupled, cancel);
     auto jobSaving = [&](const Walk &w) {
         TimeNs end = kNever;
         for (size_t r = 0; r < n; ++r)
@@ -368,42 +484,33 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
         tick("job replay");
     }
 
-    // Rows per rank.
-    std::vector<int64_t> collectiveDevice(n, kNoValue);
-    for (const Coupled &c : coupled)
-        for (const Coupled::Part &p : c.parts)
-            if (collectiveDevice[p.rank] == kNoValue) {
-                const RankInput &ri = *ranks[p.rank];
-                collectiveDevice[p.rank] = ri.replay.deviceIds[ri.replay.activities[p.activity].device];
-            }
+    // Rows per rank. The device: the one most of its collectives run on (ties:
+    // the lowest id), else its busiest.
+    std::vector<std::vector<std::pair<size_t, size_t>>> partsOf(n); // (collective, part)
+    for (size_t c = 0; c < coupled.size(); ++c)
+        for (size_t i = 0; i < coupled[c].parts.size(); ++i)
+            partsOf[coupled[c].parts[i].rank].push_back({c, i});
     for (size_t r = 0; r < n; ++r) {
         const RankInput &ri = *ranks[r];
         JobRank &row = job.rankRows[r];
-        row.rank = order[r].first;
-        row.file = ri.file;
-        row.fileIndex = size_t(&ri - input.data());
-        row.waitMode = ri.replay.waitMode;
-        row.streamWaits = ri.replay.deps.size();
-        size_t dense = SIZE_MAX;
-        if (collectiveDevice[r] != kNoValue) {
-            row.device = collectiveDevice[r];
-        } else if (!ri.replay.activities.empty()) {
-            std::vector<uint64_t> count(ri.replay.deviceIds.size(), 0);
+        std::vector<uint64_t> count(ri.replay.deviceIds.size(), 0);
+        for (const CollectiveKernel &k : ri.replay.collectives)
+            if (k.activity < ri.replay.activities.size())
+                ++count[ri.replay.activities[k.activity].device];
+        if (std::all_of(count.begin(), count.end(), [](uint64_t x) { return x == 0; }))
             for (const ReplayActivity &a : ri.replay.activities)
                 ++count[a.device];
-            row.device = ri.replay.deviceIds[size_t(std::max_element(count.begin(), count.end()) - count.begin())];
+        size_t dense = SIZE_MAX;
+        if (!count.empty() && *std::max_element(count.begin(), count.end()) > 0) {
+            dense = size_t(std::max_element(count.begin(), count.end()) - count.begin());
+            row.device = ri.replay.deviceIds[dense];
         }
-        for (size_t d = 0; d < ri.replay.deviceIds.size(); ++d)
-            if (ri.replay.deviceIds[d] == row.device)
-                dense = d;
         if (dense != SIZE_MAX && dense < ri.localAvoidable.size())
             row.localAvoidable = ri.localAvoidable[dense];
-        for (const Coupled &c : coupled)
-            for (size_t i = 0; i < c.parts.size(); ++i)
-                if (c.parts[i].rank == r) {
-                    row.wait += c.parts[i].wait;
-                    row.lastArrivals += i == c.last;
-                }
+        for (const auto &ck : partsOf[r]) {
+            row.wait += coupled[ck.first].parts[ck.second].wait;
+            row.lastArrivals += ck.second == coupled[ck.first].last;
+        }
         if (critical[r]) {
             row.jobAvoidable = jobSaving(replay.run(onlyRank(r, allCalls(r))));
             tick("replay of each rank");
@@ -461,34 +568,39 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
         std::unordered_map<int64_t, TimeNs> launchStart;
         for (const ReplayLaunch &l : ri.replay.launches)
             launchStart.emplace(l.correlation, l.start);
-        auto hostTime = [&](uint32_t a) {
-            const ReplayActivity &act = ri.replay.activities[a];
+        // A collective is in the latest-starting step whose window holds its
+        // launch call's start; one without a launch call is in none.
+        std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
+        for (const auto &ck : partsOf[r]) {
+            const ReplayActivity &act = ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
             auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
-            return it != launchStart.end() ? it->second : act.start;
-        };
-        for (const RankStepWindow &s : ri.steps) {
+            if (it == launchStart.end())
+                continue;
+            size_t found = SIZE_MAX;
+            for (size_t k = 0; k < ri.steps.size() && ri.steps[k].start <= it->second; ++k)
+                if (it->second < ri.steps[k].end)
+                    found = k;
+            if (found != SIZE_MAX)
+                inStep[found].push_back(ck);
+        }
+        for (size_t k = 0; k < ri.steps.size(); ++k) {
+            const RankStepWindow &s = ri.steps[k];
             RankStep st;
             st.rank = order[r].first;
             st.step = s.name;
             st.start = s.start;
             st.end = s.end;
             st.dur = s.end - s.start;
-            for (const Coupled &c : coupled)
-                for (size_t i = 0; i < c.parts.size(); ++i) {
-                    if (c.parts[i].rank != r)
-                        continue;
-                    const TimeNs t = hostTime(c.parts[i].activity);
-                    if (t < s.start || t >= s.end)
-                        continue;
-                    st.wait += c.parts[i].wait;
-                    if (i == c.last)
-                        st.lateness += c.lateness;
-                }
+            for (const auto &ck : inStep[k]) {
+                st.wait += coupled[ck.first].parts[ck.second].wait;
+                if (ck.second == coupled[ck.first].last)
+                    st.lateness += coupled[ck.first].lateness;
+            }
             if (critical[r]) {
                 std::vector<size_t> calls;
-                for (size_t k = 0; k < ri.replay.calls.size(); ++k)
-                    if (ri.replay.calls[k].end >= s.start && ri.replay.calls[k].end < s.end)
-                        calls.push_back(k);
+                for (size_t c = 0; c < ri.replay.calls.size(); ++c)
+                    if (ri.replay.calls[c].end >= s.start && ri.replay.calls[c].end < s.end)
+                        calls.push_back(c);
                 if (!calls.empty())
                     st.avoidable = jobSaving(replay.run(onlyRank(r, calls)));
                 tick("replay of each step");

@@ -125,7 +125,7 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
             // ...and the first launched on the waiting stream at or after the wait call.
             auto g = std::lower_bound(tv.begin(), tv.end(), wait->second.start,
                                       [](const auto &x, TimeNs v) { return x.first < v; });
-            if (f == fv.begin() || g == tv.end())
+            if (f == fv.begin() || g == tv.end() || g->second == std::prev(f)->second)
                 continue;
             in.deps.push_back({g->second, std::prev(f)->second});
         }

@@ -161,6 +161,14 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
         }
         if (irregular)
             m_lastIrregular = i + 1;
+        if (it.kind == OrphanActivity)
+            m_lastOrphan = i + 1;
+    }
+    m_depReachBefore.assign(m_items.size() + 1, 0);
+    for (uint32_t i = 0; i < m_items.size(); ++i) {
+        const Item &it = m_items[i];
+        m_depReachBefore[i + 1] =
+            std::max(m_depReachBefore[i], it.kind == Block ? 0u : m_lastDependent[it.ref]);
     }
     for (DeviceIndex &d : m_devices) {
         d.suffixMax.assign(d.positions.size(), kNever);
@@ -183,6 +191,8 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     m_strStamp.assign(m_streams, 0);
     m_strLastNew.assign(m_streams, 0);
     m_strLastOld.assign(m_streams, 0);
+    m_strLastHead.assign(m_streams, 0);
+    m_thrDiverged.assign(m_threads, 0);
     m_removed.assign(calls.size(), 0);
     m_coupled.assign(acts.size(), 0);
 }
@@ -198,7 +208,7 @@ void SyncReplay::reset(const std::vector<size_t> &removed)
     for (size_t c : removed)
         m_removed[c] = 1;
     m_devNewMax.assign(m_devices.size(), kNever);
-    m_nonZeroHeads = m_divergedStreams = 0;
+    m_nonZeroHeads = m_divergedStreams = m_divergedThreads = m_headStreams = 0;
     m_pending.clear();
     m_pendingUntil = 0;
 }
@@ -218,8 +228,19 @@ void SyncReplay::touchThread(uint32_t t, size_t item)
         const int32_t prev = m_prevOfThread[item];
         // Before the walk started nothing moved: new ends were the old ones.
         m_thrOldBefore[t] = prev >= 0 ? m_threadOldMax[static_cast<size_t>(prev)] : kNever;
+        m_thrDiverged[t] = 0;
     }
     m_thrOldNow[t] = m_threadOldMax[item];
+    updateThreadDiverged(t);
+}
+
+// A thread whose launched work ends earlier than measured: its next kept call
+// may still give it a head start.
+void SyncReplay::updateThreadDiverged(uint32_t t)
+{
+    const bool d = m_thrNewMax[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t];
+    m_divergedThreads += size_t(d) - size_t(m_thrDiverged[t] != 0);
+    m_thrDiverged[t] = d;
 }
 
 void SyncReplay::setHead(uint32_t t, TimeNs h)
@@ -285,18 +306,26 @@ void SyncReplay::settle(size_t i, TimeNs ns, TimeNs ne, TimeNs headUsed)
     m_actStamp[a] = m_gen;
     m_newEnd[a] = ne;
     m_headUsed[a] = headUsed;
-    if (it.kind == LaunchedActivity)
+    if (it.kind == LaunchedActivity) {
         m_thrNewMax[it.thread] = std::max(m_thrNewMax[it.thread], ne);
+        updateThreadDiverged(it.thread);
+    }
     m_devNewMax[act.device] = std::max(m_devNewMax[act.device], ne);
     const uint32_t q = act.stream;
-    const bool wasDiverged = m_strStamp[q] == m_gen && m_strLastNew[q] != m_strLastOld[q];
+    const bool seen = m_strStamp[q] == m_gen;
+    const bool wasDiverged = seen && m_strLastNew[q] != m_strLastOld[q];
+    const bool hadHead = seen && m_strLastHead[q] != 0;
     m_strStamp[q] = m_gen;
     m_strLastNew[q] = ne;
     m_strLastOld[q] = act.end;
-    m_divergedStreams += (ne != act.end) - wasDiverged;
-    if (ne != act.end && m_lastDependent[a] > i) {
+    m_strLastHead[q] = headUsed;
+    m_divergedStreams += size_t(ne != act.end) - size_t(wasDiverged);
+    m_headStreams += size_t(headUsed != 0) - size_t(hadHead);
+    if (m_lastDependent[a] > i) {
+        // Its dependents still to come start from its new end, moved or not.
         m_pending.push_back({m_lastDependent[a], act.end - ne});
-        m_pendingUntil = std::max(m_pendingUntil, m_lastDependent[a]);
+        if (ne != act.end)
+            m_pendingUntil = std::max(m_pendingUntil, m_lastDependent[a]);
     }
 }
 
@@ -312,6 +341,7 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
         first = std::min<size_t>(first, m_blockItem[c]);
         last = std::max<size_t>(last, m_blockItem[c]);
     }
+    m_runFirst = first;
 
     size_t stop = m_items.size();
     TimeNs shift = 0; // of everything from `stop` on
@@ -326,7 +356,8 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
             const ReplayActivity &act = m_in.activities[it.ref];
             settle(i, ns, ns + (act.end - act.start), h);
         }
-        if (i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 && i >= m_pendingUntil) {
+        if (i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 && m_divergedThreads == 0 &&
+            i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_lastOrphan)) {
             stop = i + 1;
             break;
         }
@@ -383,7 +414,10 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
         if (m_strStamp[q] != m_gen || m_strLastNew[q] != m_strLastOld[q] - d)
             return false;
     }
-    // Moved activities whose dependents are still to come must be D early too.
+    // Activities whose dependents are still to come must be D early too; those
+    // before the walk did not move at all.
+    if (m_depReachBefore[m_runFirst] > item)
+        return false;
     size_t kept = 0;
     for (const Pending &p : m_pending)
         if (p.until > item)
@@ -404,13 +438,32 @@ void SyncReplay::setCoupled(const std::vector<uint32_t> &activities)
             m_coupled[a] = 1;
 }
 
-void SyncReplay::beginWalk(const std::vector<size_t> &removed)
+void SyncReplay::beginWalk(const std::vector<size_t> &removed, size_t startItem)
 {
     if (!m_walkRemoved.empty())
         clearRemoved(m_walkRemoved);
     m_walkRemoved = removed;
     reset(removed);
-    m_walkPos = 0;
+    // Before startItem nothing moved: the walk may begin there (as run() does).
+    m_walkPos = m_walkStart = std::min(startItem, m_items.size());
+}
+
+size_t SyncReplay::firstRemovedItem(const std::vector<size_t> &removed) const
+{
+    size_t first = SIZE_MAX;
+    for (size_t c : removed)
+        first = std::min<size_t>(first, m_blockItem[c]);
+    return first;
+}
+
+void SyncReplay::pauseUnmoved(uint32_t activity)
+{
+    m_pausedItem = m_actItem[activity];
+    m_pausedStart = m_in.activities[activity].start;
+    m_headUsed[activity] = 0;
+    const Item &it = m_items[m_pausedItem];
+    if (it.kind == LaunchedActivity)
+        touchThread(it.thread, m_pausedItem); // as activityStart does for a walked one
 }
 
 uint32_t SyncReplay::walkToCoupled()
@@ -448,9 +501,17 @@ void SyncReplay::resume(TimeNs newEnd)
 std::vector<TimeNs> SyncReplay::walkNewLast() const
 {
     std::vector<TimeNs> out(m_devices.size(), kNoValue);
-    for (size_t d = 0; d < m_devices.size(); ++d)
-        if (!m_devices[d].positions.empty())
-            out[d] = m_devNewMax[d];
+    for (size_t d = 0; d < m_devices.size(); ++d) {
+        const DeviceIndex &di = m_devices[d];
+        if (di.positions.empty())
+            continue;
+        TimeNs best = m_devNewMax[d];
+        // Activities before the walk's start did not move.
+        const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), uint32_t(m_walkStart));
+        if (b != di.positions.begin())
+            best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
+        out[d] = best;
+    }
     return out;
 }
 

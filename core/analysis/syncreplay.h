@@ -49,6 +49,7 @@ namespace syncscope {
 
 class SyncReplay {
 public:
+    // Keeps a reference to `input`, which must outlive the replay.
     explicit SyncReplay(const ReplayInput &input);
 
     // Avoidable time per device (>= 0) without the blocking calls `removed`
@@ -61,7 +62,15 @@ public:
 
     // A walk in pieces, for the job: coupled activities pause it.
     void setCoupled(const std::vector<uint32_t> &activities);
-    void beginWalk(const std::vector<size_t> &removed);
+    // Starts a walk without `removed` at item position startItem (before it,
+    // nothing may have moved).
+    void beginWalk(const std::vector<size_t> &removed, size_t startItem = 0);
+    // The item position of the first of `removed` (SIZE_MAX when empty), and of an activity.
+    size_t firstRemovedItem(const std::vector<size_t> &removed) const;
+    size_t itemOf(uint32_t activity) const { return m_actItem[activity]; }
+    // Right after beginWalk(removed, itemOf(activity)): pauses at that coupled
+    // activity as measured, for resume() to give it a new end.
+    void pauseUnmoved(uint32_t activity);
     // Walks on to the next coupled activity and returns its index, its new start
     // computed; returns UINT32_MAX at the end of the trace.
     uint32_t walkToCoupled();
@@ -96,7 +105,7 @@ private:
         bool launchLast = false, predLast = false;
     };
 
-    ReplayInput m_in;
+    const ReplayInput &m_in;
     std::vector<Item> m_items;
     std::vector<uint32_t> m_actItem;      // activity -> item position
     std::vector<int32_t> m_pred;          // previous activity on the same stream, or -1
@@ -111,6 +120,8 @@ private:
     std::vector<uint32_t> m_lastOfThread; // last item position of each thread
     std::vector<uint32_t> m_lastOfStream; // last item position of each stream
     size_t m_lastIrregular = 0;           // 1 + last orphan/overlap/early-return item
+    size_t m_lastOrphan = 0;              // 1 + last orphan item
+    std::vector<uint32_t> m_depReachBefore; // per item position: max m_lastDependent of earlier activities
     std::vector<DeviceIndex> m_devices;
     std::vector<char> m_coupled;
     uint32_t m_threads = 0, m_streams = 0;
@@ -120,17 +131,19 @@ private:
     std::vector<uint32_t> m_actStamp, m_thrStamp, m_strStamp;
     std::vector<TimeNs> m_newEnd, m_headUsed;
     std::vector<TimeNs> m_head, m_thrNewMax, m_thrOldBefore, m_thrOldNow;
-    std::vector<TimeNs> m_strLastNew, m_strLastOld;
+    std::vector<TimeNs> m_strLastNew, m_strLastOld, m_strLastHead;
+    std::vector<char> m_thrDiverged;
     std::vector<TimeNs> m_devNewMax;
     std::vector<char> m_removed;
-    size_t m_nonZeroHeads = 0, m_divergedStreams = 0;
+    size_t m_nonZeroHeads = 0, m_divergedStreams = 0, m_divergedThreads = 0, m_headStreams = 0;
+    size_t m_runFirst = 0;
     struct Pending {
         uint32_t until;
         TimeNs shift;
     };
     std::vector<Pending> m_pending; // moved activities with a dependent still to come
     uint32_t m_pendingUntil = 0;
-    size_t m_walkPos = 0, m_pausedItem = 0;
+    size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
     TimeNs m_pausedStart = 0;
     std::vector<size_t> m_walkRemoved;
     size_t m_lastWalked = 0;
@@ -139,6 +152,7 @@ private:
     void reset(const std::vector<size_t> &removed);
     void clearRemoved(const std::vector<size_t> &removed);
     void touchThread(uint32_t t, size_t item);
+    void updateThreadDiverged(uint32_t t);
     void setHead(uint32_t t, TimeNs h);
     void visitBlock(size_t item);
     TimeNs activityStart(size_t item, TimeNs &headUsed);

@@ -11,6 +11,7 @@
 #include <gtest/gtest.h>
 
 #include <limits>
+#include <memory>
 #include <random>
 
 using namespace syncscope;
@@ -295,7 +296,9 @@ TEST(SyncVerdicts, LibraryFrames)
 // [t+5, t+kernelEnd], then a sync [t+10, t+kernelEnd+1] that waits for it.
 SyncReplay steadySteps(TimeNs kernelEnd)
 {
-    ReplayInput in;
+    static std::vector<std::unique_ptr<ReplayInput>> inputs; // the replays keep a reference
+    inputs.push_back(std::make_unique<ReplayInput>());
+    ReplayInput &in = *inputs.back();
     in.deviceIds = {0};
     in.streamIds = {{0, 0}};
     in.threads = 1;
@@ -393,4 +396,71 @@ TEST(SyncVerdicts, LegacyStepsWithoutCategory)
     const SyncAnalysis a = analyzeSyncs(*loadTraceFromMemory(text, "legacy.json"));
     ASSERT_EQ(a.steps.size(), 2u);
     EXPECT_EQ(a.steps[1].start, 10'000);
+}
+
+// The early stops must not stop while something that still matters has moved.
+// Each case is worked out by hand against the rules in syncreplay.h.
+namespace {
+ReplayInput twoStreams()
+{
+    ReplayInput in;
+    in.deviceIds = {0};
+    in.streamIds = {{0, 1}, {0, 2}};
+    in.threads = 2;
+    return in;
+}
+} // namespace
+
+// T (thread 0): removed R [0,10] (head start 10), launches X on s1 ([10,11], X
+// [11,100]: it moves to [1,90]), kept K1 [20,30] (head start back to 0). U
+// (thread 1) launches Z on s1 ([95,101], Z [101,110], unmoved). T's kept K2
+// [97,112]: its launched work (X) now ends 90, not 100, so it returns at 109 with
+// a head start of 3; W on s2 ([113,114], W [114,120]) moves to [111,117]. Stopping
+// at Z, where every head start is 0 and s1 ends as measured, would report 0.
+TEST(SyncReplay, DoesNotStopWhileAThreadsWorkStillEndsEarly)
+{
+    ReplayInput in = twoStreams();
+    in.activities = {{0, 0, 11, 100, 1}, {0, 0, 101, 110, 2}, {0, 1, 114, 120, 3}};
+    in.launches = {{0, 10, 11, 1}, {1, 95, 101, 2}, {0, 113, 114, 3}};
+    in.calls = {{0, 0, 10}, {0, 20, 30}, {0, 97, 112}};
+    SyncReplay r(in);
+    EXPECT_EQ(r.run({0})[0], 3);
+}
+
+// U launches B on s2 before the removed call R [2,102] of T; B runs [1,5000]. T
+// then launches 300 kernels on s1 that all move 100 earlier, and A on s1, which
+// waited for B (a stream dependency) and runs [5000,5010]. A cannot move: B did
+// not. A walk that took the 300 kernels' uniform shift for the rest would say 100.
+TEST(SyncReplay, UniformShiftStopsNotBeforeAnUnmovedDependency)
+{
+    ReplayInput in = twoStreams();
+    in.waitMode = WaitMode::Exact;
+    in.activities.push_back({0, 1, 1, 5000, 1000});
+    in.launches.push_back({1, 0, 1, 1000});
+    in.calls.push_back({0, 2, 102});
+    for (int k = 0; k < 300; ++k) {
+        const TimeNs t = 200 + 10 * k;
+        in.activities.push_back({0, 0, t + 1, t + 6, k + 1});
+        in.launches.push_back({0, t, t + 1, k + 1});
+    }
+    in.activities.push_back({0, 0, 5000, 5010, 2000});
+    in.launches.push_back({0, 3200, 3201, 2000});
+    in.deps.push_back({uint32_t(in.activities.size() - 1), 0});
+    SyncReplay r(in);
+    EXPECT_EQ(r.run({0})[0], 0);
+}
+
+// U launches Q on s1 ([0,1], Q [1,50]); T's removed R [2,12] gives it a head
+// start of 10; T launches P ([12,13], P [50,60], bound by Q: it does not move but
+// carries the head start); T's kept K [55,62] waits for P and resets the head
+// start to 0. The orphan O on s1 [70,75] takes P's head start: [60,65], 10
+// earlier. Stopping after K would report 0.
+TEST(SyncReplay, DoesNotStopBeforeAnOrphanThatTakesAHeadStart)
+{
+    ReplayInput in = twoStreams();
+    in.activities = {{0, 0, 1, 50, 1}, {0, 0, 50, 60, 2}, {0, 0, 70, 75, kNoValue}};
+    in.launches = {{1, 0, 1, 1}, {0, 12, 13, 2}};
+    in.calls = {{0, 2, 12}, {0, 55, 62}};
+    SyncReplay r(in);
+    EXPECT_EQ(r.run({0})[0], 10);
 }

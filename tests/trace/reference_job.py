@@ -141,7 +141,8 @@ class Job:
             for seq in range(max(len(v) for v in members.values())):
                 parts = {f: v[seq] for f, v in members.items() if seq < len(v)}
                 names = {self.ctx[f]["acts"][i]["name"] for f, i in parts.items()}
-                if len(parts) != len(members) or len(names) != 1:
+                # A group on one rank only couples nothing.
+                if len(parts) != len(members) or len(names) != 1 or len(members) < 2:
                     self.unmatched += 1
                     continue
                 dur = {f: self.ctx[f]["acts"][i]["end"] - self.ctx[f]["acts"][i]["start"]

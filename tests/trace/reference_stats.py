@@ -353,7 +353,8 @@ def stream_dependencies(events, pname, acts, launch_of, prep):
             dst = [x for x in by_stream.get((dev, as_int(e.args.get("stream"))), [])
                    if x[0] >= wait[1]]
             if src and dst:
-                pairs.add((dst[0][3], src[-1][3]))
+                if dst[0][3] != src[-1][3]:
+                    pairs.add((dst[0][3], src[-1][3]))
     else:
         mode = "inferred"
         position, by_dev = {}, {}

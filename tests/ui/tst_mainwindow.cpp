@@ -1,9 +1,13 @@
 // The main window never blocks on input: the kind of a file is decided by its
 // structure on a worker, and what is not a regular file is refused at once.
 #include "explorer/explorerpage.h"
+#include "job/jobheatmap.h"
+#include "job/jobpage.h"
+#include "job/jobview.h"
 #include "mainwindow.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
+#include "timeline/timelineview.h"
 
 #include <QAbstractScrollArea>
 #include <QAction>
@@ -62,6 +66,50 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(20000));
         QCOMPARE(window.windowTitle(), QStringLiteral("trace.json — syncscope"));
         QCOMPARE(window.windowFilePath(), a);
+    }
+
+    // Several ranks open in the Timeline: the Job page (View > Job, Ctrl+4)
+    // analyses them; a heat-map click shows that rank's step in the Timeline.
+    void jobPageFollowsTheTimeline()
+    {
+        const QDir dir(QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/param_dlrm_8ranks"));
+        QStringList files;
+        for (const QString &n : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            files << dir.filePath(n);
+        if (files.size() != 8)
+            QSKIP("../shared/traces/param_dlrm_8ranks is not here");
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QAction *jobAction = nullptr;
+        for (QAction *menu : window.menuBar()->actions())
+            if (menu->menu() && menu->text() == QStringLiteral("&View"))
+                for (QAction *a : menu->menu()->actions())
+                    if (a->text() == QStringLiteral("&Job"))
+                        jobAction = a;
+        QVERIFY(jobAction);
+        QCOMPARE(jobAction->shortcut(), QKeySequence(Qt::CTRL | Qt::Key_4));
+        QSignalSpy ready(window.jobPage(), &JobPage::jobReady);
+        window.openPaths(files);
+        QVERIFY(ready.wait(60000));
+        jobAction->trigger();
+        QCOMPARE(window.currentPage(), MainWindow::JobPageIndex);
+        JobHeatMap *map = window.jobPage()->view()->heatMap();
+        QTRY_VERIFY(map->isVisible() && map->cellRect(0, 0).isValid());
+        const int step = map->data().stepAt(0, 0);
+        QVERIFY(step >= 0);
+        const syncscope::RankStep rs = window.jobPage()->view()->job()->rankSteps[size_t(step)];
+        QTest::mouseClick(map, Qt::LeftButton, {}, map->cellRect(0, 0).center());
+        QCOMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
+        QCOMPARE(window.timeline()->view()->mapping().start(), rs.start);
+        QCOMPARE(window.timeline()->view()->mapping().end(), rs.end);
+        // Reopening one file: the Job page says what to open instead.
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        window.openPaths({files.front()});
+        QVERIFY(loaded.wait(20000));
+        QVERIFY(!window.jobPage()->view()->job());
+        QVERIFY(window.jobPage()->noteText().contains(QStringLiteral("shows one file")));
     }
 
     void recentFilesHoldWhatOpenedAndJobsAsOneEntry()

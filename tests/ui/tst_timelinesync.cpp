@@ -538,9 +538,44 @@ private Q_SLOTS:
         // five kernels of 10 us each
         QCOMPARE(page.detailsPanel()->field(QStringLiteral("Graph")),
                  QStringLiteral("5 kernel(s), GPU time %1").arg(formatDuration(50'000)));
+        // One flow, to the graph's first kernel (graph_k1 at 95 us), not five.
+        const auto &links = page.view()->links();
+        QCOMPARE(int(links.size()), 1);
+        QCOMPARE(QString::fromUtf8(page.data()->name(links[0].second).data(), int(page.data()->name(links[0].second).size())), QStringLiteral("graph_k1"));
+        page.findEdit()->setText(QStringLiteral("graph_k4"));
+        page.findNext();
+        QVERIFY2(page.detailsPanel()->field(QStringLiteral("Graph")).startsWith(
+                     QStringLiteral("part of a graph launched by cudaGraphLaunch: 5 activity(ies)")),
+                 qPrintable(page.detailsPanel()->field(QStringLiteral("Graph"))));
         page.findEdit()->setText(QStringLiteral("cudaLaunchKernel"));
         page.findNext();
         QVERIFY(page.detailsPanel()->field(QStringLiteral("Graph")).isEmpty());
+    }
+
+    // A Stream Wait Event pair: the waiting kernel links back to what it waited
+    // for, and the record names its host call.
+    void streamWaitFlows()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/stream_wait_event.json")}));
+        page.findEdit()->setText(QStringLiteral("side_B"));
+        page.findNext();
+        QVERIFY(page.view()->selectedEvent().valid());
+        bool fromA = false;
+        for (const auto &[from, to] : page.view()->links())
+            fromA |= page.data()->name(from) == std::string_view("compute_A") && to == page.view()->selectedEvent();
+        QVERIFY(fromA);
+        QVERIFY2(page.detailsPanel()->field(QStringLiteral("Stream wait")).contains(QStringLiteral("Stream Wait Event")),
+                 qPrintable(page.detailsPanel()->field(QStringLiteral("Stream wait"))));
+        page.findEdit()->setText(QStringLiteral("compute_A"));
+        page.findNext();
+        QVERIFY(page.detailsPanel()->field(QStringLiteral("Awaited by")).startsWith(QStringLiteral("1 activity")));
+        page.findEdit()->setText(QStringLiteral("Stream Wait Event"));
+        page.findNext();
+        QVERIFY2(page.detailsPanel()->field(QStringLiteral("Host call")).startsWith(QStringLiteral("cudaStreamWaitEvent")),
+                 qPrintable(page.detailsPanel()->field(QStringLiteral("Host call"))));
     }
 
     // The details' absolute start keeps all 16 integer digits and the ns (a

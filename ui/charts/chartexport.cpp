@@ -114,11 +114,17 @@ QImage renderChartImage(QChart *chart, const QSize &size, qreal scale)
 
 QImage renderChartsImage(const QList<QChart *> &charts, const QSize &size, int columns, qreal scale)
 {
+    return renderPaintedImage(
+        [&](QPainter *painter, const QSize &sz) { paintCharts(charts, sz, columns, painter); }, size, scale);
+}
+
+QImage renderPaintedImage(const PaintFn &paint, const QSize &size, qreal scale)
+{
     QImage image(size * scale, QImage::Format_ARGB32_Premultiplied);
     image.setDevicePixelRatio(scale);
     image.fill(Qt::white);
     QPainter painter(&image);
-    paintCharts(charts, size, columns, &painter);
+    paint(&painter, size);
     painter.end();
     return image;
 }
@@ -131,18 +137,25 @@ QByteArray renderChart(QChart *chart, const QSize &size, ChartFormat format, QSt
 QByteArray renderCharts(const QList<QChart *> &charts, const QSize &size, int columns, ChartFormat format,
                         QString *error)
 {
-    QByteArray bytes;
     if (charts.isEmpty()) {
         if (error)
             *error = QStringLiteral("There is no chart to export.");
-        return bytes;
+        return {};
     }
     const QString title = charts.size() == 1 ? charts.front()->title() : QStringLiteral("syncscope charts");
+    return renderPainted([&](QPainter *painter, const QSize &sz) { paintCharts(charts, sz, columns, painter); },
+                         size, format, title, error);
+}
+
+QByteArray renderPainted(const PaintFn &paint, const QSize &size, ChartFormat format, const QString &title,
+                         QString *error)
+{
+    QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
     switch (format) {
     case ChartFormat::Png: {
-        const QImage image = renderChartsImage(charts, size, columns, 1.0);
+        const QImage image = renderPaintedImage(paint, size, 1.0);
         if (!image.save(&buffer, "PNG")) {
             if (error)
                 *error = QStringLiteral("Cannot encode the chart as PNG.");
@@ -159,7 +172,7 @@ QByteArray renderCharts(const QList<QChart *> &charts, const QSize &size, int co
         svg.setDescription(QStringLiteral("syncscope chart"));
         QPainter painter(&svg);
         painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
-        paintCharts(charts, size, columns, &painter);
+        paint(&painter, size);
         painter.end();
         break;
     }
@@ -172,7 +185,7 @@ QByteArray renderCharts(const QList<QChart *> &charts, const QSize &size, int co
         pdf.setTitle(title);
         pdf.setCreator(QStringLiteral("syncscope"));
         QPainter painter(&pdf);
-        paintCharts(charts, size, columns, &painter);
+        paint(&painter, size);
         painter.end();
         break;
     }
@@ -181,6 +194,21 @@ QByteArray renderCharts(const QList<QChart *> &charts, const QSize &size, int co
     if (bytes.isEmpty() && error)
         *error = QStringLiteral("Rendering the chart produced no data.");
     return bytes;
+}
+
+bool exportPainted(const PaintFn &paint, const QSize &size, const QString &path, const QString &title,
+                   QString *error)
+{
+    const auto format = chartFormatForPath(path);
+    if (!format) {
+        if (error)
+            *error = QStringLiteral("Cannot export to '%1': the file name must end in .png, .svg or .pdf.").arg(path);
+        return false;
+    }
+    const QByteArray bytes = renderPainted(paint, size, *format, title, error);
+    if (bytes.isEmpty())
+        return false;
+    return writeFileAtomically(path, bytes, error);
 }
 
 bool exportCharts(const QList<QChart *> &charts, const QSize &size, int columns, const QString &path,

@@ -7,10 +7,12 @@
 #include <QSize>
 #include <QString>
 
+#include <functional>
 #include <optional>
 
 QT_BEGIN_NAMESPACE
 class QChart;
+class QPainter;
 QT_END_NAMESPACE
 
 namespace syncscope::ui {
@@ -41,5 +43,15 @@ QByteArray renderCharts(const QList<QChart *> &charts, const QSize &size, int co
                         QString *error);
 bool exportCharts(const QList<QChart *> &charts, const QSize &size, int columns, const QString &path,
                   QString *error);
+
+// Any picture drawn with a QPainter (a chart that is not a QChart, such as a
+// heat map), on the same targets as the charts: `paint` draws into a painter
+// whose logical size is `size`, on a white background.
+using PaintFn = std::function<void(QPainter *painter, const QSize &size)>;
+QImage renderPaintedImage(const PaintFn &paint, const QSize &size, qreal scale = 1.0);
+QByteArray renderPainted(const PaintFn &paint, const QSize &size, ChartFormat format, const QString &title,
+                         QString *error);
+bool exportPainted(const PaintFn &paint, const QSize &size, const QString &path, const QString &title,
+                   QString *error);
 
 } // namespace syncscope::ui

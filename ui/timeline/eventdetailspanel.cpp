@@ -117,6 +117,48 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
         add(tr("Graph"), tr("%n kernel(s), GPU time %1", nullptr, int(g.count)).arg(formatDuration(g.time)));
     }
 
+    // A kernel of a graph replay, and the profiler's own sync records.
+    const int64_t corr = mt.correlation[i];
+    const std::string_view cat = m.str(mt.cat[i]);
+    if (tt.gpu && corr != kNoValue && (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" ||
+                                       cat == "cuda_sync")) {
+        for (const Track &t : m.tracks()) {
+            bool found = false;
+            for (uint32_t k = 0; k < t.size() && !found; ++k) {
+                if (t.correlation[k] != corr)
+                    continue;
+                const std::string_view c2 = m.str(t.cat[k]);
+                if (c2 != "cuda_runtime" && c2 != "cuda_driver")
+                    continue;
+                found = true;
+                const QString host = qs(m.str(t.name[k]));
+                if (cat == "cuda_sync") {
+                    add(tr("Host call"), tr("%1 (%2 long; double-click it under Flows)").arg(host, formatDuration(t.dur[k])));
+                } else if (isGraphLaunch(m.str(t.name[k]))) {
+                    const GpuWork g = gpuWorkOfCorrelation(m, corr);
+                    add(tr("Graph"), tr("part of a graph launched by %1: %n activity(ies), GPU time %2", nullptr,
+                                        int(g.count)).arg(host, formatDuration(g.time)));
+                }
+            }
+            if (found)
+                break;
+        }
+    }
+    const ReplayInput &rin = file.sync.replay;
+    if (tt.gpu && corr != kNoValue && !rin.deps.empty()) {
+        int waitsFor = 0, waitedBy = 0;
+        for (const StreamDependency &d : rin.deps) {
+            waitsFor += rin.activities[d.activity].correlation == corr;
+            waitedBy += rin.activities[d.on].correlation == corr;
+        }
+        const QString how = rin.waitMode == WaitMode::Exact ? tr("from the profiler's Stream Wait Event records")
+                                                            : tr("inferred from the measured schedule");
+        if (waitsFor)
+            add(tr("Stream wait"), tr("waited for %n activity(ies) of another stream (%1)", nullptr, waitsFor).arg(how));
+        if (waitedBy)
+            add(tr("Awaited by"), tr("%n activity(ies) of another stream waited for it (%1)", nullptr, waitedBy).arg(how));
+    }
+
     // Is it a blocking sync call, and did it cause a gap?
     const auto &calls = file.sync.syncCalls;
     auto c = std::lower_bound(calls.begin(), calls.end(), mt.start[i],

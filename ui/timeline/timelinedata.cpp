@@ -1,5 +1,6 @@
 #include "timeline/timelinedata.h"
 
+#include "analysis/runtime.h"
 #include "common/error.h"
 #include "timeline/timelinepalette.h"
 
@@ -631,24 +632,60 @@ TimelineData::linkedEvents(const TimelineEvent &e) const
             out.push_back(outgoing ? std::make_pair(e, oe) : std::make_pair(oe, e));
         }
     }
-    if (!out.empty())
-        return out;
-
     const int64_t corr = mt.correlation[e.index];
-    if (corr == kNoValue)
-        return out;
-    for (size_t ti = 0; ti < m.tracks().size() && out.size() < kMaxLinks; ++ti) {
-        const int drawn = file.trackOf[ti];
-        if (drawn < 0)
-            continue;
-        const auto &col = m.tracks()[ti].correlation;
-        for (uint32_t i = 0; i < col.size(); ++i) {
-            if (col[i] != corr || (drawn == e.track && i == e.index))
+    // The GPU-side event of a correlation (the first by start), or invalid.
+    auto gpuEventOf = [&](int64_t c) {
+        TimelineEvent best;
+        for (size_t ti = 0; ti < m.tracks().size(); ++ti) {
+            const int drawn = file.trackOf[ti];
+            if (drawn < 0 || !m_tracks[size_t(drawn)].gpu)
                 continue;
-            const TimelineEvent oe{drawn, i};
-            // The launch (host) points at what runs on the device.
-            const bool eFirst = tt.gpu != m_tracks[drawn].gpu ? !tt.gpu : s <= start(oe);
-            out.push_back(eFirst ? std::make_pair(e, oe) : std::make_pair(oe, e));
+            const Track t = m.tracks()[ti];
+            for (uint32_t i = 0; i < t.size(); ++i)
+                if (t.correlation[i] == c && (!best.valid() || t.start[i] < start(best)))
+                    best = {drawn, i};
+        }
+        return best;
+    };
+    if (out.empty() && corr != kNoValue) {
+        // A graph launch points at the first of its kernels only (the details
+        // panel counts the rest).
+        const bool graph = !tt.gpu && isGraphLaunch(m.str(mt.name[e.index]));
+        TimelineEvent firstOfGraph;
+        for (size_t ti = 0; ti < m.tracks().size() && out.size() < kMaxLinks; ++ti) {
+            const int drawn = file.trackOf[ti];
+            if (drawn < 0)
+                continue;
+            const auto &col = m.tracks()[ti].correlation;
+            for (uint32_t i = 0; i < col.size(); ++i) {
+                if (col[i] != corr || (drawn == e.track && i == e.index))
+                    continue;
+                const TimelineEvent oe{drawn, i};
+                if (graph && m_tracks[size_t(drawn)].gpu) {
+                    if (!firstOfGraph.valid() || start(oe) < start(firstOfGraph))
+                        firstOfGraph = oe;
+                    continue;
+                }
+                // The launch (host) points at what runs on the device.
+                const bool eFirst = tt.gpu != m_tracks[drawn].gpu ? !tt.gpu : s <= start(oe);
+                out.push_back(eFirst ? std::make_pair(e, oe) : std::make_pair(oe, e));
+            }
+        }
+        if (firstOfGraph.valid())
+            out.push_back({e, firstOfGraph});
+    }
+    // Stream waits: from what this activity waited for, to what waited for it.
+    const ReplayInput &rin = file.sync.replay;
+    if (tt.gpu && corr != kNoValue && !rin.deps.empty()) {
+        for (const StreamDependency &d : rin.deps) {
+            if (out.size() >= kMaxLinks)
+                break;
+            const int64_t to = rin.activities[d.activity].correlation, from = rin.activities[d.on].correlation;
+            if ((to != corr && from != corr) || to == kNoValue || from == kNoValue)
+                continue;
+            const TimelineEvent other = gpuEventOf(to == corr ? from : to);
+            if (other.valid() && other != e)
+                out.push_back(to == corr ? std::make_pair(other, e) : std::make_pair(e, other));
         }
     }
     return out;

@@ -1,0 +1,197 @@
+#include "job/jobpage.h"
+
+#include "analysis/syncanalysis.h"
+#include "common/error.h"
+#include "job/jobview.h"
+#include "jobs/jobrunner.h"
+#include "timeline/timelinedata.h"
+
+#include <QAction>
+#include <QHBoxLayout>
+#include <QLabel>
+#include <QProgressBar>
+#include <QPushButton>
+#include <QVBoxLayout>
+
+#include <string>
+
+namespace syncscope::ui {
+
+JobPage::JobPage(QWidget *parent) : QWidget(parent)
+{
+    m_runner = new JobRunner(this);
+    m_view = new JobView(this);
+    m_note = new QLabel(this);
+    m_note->setWordWrap(true);
+    m_note->setAlignment(Qt::AlignCenter);
+    m_error = new QLabel(this);
+    m_error->setWordWrap(true);
+    m_error->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
+    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_error->hide();
+
+    m_progressRow = new QWidget(this);
+    m_progressLabel = new QLabel(m_progressRow);
+    m_progress = new QProgressBar(m_progressRow);
+    m_progress->setRange(0, 1000);
+    m_cancel = new QPushButton(tr("Cancel"), m_progressRow);
+    auto *row = new QHBoxLayout(m_progressRow);
+    row->setContentsMargins(0, 0, 0, 0);
+    row->addWidget(m_progressLabel);
+    row->addWidget(m_progress, 1);
+    row->addWidget(m_cancel);
+    m_progressRow->hide();
+
+    auto *layout = new QVBoxLayout(this);
+    layout->setContentsMargins(4, 4, 4, 4);
+    layout->addWidget(m_progressRow);
+    layout->addWidget(m_error);
+    layout->addWidget(m_note, 1);
+    layout->addWidget(m_view, 100);
+
+    m_cancelAction = new QAction(tr("Cancel Job Analysis"), this);
+    m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
+    m_cancelAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
+    m_cancelAction->setEnabled(false);
+    addAction(m_cancelAction);
+    connect(m_cancelAction, &QAction::triggered, this, &JobPage::cancel);
+    connect(m_cancel, &QPushButton::clicked, this, &JobPage::cancel);
+
+    connect(m_runner, &JobRunner::started, this, [this](quint64, const QString &title) {
+        m_progressLabel->setText(title);
+        m_progress->setValue(0);
+        m_progressRow->show();
+        m_cancelAction->setEnabled(true);
+    });
+    connect(m_runner, &JobRunner::progress, this, [this](quint64, double f, const QString &msg) {
+        m_progress->setValue(int(f * 1000));
+        m_progress->setFormat(msg.isEmpty() ? QStringLiteral("%p%")
+                                            : msg + QStringLiteral(" — %p%"));
+    });
+    connect(m_runner, &JobRunner::idle, this, [this] {
+        if (!m_runner->isRunning()) {
+            m_progressRow->hide();
+            m_cancelAction->setEnabled(false);
+        }
+    });
+    connect(m_runner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
+        const auto *job = std::any_cast<std::shared_ptr<const JobScale>>(&result);
+        if (!job || !*job)
+            return;
+        // The inputs are made in the Timeline's file order, so a rank's input
+        // position is its file there.
+        m_fileOfRankRow.clear();
+        for (const JobRank &jr : (*job)->rankRows)
+            m_fileOfRankRow.push_back(jr.fileIndex < m_files ? int(jr.fileIndex) : -1);
+        m_note->hide();
+        m_view->setJob(*job);
+        m_view->show();
+        Q_EMIT statusMessage(tr("Job analysed: %1 ranks").arg((*job)->ranks));
+        Q_EMIT jobReady();
+    });
+    connect(m_runner, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        m_error->setText(error);
+        m_error->show();
+        showNote(tr("The job could not be analysed."));
+        Q_EMIT statusMessage(error);
+        Q_EMIT jobFailed(error);
+    });
+    connect(m_runner, &JobRunner::cancelled, this, [this](quint64) {
+        if (!m_runner->isRunning() && !m_view->job())
+            showNote(tr("The job analysis was cancelled. Reopen the ranks in the Timeline to run "
+                        "it again."));
+    });
+    connect(m_view, &JobView::statusMessage, this, &JobPage::statusMessage);
+    connect(m_view, &JobView::showRankWindow, this, [this](int rankRow, TimeNs start, TimeNs end) {
+        if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()) &&
+            m_fileOfRankRow[size_t(rankRow)] >= 0)
+            Q_EMIT showRankWindow(m_fileOfRankRow[size_t(rankRow)], start, end);
+    });
+
+    showNote(tr("Open several trace files of one job (the ranks, e.g. File ▸ Open with all of them "
+                "selected) to see "
+                "what a sync on one rank costs the whole job."));
+}
+
+JobPage::~JobPage()
+{
+    m_runner->cancel();
+    m_runner->waitForDone();
+}
+
+void JobPage::showNote(const QString &text)
+{
+    m_view->setJob(nullptr);
+    m_view->hide();
+    m_note->setText(text);
+    m_note->show();
+}
+
+QString JobPage::noteText() const
+{
+    return m_note->isHidden() ? QString() : m_note->text();
+}
+bool JobPage::isRunning() const
+{
+    return m_runner->isRunning();
+}
+
+QList<QAction *> JobPage::pageActions() const
+{
+    return {m_view->exportHeatMapAction(), m_view->copyHeatMapAction(), m_cancelAction};
+}
+
+void JobPage::cancel()
+{
+    if (m_runner->isRunning())
+        m_runner->cancel();
+}
+
+void JobPage::clear()
+{
+    m_runner->cancel();
+    m_runner->waitForDone();
+    m_error->hide();
+    m_files = 0;
+    m_fileOfRankRow.clear();
+    showNote(tr("Loading the job…"));
+}
+
+void JobPage::setTimelineData(std::shared_ptr<const TimelineData> data)
+{
+    m_runner->cancel();
+    m_error->hide();
+    m_files = 0;
+    m_fileOfRankRow.clear();
+    if (!data || data->files().size() < 2) {
+        showNote(data ? tr("The Timeline shows one file. Open several trace files of one job (the "
+                           "ranks) to see what "
+                           "a sync on one rank costs the whole job.")
+                      : tr("Open several trace files of one job (the ranks) to see what a sync on "
+                           "one rank costs "
+                           "the whole job."));
+        return;
+    }
+    m_files = data->files().size();
+    showNote(tr("Analysing the job…"));
+    const int n = int(data->files().size());
+    m_runner->start(
+        tr("Analysing %n ranks", nullptr, n),
+        [data](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+            // Summaries first (a small fraction of each trace), then the job.
+            const size_t count = data->files().size();
+            std::vector<RankInput> inputs;
+            inputs.reserve(count);
+            for (size_t i = 0; i < count; ++i) {
+                if (cancel && cancel->cancelled())
+                    throw Cancelled();
+                const TimelineFile &f = data->files()[i];
+                inputs.push_back(makeRankInput(*f.model, f.sync));
+                progress(0.2 * double(i + 1) / double(count), "Summarising the ranks");
+            }
+            const ProgressFn job = [&](double f, const char *msg) { progress(0.2 + 0.8 * f, msg); };
+            return std::make_shared<const JobScale>(analyzeJobScale(inputs, job, cancel));
+        });
+}
+
+} // namespace syncscope::ui
