@@ -177,6 +177,13 @@ void printSummary(const JobAnalysis &job, size_t top)
             std::cout << " (" << copies << " device-to-pageable copies)";
         std::cout << ", " << r.cudaSyncEvents.size() << " cuda_sync event(s), " << r.syncGaps.size()
                   << " sync gap(s), " << r.steps.size() << " step(s)\n";
+        if (!r.devices.empty())
+            std::cout << "    " << r.streamDependencies << " stream wait(s) kept by the replay, "
+                      << (r.waitMode == WaitMode::Exact
+                              ? "exact (from the profiler's Stream Wait Event records)"
+                              : "inferred from the measured schedule (no Stream Wait Event records; "
+                                "record with enable_cuda_sync_events=True for exact ones)")
+                      << "\n";
         if (!r.sources.empty()) {
             std::cout << "    Sync sources, by what removing all their calls would save:\n";
             for (size_t i = 0; i < r.sources.size() && i < top; ++i) {
