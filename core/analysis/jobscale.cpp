@@ -83,8 +83,13 @@ public:
         std::vector<TimeNs> delta(nc, 0), deltaMax(nc, kNever);
         std::vector<std::vector<size_t>> pausedAt(nc);
         Walk out;
-        for (size_t r = 0; r < n; ++r)
+        // Ranks being walked, and ranks whose first removed call is still to come:
+        // once both are 0, every rank meets the rest as measured and nothing moves.
+        size_t active = 0, pendingWake = 0;
+        for (size_t r = 0; r < n; ++r) {
             wakeAt[r] = m_replays[r]->firstRemovedItem(removed[r]);
+            pendingWake += wakeAt[r] != SIZE_MAX;
+        }
         std::vector<size_t> runnable(n), complete;
         for (size_t r = 0; r < n; ++r)
             runnable[r] = n - 1 - r; // popped from the back: rank 0 first
@@ -98,12 +103,22 @@ public:
                 complete.push_back(c);
         };
         auto wake = [&](size_t r, size_t item) {
-            m_replays[r]->beginWalk(removed[r], item);
-            walked[r] = 1;
+            if (walked[r]) {
+                m_replays[r]->rewake(item); // after it converged: the same walk goes on
+            } else {
+                m_replays[r]->beginWalk(removed[r], item);
+                walked[r] = 1;
+            }
+            if (wakeAt[r] != SIZE_MAX)
+                --pendingWake;
+            wakeAt[r] = SIZE_MAX;
             state[r] = Running;
+            ++active;
         };
         while (done < n) {
             checkCancel(m_cancel);
+            if (active == 0 && pendingWake == 0)
+                break;
             while (!runnable.empty()) {
                 const size_t r = runnable.back();
                 runnable.pop_back();
@@ -135,9 +150,23 @@ public:
                         break;
                     }
                     const uint32_t a = m_replays[r]->walkToCoupled();
+                    if (a == SyncReplay::kConverged) {
+                        // Nothing more moves on it unless a collective ends at another time.
+                        const size_t at = m_replays[r]->walkPos();
+                        const std::vector<uint32_t> &mine = m_order[r];
+                        cursor[r] = size_t(std::lower_bound(mine.begin(), mine.end(), at,
+                                                            [&](uint32_t x, size_t pos) {
+                                                                return m_replays[r]->itemOf(x) < pos;
+                                                            }) -
+                                           mine.begin());
+                        state[r] = Lazy;
+                        --active;
+                        continue;
+                    }
                     if (a == UINT32_MAX) {
                         state[r] = Done;
                         ++done;
+                        --active;
                         break;
                     }
                     const auto ck = m_collectiveOf[r].at(a);
@@ -204,6 +233,7 @@ public:
             for (TimeNs t : m_replays[r]->walkNewLast())
                 if (t != kNoValue)
                     out.newLast[r] = std::max(out.newLast[r], t);
+            out.newLast[r] = std::max(out.newLast[r], m_replays[r]->skippedMax());
         }
         return out;
     }

@@ -195,16 +195,37 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     m_thrDiverged.assign(m_threads, 0);
     m_removed.assign(calls.size(), 0);
     m_coupled.assign(acts.size(), 0);
+    m_blockMax.assign(m_items.size() / kBlock + 1, kNever);
+    for (size_t i = 0; i < m_items.size(); ++i)
+        if (m_items[i].kind != Block)
+            m_blockMax[i / kBlock] = std::max(m_blockMax[i / kBlock], acts[m_items[i].ref].end);
+}
+
+TimeNs SyncReplay::oldMaxInItems(size_t from, size_t to) const
+{
+    TimeNs best = kNever;
+    to = std::min(to, m_items.size());
+    while (from < to) {
+        if (from % kBlock == 0 && from + kBlock <= to) {
+            best = std::max(best, m_blockMax[from / kBlock]);
+            from += kBlock;
+            continue;
+        }
+        if (m_items[from].kind != Block)
+            best = std::max(best, m_in.activities[m_items[from].ref].end);
+        ++from;
+    }
+    return best;
 }
 
 void SyncReplay::reset(const std::vector<size_t> &removed)
 {
     if (++m_gen == 0) { // wrapped: clear every stamp once
         std::fill(m_actStamp.begin(), m_actStamp.end(), 0);
-        std::fill(m_thrStamp.begin(), m_thrStamp.end(), 0);
         std::fill(m_strStamp.begin(), m_strStamp.end(), 0);
         m_gen = 1;
     }
+    newThreadGeneration();
     for (size_t c : removed)
         m_removed[c] = 1;
     m_devNewMax.assign(m_devices.size(), kNever);
@@ -219,10 +240,18 @@ void SyncReplay::clearRemoved(const std::vector<size_t> &removed)
         m_removed[c] = 0;
 }
 
+void SyncReplay::newThreadGeneration()
+{
+    if (++m_thrGen == 0) {
+        std::fill(m_thrStamp.begin(), m_thrStamp.end(), 0);
+        m_thrGen = 1;
+    }
+}
+
 void SyncReplay::touchThread(uint32_t t, size_t item)
 {
-    if (m_thrStamp[t] != m_gen) {
-        m_thrStamp[t] = m_gen;
+    if (m_thrStamp[t] != m_thrGen) {
+        m_thrStamp[t] = m_thrGen;
         m_head[t] = 0;
         m_thrNewMax[t] = kNever;
         const int32_t prev = m_prevOfThread[item];
@@ -395,7 +424,7 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
     for (uint32_t t = 0; t < m_threads; ++t) {
         if (m_lastOfThread[t] <= item)
             continue; // no host events left
-        if (m_thrStamp[t] != m_gen || m_head[t] <= 0)
+        if (m_thrStamp[t] != m_thrGen || m_head[t] <= 0)
             return false;
         if (!have) {
             d = m_head[t];
@@ -446,6 +475,25 @@ void SyncReplay::beginWalk(const std::vector<size_t> &removed, size_t startItem)
     reset(removed);
     // Before startItem nothing moved: the walk may begin there (as run() does).
     m_walkPos = m_walkStart = std::min(startItem, m_items.size());
+    m_walkLastRemoved = 0;
+    for (size_t c : removed)
+        m_walkLastRemoved = std::max<size_t>(m_walkLastRemoved, m_blockItem[c]);
+    m_skippedMax = kNever;
+    m_convergedAt = SIZE_MAX;
+}
+
+void SyncReplay::rewake(size_t item)
+{
+    // Converged at m_convergedAt: nothing in [m_convergedAt, item) moved, every
+    // head start was 0 and every thread's launched work ended as measured, so the
+    // threads start afresh (as at a walk's start); moved activities have no
+    // dependents beyond the convergence point, and their stamps stay valid.
+    if (m_convergedAt != SIZE_MAX)
+        m_skippedMax = std::max(m_skippedMax, oldMaxInItems(m_convergedAt, item));
+    m_convergedAt = SIZE_MAX;
+    newThreadGeneration();
+    m_divergedThreads = 0;
+    m_walkPos = item;
 }
 
 size_t SyncReplay::firstRemovedItem(const std::vector<size_t> &removed) const
@@ -485,6 +533,12 @@ uint32_t SyncReplay::walkToCoupled()
             return it.ref;
         }
         settle(i, ns, ns + (act.end - act.start), h);
+        if (i >= m_walkLastRemoved && m_nonZeroHeads == 0 && m_divergedStreams == 0 && m_divergedThreads == 0 &&
+            i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_lastOrphan)) {
+            // From here on nothing moves unless a collective ends at another time.
+            m_convergedAt = m_walkPos = i + 1;
+            return kConverged;
+        }
     }
     clearRemoved(m_walkRemoved);
     m_walkRemoved.clear();
@@ -506,10 +560,15 @@ std::vector<TimeNs> SyncReplay::walkNewLast() const
         if (di.positions.empty())
             continue;
         TimeNs best = m_devNewMax[d];
-        // Activities before the walk's start did not move.
+        // Activities before the walk's start, and after its convergence, did not move.
         const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), uint32_t(m_walkStart));
         if (b != di.positions.begin())
             best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
+        if (m_convergedAt != SIZE_MAX) {
+            const auto e = std::lower_bound(di.positions.begin(), di.positions.end(), uint32_t(m_convergedAt));
+            if (e != di.positions.end())
+                best = std::max(best, di.suffixMax[static_cast<size_t>(e - di.positions.begin())]);
+        }
         out[d] = best;
     }
     return out;

@@ -43,6 +43,7 @@
 #include "analysis/replayinput.h"
 
 #include <cstdint>
+#include <limits>
 #include <vector>
 
 namespace syncscope {
@@ -72,13 +73,23 @@ public:
     // activity as measured, for resume() to give it a new end.
     void pauseUnmoved(uint32_t activity);
     // Walks on to the next coupled activity and returns its index, its new start
-    // computed; returns UINT32_MAX at the end of the trace.
+    // computed; returns UINT32_MAX at the end of the trace, and kConverged once
+    // nothing more can move unless a coupled activity ends at another time
+    // (walkPos() is then where it converged).
+    static constexpr uint32_t kConverged = UINT32_MAX - 1;
     uint32_t walkToCoupled();
     TimeNs pausedNewStart() const { return m_pausedStart; }
     // Gives the paused activity its new end and continues after it.
     void resume(TimeNs newEnd);
-    // After the walk: each device's last new end (kNoValue: no activity).
+    size_t walkPos() const { return m_walkPos; }
+    // Continues a converged walk at item position `item` (a coupled activity's,
+    // for pauseUnmoved and resume), nothing before it having moved since.
+    void rewake(size_t item);
+    // After the walk: each device's last new end (kNoValue: no activity); also
+    // valid after kConverged, and the skipped activities' old ends are counted
+    // in skippedMax().
     std::vector<TimeNs> walkNewLast() const;
+    TimeNs skippedMax() const { return m_skippedMax; }
     // The last new end of activity a in the current walk (its old end if not walked).
     TimeNs newEnd(uint32_t a) const;
 
@@ -144,6 +155,11 @@ private:
     std::vector<Pending> m_pending; // moved activities with a dependent still to come
     uint32_t m_pendingUntil = 0;
     size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
+    size_t m_walkLastRemoved = 0, m_convergedAt = SIZE_MAX;
+    TimeNs m_skippedMax = std::numeric_limits<TimeNs>::min();
+    uint32_t m_thrGen = 0;
+    static constexpr size_t kBlock = 256;
+    std::vector<TimeNs> m_blockMax;       // per block of kBlock items: max old end of its activities
     TimeNs m_pausedStart = 0;
     std::vector<size_t> m_walkRemoved;
     size_t m_lastWalked = 0;
@@ -151,7 +167,9 @@ private:
 
     void reset(const std::vector<size_t> &removed);
     void clearRemoved(const std::vector<size_t> &removed);
+    void newThreadGeneration();
     void touchThread(uint32_t t, size_t item);
+    TimeNs oldMaxInItems(size_t from, size_t to) const;
     void updateThreadDiverged(uint32_t t);
     void setHead(uint32_t t, TimeNs h);
     void visitBlock(size_t item);
