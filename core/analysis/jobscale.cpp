@@ -467,7 +467,6 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
                 end = std::max(end, w.newLast[r] - offset[r]);
         return std::max<TimeNs>(0, jobEnd - end);
     };
-    std::vector<std::vector<size_t>> none(n);
     auto onlyRank = [&](size_t r, std::vector<size_t> calls) {
         std::vector<std::vector<size_t>> removed(n);
         removed[r] = std::move(calls);

@@ -326,12 +326,11 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     return std::min(act.start, ns);
 }
 
-void SyncReplay::settle(size_t i, TimeNs ns, TimeNs ne, TimeNs headUsed)
+void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
 {
     const Item &it = m_items[i];
     const uint32_t a = it.ref;
     const ReplayActivity &act = m_in.activities[a];
-    (void)ns;
     m_actStamp[a] = m_gen;
     m_newEnd[a] = ne;
     m_headUsed[a] = headUsed;
@@ -383,10 +382,9 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
             TimeNs h = 0;
             const TimeNs ns = activityStart(i, h);
             const ReplayActivity &act = m_in.activities[it.ref];
-            settle(i, ns, ns + (act.end - act.start), h);
+            settle(i, ns + (act.end - act.start), h);
         }
-        if (i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 && m_divergedThreads == 0 &&
-            i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_lastOrphan)) {
+        if (converged(i, last)) {
             stop = i + 1;
             break;
         }
@@ -400,21 +398,36 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     m_lastShift = shift;
     clearRemoved(removed);
 
-    for (size_t d = 0; d < m_devices.size(); ++d) {
-        const DeviceIndex &di = m_devices[d];
-        if (di.positions.empty())
-            continue;
-        // Activities outside [first, stop) did not move.
-        TimeNs best = m_devNewMax[d];
-        const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), first);
-        if (b != di.positions.begin())
-            best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
-        const auto e = std::lower_bound(di.positions.begin(), di.positions.end(), stop);
+    for (size_t d = 0; d < m_devices.size(); ++d)
+        if (!m_devices[d].positions.empty())
+            out[d] = std::max<TimeNs>(0, m_devices[d].oldMax - lastNewEnd(d, first, stop, shift));
+    return out;
+}
+
+// Nothing can move any more: past `last` (the last removed call), every head
+// start is 0, every stream and thread ends as measured, no moved activity has a
+// dependent still to come, and no orphan can take a head start.
+bool SyncReplay::converged(size_t i, size_t last) const
+{
+    return i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 && m_divergedThreads == 0 &&
+           i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_lastOrphan);
+}
+
+// Device d's last new end when only items in [from, to) were walked: those
+// before did not move, and those from `to` on moved by exactly `shift`.
+TimeNs SyncReplay::lastNewEnd(size_t d, size_t from, size_t to, TimeNs shift) const
+{
+    const DeviceIndex &di = m_devices[d];
+    TimeNs best = m_devNewMax[d];
+    const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), from);
+    if (b != di.positions.begin())
+        best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
+    if (to < m_items.size()) {
+        const auto e = std::lower_bound(di.positions.begin(), di.positions.end(), to);
         if (e != di.positions.end())
             best = std::max(best, di.suffixMax[static_cast<size_t>(e - di.positions.begin())] - shift);
-        out[d] = std::max<TimeNs>(0, di.oldMax - best);
     }
-    return out;
+    return best;
 }
 
 bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
@@ -532,9 +545,8 @@ uint32_t SyncReplay::walkToCoupled()
             m_headUsed[it.ref] = h;
             return it.ref;
         }
-        settle(i, ns, ns + (act.end - act.start), h);
-        if (i >= m_walkLastRemoved && m_nonZeroHeads == 0 && m_divergedStreams == 0 && m_divergedThreads == 0 &&
-            i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_lastOrphan)) {
+        settle(i, ns + (act.end - act.start), h);
+        if (converged(i, m_walkLastRemoved)) {
             // From here on nothing moves unless a collective ends at another time.
             m_convergedAt = m_walkPos = i + 1;
             return kConverged;
@@ -548,29 +560,16 @@ uint32_t SyncReplay::walkToCoupled()
 void SyncReplay::resume(TimeNs newEnd)
 {
     const size_t i = m_pausedItem;
-    settle(i, m_pausedStart, newEnd, m_headUsed[m_items[i].ref]);
+    settle(i, newEnd, m_headUsed[m_items[i].ref]);
     m_walkPos = i + 1;
 }
 
 std::vector<TimeNs> SyncReplay::walkNewLast() const
 {
     std::vector<TimeNs> out(m_devices.size(), kNoValue);
-    for (size_t d = 0; d < m_devices.size(); ++d) {
-        const DeviceIndex &di = m_devices[d];
-        if (di.positions.empty())
-            continue;
-        TimeNs best = m_devNewMax[d];
-        // Activities before the walk's start, and after its convergence, did not move.
-        const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), uint32_t(m_walkStart));
-        if (b != di.positions.begin())
-            best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
-        if (m_convergedAt != SIZE_MAX) {
-            const auto e = std::lower_bound(di.positions.begin(), di.positions.end(), uint32_t(m_convergedAt));
-            if (e != di.positions.end())
-                best = std::max(best, di.suffixMax[static_cast<size_t>(e - di.positions.begin())]);
-        }
-        out[d] = best;
-    }
+    for (size_t d = 0; d < m_devices.size(); ++d)
+        if (!m_devices[d].positions.empty())
+            out[d] = lastNewEnd(d, m_walkStart, m_convergedAt, 0);
     return out;
 }
 

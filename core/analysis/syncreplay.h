@@ -174,7 +174,9 @@ private:
     void setHead(uint32_t t, TimeNs h);
     void visitBlock(size_t item);
     TimeNs activityStart(size_t item, TimeNs &headUsed);
-    void settle(size_t item, TimeNs newStart, TimeNs newEnd, TimeNs headUsed);
+    void settle(size_t item, TimeNs newEnd, TimeNs headUsed);
+    bool converged(size_t item, size_t lastRemoved) const;
+    TimeNs lastNewEnd(size_t device, size_t from, size_t to, TimeNs shift) const;
     bool uniformShift(size_t item, TimeNs &shift);
 };
 
