@@ -39,7 +39,6 @@ struct Coupled {
 
 struct Walk {
     std::vector<TimeNs> newLast;  // per rank: latest new end of any activity (kNever: none)
-    std::vector<TimeNs> delta;    // per coupled collective: how much later it ended (<= 0)
     size_t forced = 0;            // collectives resolved before every rank arrived
 };
 
@@ -49,15 +48,17 @@ public:
               const CancelToken *cancel)
         : m_ranks(ranks), m_coupled(coupled), m_cancel(cancel)
     {
-        m_collectiveOf.resize(ranks.size());
-        std::vector<std::vector<uint32_t>> acts(ranks.size());
-        for (size_t c = 0; c < coupled.size(); ++c)
+        const size_t n = ranks.size(), nc = coupled.size();
+        m_collectiveOf.resize(n);
+        std::vector<std::vector<uint32_t>> acts(n);
+        for (size_t c = 0; c < nc; ++c)
             for (size_t k = 0; k < coupled[c].parts.size(); ++k) {
                 const Coupled::Part &p = coupled[c].parts[k];
                 m_collectiveOf[p.rank][p.activity] = {c, k};
                 acts[p.rank].push_back(p.activity);
             }
-        for (size_t r = 0; r < ranks.size(); ++r) {
+        m_oldLast.assign(n, kNever);
+        for (size_t r = 0; r < n; ++r) {
             m_replays.push_back(std::make_unique<SyncReplay>(ranks[r]->replay));
             m_replays.back()->setCoupled(acts[r]);
             // Its collectives in host order (the order its walk meets them).
@@ -65,23 +66,42 @@ public:
                 return m_replays.back()->itemOf(x) < m_replays.back()->itemOf(y);
             });
             m_order.push_back(std::move(acts[r]));
+            for (const ReplayActivity &x : ranks[r]->replay.activities)
+                m_oldLast[r] = std::max(m_oldLast[r], x.end);
         }
+        m_cStamp.assign(nc, 0);
+        m_arrived.assign(nc, 0);
+        m_resolved.assign(nc, 0);
+        m_delta.assign(nc, 0);
+        m_deltaMax.assign(nc, kNever);
+        m_pausedAt.resize(nc);
+        m_orderConsistent = ordersConsistent();
     }
+
+    // How much later collective c ended in the last run() (<= 0).
+    TimeNs delta(size_t c) const { return m_cStamp[c] == m_gen && m_resolved[c] ? m_delta[c] : m_tailDelta; }
 
     // A rank whose walk has changed nothing yet is lazy: it reaches each of its
     // collectives as measured (delta 0) without being walked, until a collective
     // it takes part in ends at another time or its first removed call comes;
     // from there it is walked. Before that point nothing on it moved, so the
     // walk may start there, exactly as SyncReplay::run starts at its first call.
+    // The walk ends once no rank is walked and no removed call is left, or once
+    // every rank still to go has just left a collective in a uniform shift of
+    // one amount D (SyncReplay::resumedUniformShift): every rank then reaches
+    // every later collective D early, which then ends D early on every rank, so
+    // everything still to come moves by D.
     Walk run(const std::vector<std::vector<size_t>> &removed)
     {
-        const size_t n = m_ranks.size(), nc = m_coupled.size();
-        enum State : uint8_t { Lazy, Running, Paused, PausedLazy, Done };
+        const size_t n = m_ranks.size();
+        if (++m_gen == 0) {
+            std::fill(m_cStamp.begin(), m_cStamp.end(), 0);
+            m_gen = 1;
+        }
+        m_tailDelta = 0;
         std::vector<State> state(n, Lazy);
-        std::vector<size_t> arrived(nc, 0), cursor(n, 0), wakeAt(n, SIZE_MAX), partAt(n, 0);
-        std::vector<char> resolved(nc, 0), walked(n, 0);
-        std::vector<TimeNs> delta(nc, 0), deltaMax(nc, kNever);
-        std::vector<std::vector<size_t>> pausedAt(nc);
+        std::vector<size_t> cursor(n, 0), wakeAt(n, SIZE_MAX), partAt(n, 0);
+        std::vector<char> walked(n, 0);
         Walk out;
         // Ranks being walked, and ranks whose first removed call is still to come:
         // once both are 0, every rank meets the rest as measured and nothing moves.
@@ -94,12 +114,24 @@ public:
         for (size_t r = 0; r < n; ++r)
             runnable[r] = n - 1 - r; // popped from the back: rank 0 first
         size_t done = 0;
+        auto touch = [&](size_t c) {
+            if (m_cStamp[c] != m_gen) {
+                m_cStamp[c] = m_gen;
+                m_arrived[c] = 0;
+                m_resolved[c] = 0;
+                m_delta[c] = 0;
+                m_deltaMax[c] = kNever;
+                m_pausedAt[c].clear();
+            }
+        };
+        auto isResolved = [&](size_t c) { return m_cStamp[c] == m_gen && m_resolved[c]; };
         auto arrive = [&](size_t r, size_t c, size_t part, TimeNs d, State paused) {
+            touch(c);
             partAt[r] = part;
-            deltaMax[c] = std::max(deltaMax[c], d - m_coupled[c].parts[part].wait);
-            pausedAt[c].push_back(r);
+            m_deltaMax[c] = std::max(m_deltaMax[c], d - m_coupled[c].parts[part].wait);
+            m_pausedAt[c].push_back(r);
             state[r] = paused;
-            if (++arrived[c] == m_coupled[c].parts.size())
+            if (++m_arrived[c] == m_coupled[c].parts.size())
                 complete.push_back(c);
         };
         auto wake = [&](size_t r, size_t item) {
@@ -136,13 +168,13 @@ public:
                             break;
                         }
                         const auto ck = m_collectiveOf[r].at(mine[cursor[r]]);
-                        if (resolved[ck.first]) { // resolved without this rank (a cycle of groups)
-                            if (delta[ck.first] == 0) {
+                        if (isResolved(ck.first)) { // resolved without this rank (a cycle of groups)
+                            if (m_delta[ck.first] == 0) {
                                 ++cursor[r];
                             } else {
                                 wake(r, next);
                                 m_replays[r]->pauseUnmoved(mine[cursor[r]]);
-                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end + delta[ck.first]);
+                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end + m_delta[ck.first]);
                             }
                             continue;
                         }
@@ -171,8 +203,8 @@ public:
                     }
                     const auto ck = m_collectiveOf[r].at(a);
                     const Coupled::Part &p = m_coupled[ck.first].parts[ck.second];
-                    if (resolved[ck.first]) {
-                        m_replays[r]->resume(p.end + delta[ck.first]);
+                    if (isResolved(ck.first)) {
+                        m_replays[r]->resume(p.end + m_delta[ck.first]);
                         continue;
                     }
                     arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start, Paused);
@@ -185,49 +217,52 @@ public:
                 // take the first such collective (in group, then sequence order),
                 // counting the missing ranks as not moved.
                 size_t best = SIZE_MAX;
-                for (size_t c = 0; c < nc && best == SIZE_MAX; ++c)
-                    if (!resolved[c] && arrived[c] > 0)
+                for (size_t c = 0; c < m_coupled.size() && best == SIZE_MAX; ++c)
+                    if (m_cStamp[c] == m_gen && !m_resolved[c] && m_arrived[c] > 0)
                         best = c;
                 if (best == SIZE_MAX)
                     throw Error("internal: the job replay stalled");
                 std::vector<char> here(n, 0);
-                for (size_t r : pausedAt[best])
+                for (size_t r : m_pausedAt[best])
                     here[r] = 1;
                 for (const Coupled::Part &p : m_coupled[best].parts)
                     if (!here[p.rank])
-                        deltaMax[best] = std::max(deltaMax[best], -p.wait);
+                        m_deltaMax[best] = std::max(m_deltaMax[best], -p.wait);
                 complete.push_back(best);
                 ++out.forced;
             }
+            size_t resumed = 0;
             for (size_t c : complete) {
-                delta[c] = std::min<TimeNs>(0, deltaMax[c]);
-                resolved[c] = 1;
-                for (size_t r : pausedAt[c]) {
+                m_delta[c] = std::min<TimeNs>(0, m_deltaMax[c]);
+                m_resolved[c] = 1;
+                for (size_t r : m_pausedAt[c]) {
                     const Coupled::Part &p = m_coupled[c].parts[partAt[r]];
                     if (state[r] == PausedLazy) {
-                        if (delta[c] == 0) {
+                        if (m_delta[c] == 0) {
                             ++cursor[r];
                             state[r] = Lazy;
                         } else {
                             wake(r, m_replays[r]->itemOf(p.activity));
                             m_replays[r]->pauseUnmoved(p.activity);
-                            m_replays[r]->resume(p.end + delta[c]);
+                            m_replays[r]->resume(p.end + m_delta[c]);
+                            ++resumed;
                         }
                     } else {
-                        m_replays[r]->resume(p.end + delta[c]);
+                        m_replays[r]->resume(p.end + m_delta[c]);
                         state[r] = Running;
+                        ++resumed;
                     }
                     runnable.push_back(r);
                 }
             }
             complete.clear();
+            if (m_orderConsistent && out.forced == 0 && resumed + done == n && uniformTail(state))
+                break;
         }
-        out.delta = std::move(delta);
         out.newLast.assign(n, kNever);
         for (size_t r = 0; r < n; ++r) {
             if (!walked[r]) { // nothing on it moved
-                for (const ReplayActivity &x : m_ranks[r]->replay.activities)
-                    out.newLast[r] = std::max(out.newLast[r], x.end);
+                out.newLast[r] = m_oldLast[r];
                 continue;
             }
             for (TimeNs t : m_replays[r]->walkNewLast())
@@ -239,12 +274,76 @@ public:
     }
 
 private:
+    enum State : uint8_t { Lazy, Running, Paused, PausedLazy, Done };
     const std::vector<const RankInput *> &m_ranks;
     const std::vector<Coupled> &m_coupled;
     const CancelToken *m_cancel;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
     std::vector<std::vector<uint32_t>> m_order; // per rank: its collectives' activities in host order
     std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
+    std::vector<TimeNs> m_oldLast; // per rank: its last measured end
+    bool m_orderConsistent = true;  // the ranks meet their collectives in compatible orders
+    // Per collective, valid in the current run where m_cStamp equals m_gen.
+    uint32_t m_gen = 0;
+    std::vector<uint32_t> m_cStamp;
+    std::vector<size_t> m_arrived;
+    std::vector<char> m_resolved;
+    std::vector<TimeNs> m_delta, m_deltaMax;
+    std::vector<std::vector<size_t>> m_pausedAt;
+    TimeNs m_tailDelta = 0; // of the collectives the run did not reach
+
+    // Every rank not done has just resumed after a collective, in a uniform
+    // shift of one amount: the walks end there, the rest moved by it.
+    bool uniformTail(const std::vector<State> &state)
+    {
+        TimeNs d = 0;
+        bool have = false;
+        for (size_t r = 0; r < m_ranks.size(); ++r) {
+            if (state[r] != Running)
+                continue; // done
+            TimeNs s = 0;
+            if (!m_replays[r]->resumedUniformShift(s) || (have && s != d))
+                return false;
+            d = s;
+            have = true;
+        }
+        if (!have)
+            return false;
+        for (size_t r = 0; r < m_ranks.size(); ++r)
+            if (state[r] == Running)
+                m_replays[r]->endShifted(d);
+        m_tailDelta = -d;
+        return true;
+    }
+
+    // Whether every collective can be reached with each rank meeting its own in
+    // host order (no cycle of groups met in opposite orders): then no run ever
+    // resolves a collective before all its ranks arrived.
+    bool ordersConsistent() const
+    {
+        const size_t n = m_ranks.size(), nc = m_coupled.size();
+        std::vector<size_t> ptr(n, 0), at(nc, 0), ready;
+        auto enter = [&](size_t r) {
+            if (ptr[r] >= m_order[r].size())
+                return;
+            const size_t c = m_collectiveOf[r].at(m_order[r][ptr[r]]).first;
+            if (++at[c] == m_coupled[c].parts.size())
+                ready.push_back(c);
+        };
+        for (size_t r = 0; r < n; ++r)
+            enter(r);
+        size_t resolved = 0;
+        while (!ready.empty()) {
+            const size_t c = ready.back();
+            ready.pop_back();
+            ++resolved;
+            for (const Coupled::Part &p : m_coupled[c].parts) {
+                ++ptr[p.rank];
+                enter(p.rank);
+            }
+        }
+        return resolved == nc;
+    }
 };
 
 // Nearest-rank percentiles of a sorted list: p5 at floor(0.05 (n-1)), the median
@@ -560,10 +659,10 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
                 tick("blame");
                 continue;
             }
-            const Walk w = replay.run(onlyRank(r, std::vector<size_t>(s.calls.begin(), s.calls.end())));
+            replay.run(onlyRank(r, std::vector<size_t>(s.calls.begin(), s.calls.end())));
             for (size_t c = 0; c < coupled.size(); ++c)
-                if (coupled[c].parts[coupled[c].last].rank == r && w.delta[c] < bestDelta[c]) {
-                    bestDelta[c] = w.delta[c];
+                if (coupled[c].parts[coupled[c].last].rank == r && replay.delta(c) < bestDelta[c]) {
+                    bestDelta[c] = replay.delta(c);
                     bestSource[c] = &s;
                 }
             tick("blame");
@@ -600,18 +699,33 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
         // A collective is in the latest-starting step whose window holds its
         // launch call's start; one without a launch call is in none.
         std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
+        std::vector<TimeNs> endMax(ri.steps.size()); // max end over steps[0..k]
+        for (size_t k = 0; k < ri.steps.size(); ++k)
+            endMax[k] = std::max(k ? endMax[k - 1] : kNever, ri.steps[k].end);
         for (const auto &ck : partsOf[r]) {
             const ReplayActivity &act = ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
             auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
             if (it == launchStart.end())
                 continue;
-            size_t found = SIZE_MAX;
-            for (size_t k = 0; k < ri.steps.size() && ri.steps[k].start <= it->second; ++k)
-                if (it->second < ri.steps[k].end)
-                    found = k;
-            if (found != SIZE_MAX)
-                inStep[found].push_back(ck);
+            // The steps are by start: from the last one starting at or before it, back.
+            const TimeNs t = it->second;
+            size_t k = size_t(std::upper_bound(ri.steps.begin(), ri.steps.end(), t,
+                                               [](TimeNs v, const RankStepWindow &w) { return v < w.start; }) -
+                              ri.steps.begin());
+            while (k > 0 && endMax[k - 1] > t && !(t < ri.steps[k - 1].end))
+                --k;
+            if (k > 0 && !(t < ri.steps[k - 1].end))
+                k = 0; // no step before ends after it
+            if (k > 0)
+                inStep[k - 1].push_back(ck);
         }
+        // The calls by end, for each step's calls.
+        std::vector<uint32_t> byEnd(ri.replay.calls.size());
+        for (size_t c = 0; c < byEnd.size(); ++c)
+            byEnd[c] = uint32_t(c);
+        std::stable_sort(byEnd.begin(), byEnd.end(), [&](uint32_t x, uint32_t y) {
+            return ri.replay.calls[x].end < ri.replay.calls[y].end;
+        });
         for (size_t k = 0; k < ri.steps.size(); ++k) {
             const RankStepWindow &s = ri.steps[k];
             RankStep st;
@@ -626,10 +740,11 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
                     st.lateness += coupled[ck.first].lateness;
             }
             if (critical[r]) {
-                std::vector<size_t> calls;
-                for (size_t c = 0; c < ri.replay.calls.size(); ++c)
-                    if (ri.replay.calls[c].end >= s.start && ri.replay.calls[c].end < s.end)
-                        calls.push_back(c);
+                auto endsBefore = [&](uint32_t c, TimeNs t) { return ri.replay.calls[c].end < t; };
+                const auto b = std::lower_bound(byEnd.begin(), byEnd.end(), s.start, endsBefore);
+                const auto e = std::lower_bound(b, byEnd.end(), s.end, endsBefore);
+                std::vector<size_t> calls(b, e);
+                std::sort(calls.begin(), calls.end());
                 if (!calls.empty())
                     st.avoidable = jobSaving(replay.run(onlyRank(r, calls)));
                 tick("replay of each step");

@@ -493,6 +493,9 @@ void SyncReplay::beginWalk(const std::vector<size_t> &removed, size_t startItem)
         m_walkLastRemoved = std::max<size_t>(m_walkLastRemoved, m_blockItem[c]);
     m_skippedMax = kNever;
     m_convergedAt = SIZE_MAX;
+    m_tailShift = 0;
+    m_rewoken = false;
+    m_runFirst = m_walkStart; // what uniformShift takes as not moved before the walk
 }
 
 void SyncReplay::rewake(size_t item)
@@ -507,6 +510,29 @@ void SyncReplay::rewake(size_t item)
     newThreadGeneration();
     m_divergedThreads = 0;
     m_walkPos = item;
+    // Unmoved activities of the skipped stretch may have dependents to come,
+    // which uniformShift does not see: no uniform stop on this walk any more.
+    m_rewoken = true;
+}
+
+bool SyncReplay::resumedUniformShift(TimeNs &shift)
+{
+    const size_t i = m_walkPos; // the next item; every item before it is settled
+    if (m_rewoken || i == 0 || i >= m_items.size() || m_convergedAt != SIZE_MAX)
+        return false;
+    if (!m_walkRemoved.empty() && m_walkLastRemoved >= i)
+        return false; // a removed call is still to come
+    if (i < m_lastIrregular)
+        return false; // an orphan, overlap or early return is still to come
+    return uniformShift(i - 1, shift);
+}
+
+void SyncReplay::endShifted(TimeNs shift)
+{
+    m_convergedAt = m_walkPos;
+    m_tailShift = shift;
+    clearRemoved(m_walkRemoved);
+    m_walkRemoved.clear();
 }
 
 size_t SyncReplay::firstRemovedItem(const std::vector<size_t> &removed) const
@@ -569,7 +595,7 @@ std::vector<TimeNs> SyncReplay::walkNewLast() const
     std::vector<TimeNs> out(m_devices.size(), kNoValue);
     for (size_t d = 0; d < m_devices.size(); ++d)
         if (!m_devices[d].positions.empty())
-            out[d] = lastNewEnd(d, m_walkStart, m_convergedAt, 0);
+            out[d] = lastNewEnd(d, m_walkStart, m_convergedAt, m_tailShift);
     return out;
 }
 

@@ -85,9 +85,15 @@ public:
     // Continues a converged walk at item position `item` (a coupled activity's,
     // for pauseUnmoved and resume), nothing before it having moved since.
     void rewake(size_t item);
+    // Right after resume(): whether everything from walkPos() on would move by
+    // one amount, as run()'s uniform-shift stop finds (the same conditions, and
+    // a walk that was never rewoken); `shift` > 0 is how much earlier.
+    bool resumedUniformShift(TimeNs &shift);
+    // Ends the walk at walkPos(), everything from there on `shift` earlier.
+    void endShifted(TimeNs shift);
     // After the walk: each device's last new end (kNoValue: no activity); also
-    // valid after kConverged, and the skipped activities' old ends are counted
-    // in skippedMax().
+    // valid after kConverged or endShifted, and the skipped activities' old ends
+    // are counted in skippedMax().
     std::vector<TimeNs> walkNewLast() const;
     TimeNs skippedMax() const { return m_skippedMax; }
     // The last new end of activity a in the current walk (its old end if not walked).
@@ -156,6 +162,8 @@ private:
     uint32_t m_pendingUntil = 0;
     size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
     size_t m_walkLastRemoved = 0, m_convergedAt = SIZE_MAX;
+    TimeNs m_tailShift = 0;   // of the items from m_convergedAt on (endShifted)
+    bool m_rewoken = false;   // the walk went on after converging
     TimeNs m_skippedMax = std::numeric_limits<TimeNs>::min();
     uint32_t m_thrGen = 0;
     static constexpr size_t kBlock = 256;
