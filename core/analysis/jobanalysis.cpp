@@ -2,6 +2,7 @@
 
 #include "analysis/jsonwriter.h"
 #include "common/error.h"
+#include "trace/categories.h"
 
 #include <algorithm>
 
@@ -51,8 +52,9 @@ JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInp
 
 const std::vector<std::string> &defaultTopCategories()
 {
-    static const std::vector<std::string> kCats = {"cpu_op", "user_annotation", "kernel",
-                                                   "gpu_memcpy", "gpu_memset"};
+    static const std::vector<std::string> kCats = {
+        std::string(category::kCpuOp), std::string(category::kUserAnnotation), std::string(category::kKernel),
+        std::string(category::kMemcpy), std::string(category::kMemset)};
     return kCats;
 }
 

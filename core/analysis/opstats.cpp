@@ -1,6 +1,7 @@
 #include "analysis/opstats.h"
 
 #include "common/error.h"
+#include "trace/categories.h"
 
 #include <algorithm>
 #include <unordered_map>
@@ -14,26 +15,22 @@ namespace {
 void attributeGpuWork(const TraceModel &model,
                       std::vector<std::unordered_map<uint32_t, std::pair<uint64_t, TimeNs>>> &launched)
 {
-    const StrId catKernel = model.findString("kernel");
-    const StrId catMemcpy = model.findString("gpu_memcpy");
-    const StrId catMemset = model.findString("gpu_memset");
-    const StrId catRuntime = model.findString("cuda_runtime");
-    const StrId catDriver = model.findString("cuda_driver");
-    if (catRuntime == kNoStr && catDriver == kNoStr)
+    const category::Ids cats(model);
+    if (cats.runtime == kNoStr && cats.driver == kNoStr)
         return;
     const auto &tracks = model.tracks();
     std::unordered_map<int64_t, std::pair<uint32_t, uint32_t>> launchOf;
     for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const Track &t = tracks[ti];
         for (uint32_t i = 0; i < t.size(); ++i)
-            if ((t.cat[i] == catRuntime || t.cat[i] == catDriver) && t.correlation[i] != kNoValue)
+            if (cats.runtimeCall(t.cat[i]) && t.correlation[i] != kNoValue)
                 launchOf.emplace(t.correlation[i], std::make_pair(ti, i));
     }
     for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const Track &t = tracks[ti];
         for (uint32_t i = 0; i < t.size(); ++i) {
             const StrId cat = t.cat[i];
-            if ((cat != catKernel && cat != catMemcpy && cat != catMemset) || t.correlation[i] == kNoValue)
+            if (!cats.gpuActivity(cat) || t.correlation[i] == kNoValue)
                 continue;
             auto it = launchOf.find(t.correlation[i]);
             if (it == launchOf.end())

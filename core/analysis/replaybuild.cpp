@@ -1,6 +1,7 @@
 #include "analysis/replaybuild.h"
 
 #include "trace/argfield.h"
+#include "trace/categories.h"
 
 #include <algorithm>
 #include <cctype>
@@ -177,7 +178,7 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
                   in.deps.end());
 
     // Collectives, by start; seq within each group.
-    const StrId catKernel = model.findString("kernel");
+    const StrId catKernel = model.findString(category::kKernel);
     const auto tracks = model.tracks();
     std::unordered_map<StrId, bool> collectiveName;
     for (uint32_t a = 0; a < acts.size(); ++a) {

@@ -1,4 +1,5 @@
 #include "analysis/runtime.h"
+#include "trace/categories.h"
 
 #include <nlohmann/json.hpp>
 
@@ -52,13 +53,12 @@ Runtime runtimeOfCall(std::string_view name)
 RuntimeUse detectRuntime(const TraceModel &model)
 {
     RuntimeUse use;
-    const StrId catRuntime = model.findString("cuda_runtime");
-    const StrId catDriver = model.findString("cuda_driver");
+    const category::Ids cats(model);
     std::unordered_map<StrId, uint64_t> byName;
-    if (catRuntime != kNoStr || catDriver != kNoStr)
+    if (cats.runtime != kNoStr || cats.driver != kNoStr)
         for (const Track &t : model.tracks())
             for (uint32_t i = 0; i < t.size(); ++i)
-                if (t.cat[i] == catRuntime || t.cat[i] == catDriver)
+                if (cats.runtimeCall(t.cat[i]))
                     ++byName[t.name[i]];
     std::vector<std::pair<uint64_t, std::string_view>> names;
     for (const auto &kv : byName) {
@@ -135,14 +135,13 @@ bool isGraphLaunch(std::string_view name)
 GpuWork gpuWorkOfCorrelation(const TraceModel &model, int64_t correlation)
 {
     GpuWork w;
-    const StrId cats[] = {model.findString("kernel"), model.findString("gpu_memcpy"),
-                          model.findString("gpu_memset")};
+    const category::Ids cats(model);
     if (correlation == kNoValue)
         return w;
     for (const Track &t : model.tracks())
         for (uint32_t i = 0; i < t.size(); ++i)
             if (t.correlation[i] == correlation &&
-                (t.cat[i] == cats[0] || t.cat[i] == cats[1] || t.cat[i] == cats[2])) {
+                cats.gpuActivity(t.cat[i])) {
                 ++w.count;
                 w.time += t.dur[i];
             }

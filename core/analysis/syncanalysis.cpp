@@ -3,6 +3,7 @@
 #include "analysis/replaybuild.h"
 #include "analysis/syncreplay.h"
 #include "common/error.h"
+#include "trace/categories.h"
 
 #include <algorithm>
 #include <map>
@@ -97,15 +98,10 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
                           const ProgressFn &progress, const CancelToken *cancel)
 {
     SyncAnalysis out;
-    const StrId catKernel = model.findString("kernel");
-    const StrId catMemcpy = model.findString("gpu_memcpy");
-    const StrId catMemset = model.findString("gpu_memset");
-    const StrId catRuntime = model.findString("cuda_runtime");
-    const StrId catDriver = model.findString("cuda_driver");
-    const StrId catCpuOp = model.findString("cpu_op");
-    const StrId catUserAnn = model.findString("user_annotation");
-    const StrId catCudaSync = model.findString("cuda_sync");
-    const StrId catPython = model.findString("python_function");
+    const category::Ids cats(model);
+    const StrId catKernel = cats.kernel, catMemcpy = cats.memcpy;
+    const StrId catCpuOp = cats.cpuOp, catUserAnn = cats.userAnnotation;
+    const StrId catCudaSync = cats.cudaSync, catPython = cats.pythonFunction;
     // kNoStr never matches a stored id, so absent categories cost nothing.
 
     std::unique_ptr<std::regex> stepRe;
@@ -167,7 +163,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
         const Track &t = tracks[ti];
         for (uint32_t i = 0; i < t.size(); ++i) {
             const StrId cat = t.cat[i];
-            if (cat == catKernel || cat == catMemcpy || cat == catMemset) {
+            if (cats.gpuActivity(cat)) {
                 int64_t device = t.device[i] != kNoValue ? t.device[i] : t.pid.num;
                 if (device == kNoValue) {
                     auto it = deviceOfPidText.find(t.pid.text);
@@ -185,7 +181,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
                 (cat == catKernel ? d.kernels : cat == catMemcpy ? d.memcpys : d.memsets) += 1;
                 if (cat == catMemcpy && t.correlation[i] != kNoValue)
                     copyName.emplace(t.correlation[i], t.name[i]);
-            } else if (cat == catRuntime || cat == catDriver) {
+            } else if (cats.runtimeCall(cat)) {
                 if (t.correlation[i] != kNoValue)
                     launchOf.emplace(t.correlation[i], HostCallRef{ti, i, t.start[i], t.end(i)});
                 auto copy = asyncCopyByName.find(t.name[i]);

@@ -2,6 +2,7 @@
 
 #include "analysis/csv.h"
 #include "analysis/jsonwriter.h"
+#include "trace/categories.h"
 
 #include <algorithm>
 #include <map>
@@ -71,7 +72,7 @@ namespace {
 
 bool isGpuActivity(const std::string &cat)
 {
-    return cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset";
+    return category::isGpuActivity(cat);
 }
 
 std::optional<std::string> text(const TraceModel &m, StrId s)

@@ -287,7 +287,7 @@ BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
             for (int s = 0; s < count; ++s) {
                 cancelPoint();
                 sets.push_back(generateInput(p.batch, p.n, p.dim, p.posFrac, p.ignoreFrac,
-                                             request.seed + 1000003ull * pi + static_cast<uint64_t>(s), device));
+                                             pointSeed(request.seed, pi) + static_cast<uint64_t>(s), device));
             }
             cancelPoint();
         } catch (const Cancelled &) {

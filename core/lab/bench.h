@@ -3,6 +3,7 @@
 // rotated inputs, per-step statistics and the label read-pass floor.
 #include "common/progress.h"
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
@@ -30,6 +31,13 @@ struct BenchRequest {
     int threads = 0;   // 0 = all cores
     int inputSets = 0; // 0 = as many (up to 4) as fit in ~2 GiB
 };
+
+// The seed of point `point` of a request: its input sets use pointSeed + 0, 1,
+// ...; a request of that one point with this seed measures the same inputs.
+inline uint64_t pointSeed(uint64_t requestSeed, size_t point)
+{
+    return requestSeed + 1000003ull * point;
+}
 
 struct StepStats {
     double medianMs = 0, meanMs = 0, minMs = 0, p5Ms = 0, p95Ms = 0, stdevMs = 0;

@@ -8,6 +8,7 @@
 #include "timeline/savefolder.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
+#include "trace/categories.h"
 
 #include <QChart>
 #include <QChartView>
@@ -87,7 +88,7 @@ TimelineEvent firstEvent(const TimelineData &d, const std::string &name, const s
                 continue;
             const std::string_view c = m.str(tr.cat[i]);
             const bool match =
-                gpu ? (c == "kernel" || c == "gpu_memcpy" || c == "gpu_memset") : c == *cat;
+                gpu ? category::isGpuActivity(c) : c == *cat;
             if (!match || (best.valid() && tr.start[i] >= bestStart))
                 continue;
             const TimelineEvent e = d.eventOf(0, {uint32_t(t), uint32_t(i)});

@@ -349,7 +349,7 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
         for (size_t pi = 0; pi < count; ++pi) {
             lab::BenchRequest one = request;
             one.points = {request.points[pi]};
-            one.seed = request.seed + 1000003ull * pi;
+            one.seed = lab::pointSeed(request.seed, pi);
             const ProgressFn sub = [&](double f, const char *m) {
                 progress((static_cast<double>(pi) + f) / static_cast<double>(count), m);
             };

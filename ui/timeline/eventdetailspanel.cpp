@@ -2,6 +2,7 @@
 
 #include "analysis/runtime.h"
 #include "timeline/timeformat.h"
+#include "trace/categories.h"
 
 #include <QHeaderView>
 #include <QJsonArray>
@@ -120,19 +121,18 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
     // A kernel of a graph replay, and the profiler's own sync records.
     const int64_t corr = mt.correlation[i];
     const std::string_view cat = m.str(mt.cat[i]);
-    if (tt.gpu && corr != kNoValue && (cat == "kernel" || cat == "gpu_memcpy" || cat == "gpu_memset" ||
-                                       cat == "cuda_sync")) {
+    if (tt.gpu && corr != kNoValue && (category::isGpuActivity(cat) || cat == category::kCudaSync)) {
         for (const Track &t : m.tracks()) {
             bool found = false;
             for (uint32_t k = 0; k < t.size() && !found; ++k) {
                 if (t.correlation[k] != corr)
                     continue;
                 const std::string_view c2 = m.str(t.cat[k]);
-                if (c2 != "cuda_runtime" && c2 != "cuda_driver")
+                if (!category::isRuntimeCall(c2))
                     continue;
                 found = true;
                 const QString host = qs(m.str(t.name[k]));
-                if (cat == "cuda_sync") {
+                if (cat == category::kCudaSync) {
                     add(tr("Host call"), tr("%1 (%2 long; double-click it under Flows)").arg(host, formatDuration(t.dur[k])));
                 } else if (isGraphLaunch(m.str(t.name[k]))) {
                     const GpuWork g = gpuWorkOfCorrelation(m, corr);

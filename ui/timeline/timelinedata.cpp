@@ -3,6 +3,7 @@
 #include "analysis/runtime.h"
 #include "common/error.h"
 #include "timeline/timelinepalette.h"
+#include "trace/categories.h"
 
 #include <QFileInfo>
 
@@ -172,14 +173,8 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
         if (seen[id])
             file.catColor[id] = uint8_t(palette::categoryColor(m.str(StrId(id))));
 
-    const StrId gpuCats[] = {m.findString("kernel"), m.findString("gpu_memcpy"),
-                             m.findString("gpu_memset"), m.findString("gpu_user_annotation")};
-    auto isGpuCat = [&](StrId c) {
-        for (StrId g : gpuCats)
-            if (g != kNoStr && g == c)
-                return true;
-        return false;
-    };
+    const category::Ids cats(m);
+    auto isGpuCat = [&](StrId c) { return cats.gpuTrackEvent(c); };
 
     // Processes in display order: CPU processes, then GPU devices, then
     // pseudo-processes (a pid that is no number: "Spans", "Traces").
