@@ -1,0 +1,84 @@
+#pragma once
+// The phases of the sync analysis, in the order analyzeSyncs runs them. Each
+// takes and returns plain values, so each can be tested on its own; the
+// definitions of what they compute are in syncanalysis.h and the README
+// ("Trace analysis").
+#include "analysis/replaybuild.h"
+#include "analysis/syncanalysis.h"
+#include "analysis/syncreplay.h"
+
+#include <functional>
+#include <map>
+#include <unordered_map>
+#include <vector>
+
+namespace syncscope::phases {
+
+// 1. One pass over the events: GPU activity, launch calls, blocking calls
+//    (with the pageable device-to-host copies that block like one), the
+//    profiler's cuda_sync records and the steps. Calls, records and steps by
+//    start; every call with its op, root op and event filled in.
+struct Collected {
+    std::vector<GpuActivityRef> activities;            // in event order
+    std::map<int64_t, DeviceActivity> devices;         // kernels, memcpys, memsets counted
+    std::unordered_map<int64_t, HostCallRef> launchOf; // correlation -> first runtime call
+    std::vector<SyncCall> syncCalls;
+    std::vector<CudaSyncEvent> cudaSyncEvents;
+    std::vector<Step> steps;
+    uint64_t unplacedActivities = 0;                   // GPU activity with no device
+};
+Collected collectEvents(const TraceModel &model, const AnalysisOptions &options, const ProgressFn &progress,
+                        const CancelToken *cancel);
+
+// 2. Busy time: the union of each device's activity over its streams. Sorts
+//    `activities` by (device, start); returns the devices by id with first,
+//    last, busy and idle intervals filled in, and each device's busy pieces.
+struct Busy {
+    std::vector<DeviceActivity> devices;
+    std::map<int64_t, std::vector<Interval>> pieces; // disjoint, by start
+};
+Busy busyTime(std::vector<GpuActivityRef> &activities, std::map<int64_t, DeviceActivity> devices);
+
+// 3. Each call's Python frame and user frame: the innermost enclosing
+//    python_function (latest start, then the shortest), among all of them and
+//    among those that are not library code.
+void attachFrames(const TraceModel &model, const AnalysisOptions &options, std::vector<SyncCall> &calls);
+
+// 4. Each call's step: the one its end falls in (the latest-starting one when
+//    steps overlap), -1 when none. `steps` by start.
+void assignSteps(const std::vector<Step> &steps, std::vector<SyncCall> &calls);
+
+// The calls' positions by end (stable), which the gap and step phases search.
+std::vector<size_t> callsByEnd(const std::vector<SyncCall> &calls);
+
+// 5. Sync gaps: for each idle interval, the calls returning in it (from
+//    clockSkew before its start to its end); the cause is the last to return
+//    among those that started at or before the gap, else the last to return.
+//    Adds each gap's length to its device's syncGap.
+std::vector<SyncGap> findSyncGaps(std::vector<DeviceActivity> &devices, const std::vector<SyncCall> &calls,
+                                  const std::vector<size_t> &byEnd, TimeNs clockSkew);
+
+// 6. Idle time per (device, stream) between consecutive activities: host wait
+//    (launched after the previous one ended), kernel wait (under the
+//    threshold) or other. Stable-sorts `activities` by (device, stream, start).
+std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &activities,
+                                         const std::unordered_map<int64_t, HostCallRef> &launchOf,
+                                         TimeNs kernelWaitThreshold);
+
+// 7. Sync sources: the calls grouped by (sync name, op name, user frame name),
+//    in order of first call; sets each call's source and counts the gaps.
+std::vector<SyncSource> groupSources(const TraceModel &model, std::vector<SyncCall> &calls,
+                                     const std::vector<SyncGap> &gaps);
+
+// 8. The sync-free replay (`replay` of out.replay): every figure per device,
+//    call, gap and source; the sources then by avoidable time, longest first,
+//    and the calls' source indices updated. `tick` is called once per replay.
+void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<void()> &tick);
+
+// 9. Per step and device: busy time in the window, the gaps whose cause ends
+//    in it, and the replay without every call that ends in it.
+void stepFigures(SyncAnalysis &out, SyncReplay &replay,
+                 const std::map<int64_t, std::vector<Interval>> &busyPieces, const std::vector<size_t> &byEnd,
+                 const std::function<void()> &tick);
+
+} // namespace syncscope::phases

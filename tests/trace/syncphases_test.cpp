@@ -1,0 +1,106 @@
+// The sync analysis's phases one by one, on values written here (times in ns),
+// each figure worked out by hand in the comments.
+#include "analysis/syncphases.h"
+
+#include <gtest/gtest.h>
+
+using namespace syncscope;
+
+namespace {
+
+GpuActivityRef act(int64_t device, int64_t stream, TimeNs start, TimeNs end, int64_t correlation = kNoValue)
+{
+    return {device, stream, start, end, correlation, 0, 0};
+}
+
+SyncCall call(TimeNs start, TimeNs dur)
+{
+    SyncCall c;
+    c.start = start;
+    c.dur = dur;
+    return c;
+}
+
+Step step(TimeNs start, TimeNs end)
+{
+    Step s;
+    s.start = start;
+    s.end = end;
+    return s;
+}
+
+} // namespace
+
+// Device 0: [0, 10] and [5, 20] overlap (one piece of 20), then [30, 40]:
+// busy 30, one idle interval [20, 30]. Device 1: one activity [100, 150].
+TEST(SyncPhases, BusyTimeIsTheUnionPerDevice)
+{
+    std::vector<GpuActivityRef> acts = {act(1, 7, 100, 150), act(0, 7, 30, 40), act(0, 8, 5, 20),
+                                        act(0, 7, 0, 10)};
+    std::map<int64_t, DeviceActivity> devices;
+    devices[0].device = 0;
+    devices[1].device = 1;
+    const phases::Busy b = phases::busyTime(acts, devices);
+    ASSERT_EQ(b.devices.size(), 2u);
+    EXPECT_EQ(b.devices[0].busy, 30);
+    EXPECT_EQ(b.devices[0].first, 0);
+    EXPECT_EQ(b.devices[0].last, 40);
+    ASSERT_EQ(b.devices[0].idleIntervals.size(), 1u);
+    EXPECT_EQ(b.devices[0].idleIntervals[0].start, 20);
+    EXPECT_EQ(b.devices[0].idleIntervals[0].end, 30);
+    EXPECT_EQ(b.devices[1].busy, 50);
+    ASSERT_EQ(b.pieces.at(0).size(), 2u);
+    EXPECT_EQ(b.pieces.at(0)[0].end, 20);
+    // Sorted by (device, start) in place.
+    EXPECT_EQ(acts.front().start, 0);
+    EXPECT_EQ(acts.back().device, 1);
+}
+
+// Steps [0, 100), [50, 80) (inside the first) and [100, 200). A call ending at
+// 60 is in the latest-starting step that holds it (1); at 90 only step 0 holds
+// it; at 100 step 2 (windows are half-open); at 250 none.
+TEST(SyncPhases, EachCallInTheLatestStartingStepThatHoldsItsEnd)
+{
+    const std::vector<Step> steps = {step(0, 100), step(50, 80), step(100, 200)};
+    std::vector<SyncCall> calls = {call(40, 20), call(85, 5), call(90, 10), call(240, 10), call(-20, 10)};
+    phases::assignSteps(steps, calls);
+    EXPECT_EQ(calls[0].step, 1);
+    EXPECT_EQ(calls[1].step, 0);
+    EXPECT_EQ(calls[2].step, 2);
+    EXPECT_EQ(calls[3].step, -1);
+    EXPECT_EQ(calls[4].step, -1);
+}
+
+// Idle interval [100, 200] on device 0. Calls returning from 100 - skew (90)
+// to 200: A [50, 150] (started before the gap) and B [120, 190] (started in
+// it). The cause is the last to return among those that started at or before
+// the gap: A, though B returns later. A call returning at 80 is outside.
+TEST(SyncPhases, TheGapsCauseStartedBeforeIt)
+{
+    std::vector<DeviceActivity> devices(1);
+    devices[0].idleIntervals = {{100, 200}};
+    const std::vector<SyncCall> calls = {call(10, 70), call(50, 100), call(120, 70)};
+    const std::vector<size_t> byEnd = phases::callsByEnd(calls);
+    const std::vector<SyncGap> gaps = phases::findSyncGaps(devices, calls, byEnd, 10);
+    ASSERT_EQ(gaps.size(), 1u);
+    EXPECT_EQ(gaps[0].syncCall, 1u);
+    EXPECT_EQ(gaps[0].blocked, 100);
+    EXPECT_EQ(devices[0].syncGap, 100);
+}
+
+// Stream 7: [0, 10], [15, 20] (launched at 2, before 10: a 5 ns kernel wait),
+// [100, 110] (launched at 50, after 20: an 80 ns host wait), [200, 210] with no
+// launch call (a 90 ns gap over the 30 ns threshold: other).
+TEST(SyncPhases, IdleBreakdownByWhatTheStreamWaitedFor)
+{
+    std::vector<GpuActivityRef> acts = {act(0, 7, 0, 10, 1), act(0, 7, 15, 20, 2), act(0, 7, 100, 110, 3),
+                                        act(0, 7, 200, 210)};
+    std::unordered_map<int64_t, HostCallRef> launchOf;
+    launchOf[2] = {0, 0, 2, 4};
+    launchOf[3] = {0, 1, 50, 55};
+    const std::vector<IdleBreakdown> b = phases::idleBreakdown(acts, launchOf, 30);
+    ASSERT_EQ(b.size(), 1u);
+    EXPECT_EQ(b[0].kernelWait, 5);
+    EXPECT_EQ(b[0].hostWait, 80);
+    EXPECT_EQ(b[0].other, 90);
+}
