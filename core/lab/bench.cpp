@@ -30,31 +30,6 @@
 
 namespace syncscope::lab {
 
-StepStats summarize(std::vector<double> s)
-{
-    StepStats st;
-    if (s.empty())
-        return st;
-    std::sort(s.begin(), s.end());
-    auto quantile = [&](double q) {
-        // linear interpolation between closest ranks (numpy's default)
-        const double pos = q * static_cast<double>(s.size() - 1);
-        const auto lo = static_cast<size_t>(std::floor(pos));
-        const size_t hi = std::min(lo + 1, s.size() - 1);
-        return s[lo] + (s[hi] - s[lo]) * (pos - static_cast<double>(lo));
-    };
-    st.medianMs = quantile(0.5);
-    st.p5Ms = quantile(0.05);
-    st.p95Ms = quantile(0.95);
-    st.minMs = s.front();
-    st.meanMs = std::accumulate(s.begin(), s.end(), 0.0) / static_cast<double>(s.size());
-    double var = 0;
-    for (double x : s)
-        var += (x - st.meanMs) * (x - st.meanMs);
-    st.stdevMs = s.size() > 1 ? std::sqrt(var / static_cast<double>(s.size() - 1)) : 0.0;
-    return st;
-}
-
 void validate(const BenchRequest &r)
 {
     if (r.variants.empty())

@@ -2,6 +2,7 @@
 // The benchmark harness: variants x parameter points, warm-up, timed steps on
 // rotated inputs, per-step statistics and the label read-pass floor.
 #include "common/progress.h"
+#include "lab/labstats.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -39,11 +40,6 @@ inline uint64_t pointSeed(uint64_t requestSeed, size_t point)
     return requestSeed + 1000003ull * point;
 }
 
-struct StepStats {
-    double medianMs = 0, meanMs = 0, minMs = 0, p5Ms = 0, p95Ms = 0, stdevMs = 0;
-};
-
-StepStats summarize(std::vector<double> samplesMs);
 
 struct BenchResult {
     std::string variant;

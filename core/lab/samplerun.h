@@ -63,12 +63,4 @@ struct DistributionStats {
 DistributionStats runDistribution(const SampleRequest &request, int64_t runs,
                                   const ProgressFn &progress, const CancelToken *cancel);
 
-// R repeated uniform m-subsets of c items give per-item counts X; adds
-// sum (X_i - R m/c)^2 (c - 1) / (R p (1 - p) c), which is chi-square with c - 1
-// degrees of freedom, to chi2 and c - 1 to dof (nothing when m is 0 or c).
-void addSubsetChi2(const int64_t *counts, int64_t c, int64_t m, int64_t runs, double &chi2, double &dof);
-
-// Upper tail of the chi-square distribution: P(X >= x) for `dof` degrees of freedom.
-double chiSquareSurvival(double x, double dof);
-
 } // namespace syncscope::lab

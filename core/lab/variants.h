@@ -30,7 +30,6 @@ bool variantRunnable(const std::string &variant, const std::string &device, std:
 // Facts about the linked LibTorch and the machine.
 std::string torchVersion();
 bool cudaAvailable(std::string *why);
-bool kinetoAvailable();
 std::string deviceDescription(const std::string &device);
 
 // Throws syncscope::Error with one sentence unless `device` is "cpu" or a usable "cuda".

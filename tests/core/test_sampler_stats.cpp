@@ -3,6 +3,7 @@
 // (and, the seeds being fixed, a pass stays a pass). The power tests show the
 // same statistics do reject the article's ordering.
 #include "lab/sampler.h"
+#include "lab/labstats.h"
 #include "lab/samplerun.h"
 #include "lab/variants.h"
 #include "testutil.h"
