@@ -30,6 +30,8 @@
 
 namespace syncscope::lab {
 
+static_assert(kMaxThreads == kernels::ThreadPool::kMaxThreads, "the lab's thread cap is the pool's");
+
 void validate(const BenchRequest &r)
 {
     if (r.variants.empty())

@@ -22,6 +22,9 @@ struct BenchPoint {
     double targetPosFraction = 0.5;
 };
 
+// The most threads a request may ask for (BenchRequest::threads).
+inline constexpr int kMaxThreads = 256;
+
 struct BenchRequest {
     std::vector<std::string> variants;
     std::vector<BenchPoint> points;

@@ -1,6 +1,5 @@
 #include "explorer/paramsform.h"
 
-#include "kernels/cpu/threadpool.h"
 #include "lab/variants.h"
 
 #include <QComboBox>
@@ -124,7 +123,7 @@ ParamsForm::ParamsForm(QWidget *parent) : QWidget(parent)
     m_iters->setToolTip(tr("Timed steps per variant and point; p5/p95 need at least 20 to mean much."));
     runForm->addRow(tr("Timed steps"), m_iters);
     m_threads = new QSpinBox(run);
-    m_threads->setRange(0, kernels::ThreadPool::kMaxThreads);
+    m_threads->setRange(0, lab::kMaxThreads);
     m_threads->setSpecialValueText(tr("all cores"));
     runForm->addRow(tr("CPU threads"), m_threads);
     addField(runForm, "seed", tr("Seed"), tr("Seeds the inputs and the samplers; same seed, same output."));
