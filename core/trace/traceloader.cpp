@@ -25,7 +25,6 @@ using json::NeedMore;
 using json::Scanner;
 using json::SyntaxError;
 
-constexpr size_t kChunk = 4u << 20;
 constexpr uint64_t kCheckEvery = 4096;
 
 std::string describeByte(const char *at, const char *end)
@@ -47,7 +46,7 @@ std::string describeByte(const char *at, const char *end)
 // the step runs again from where it began.
 class ReadBuffer {
 public:
-    explicit ReadBuffer(InputStream &in) : m_in(in) {}
+    ReadBuffer(InputStream &in, size_t chunk) : m_in(in), m_chunk(std::max<size_t>(1, chunk)) {}
 
     void refill();
     // Before the first step: skips a UTF-8 byte order mark, which is harmless.
@@ -71,6 +70,7 @@ public:
 
 private:
     InputStream &m_in;
+    const size_t m_chunk;
     std::vector<char> m_buf;
     size_t m_len = 0;    // valid bytes in m_buf
     size_t m_pos = 0;    // parse position: bytes before it are done with
@@ -87,7 +87,7 @@ void ReadBuffer::refill()
         m_pos = 0;
     }
     // An element bigger than half the buffer: grow rather than read a sliver.
-    size_t cap = m_buf.empty() ? kChunk : m_buf.size() - 1;
+    size_t cap = m_buf.empty() ? m_chunk : m_buf.size() - 1;
     if (m_len > cap / 2)
         cap *= 2;
     m_buf.resize(cap + 1);
@@ -104,6 +104,10 @@ void ReadBuffer::refill()
 
 void ReadBuffer::skipByteOrderMark()
 {
+    // Nothing is parsed yet, so m_buf starts the data; a chunk shorter than the
+    // mark reads on until the mark is there or the data ends.
+    while (m_len < 3 && !m_eof)
+        refill();
     if (m_len >= 3 && std::memcmp(m_buf.data(), "\xEF\xBB\xBF", 3) == 0)
         m_pos = 3;
 }
@@ -122,10 +126,10 @@ TraceInfo infoOf(const InputStream &in, const std::string &name)
 class Loader {
 public:
     Loader(InputStream &in, std::string name, const ProgressFn &progress,
-           const CancelToken *cancel)
+           const CancelToken *cancel, const LoadOptions &options)
         : m_in(in), m_name(std::move(name)), m_progress(progress), m_cancel(cancel),
           m_builder(new TraceBuilder(infoOf(in, m_name))), m_commit(*m_builder),
-          m_data(in)
+          m_data(in, options.chunkBytes)
     {
     }
 
@@ -455,9 +459,9 @@ std::string Loader::outOfMemory() const
 }
 
 TraceModelPtr loadFrom(InputStream &in, const std::string &name, const ProgressFn &progress,
-                       const CancelToken *cancel)
+                       const CancelToken *cancel, const LoadOptions &options)
 {
-    Loader loader(in, name, progress, cancel);
+    Loader loader(in, name, progress, cancel, options);
     try {
         return loader.run();
     } catch (const std::bad_alloc &) {
@@ -474,17 +478,18 @@ TraceModelPtr loadFrom(InputStream &in, const std::string &name, const ProgressF
 } // namespace
 
 TraceModelPtr loadTrace(const std::string &path, const ProgressFn &progress,
-                        const CancelToken *cancel)
+                        const CancelToken *cancel, const LoadOptions &options)
 {
     auto in = InputStream::openFile(path);
-    return loadFrom(*in, path, progress, cancel);
+    return loadFrom(*in, path, progress, cancel, options);
 }
 
 TraceModelPtr loadTraceFromMemory(std::string_view bytes, const std::string &name,
-                                  const ProgressFn &progress, const CancelToken *cancel)
+                                  const ProgressFn &progress, const CancelToken *cancel,
+                                  const LoadOptions &options)
 {
     auto in = InputStream::fromMemory(bytes);
-    return loadFrom(*in, name, progress, cancel);
+    return loadFrom(*in, name, progress, cancel, options);
 }
 
 } // namespace syncscope
