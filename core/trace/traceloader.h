@@ -4,23 +4,35 @@
 #include "common/progress.h"
 #include "trace/tracemodel.h"
 
+#include <cstddef>
 #include <string>
 #include <string_view>
 #include <vector>
 
 namespace syncscope {
 
+struct LoadOptions {
+    // Bytes of JSON read at a time (0 counts as 1); the buffer grows past it for
+    // an element longer than half of it. The model does not depend on it, except
+    // that reading stops where data after the end of the JSON is found: how much
+    // of it was read (TraceInfo::jsonBytes) and whether a gzip problem beyond it
+    // was met then depend on the chunk. Tests and fuzzing use small chunks to
+    // cross refills everywhere.
+    size_t chunkBytes = size_t(4) << 20;
+};
+
 // Loads one trace file. Fatal problems (unreadable file, not JSON, invalid JSON in
 // the middle) throw Error with one sentence naming the file and the byte offset;
 // a truncated file keeps its complete events and records a warning. Throws
 // Cancelled when the token fires. Progress runs from 0 to 1.
 TraceModelPtr loadTrace(const std::string &path, const ProgressFn &progress = {},
-                        const CancelToken *cancel = nullptr);
+                        const CancelToken *cancel = nullptr, const LoadOptions &options = {});
 
 // The same on bytes in memory (tests, fuzzing); name is used in messages.
 TraceModelPtr loadTraceFromMemory(std::string_view bytes, const std::string &name,
                                   const ProgressFn &progress = {},
-                                  const CancelToken *cancel = nullptr);
+                                  const CancelToken *cancel = nullptr,
+                                  const LoadOptions &options = {});
 
 // The ranks of one job: loads every file (in parallel when cores allow) and
 // returns them ordered by distributedInfo.rank, files without a rank last in the

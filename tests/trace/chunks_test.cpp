@@ -1,0 +1,230 @@
+// The framing across refills: every fixture in tests/data, plain and gzipped, read
+// 1 to 64 bytes at a time, loads to the same model as read whole (or fails with
+// the same sentence), so every token of every fixture crosses a refill somewhere.
+#include "common/error.h"
+#include "modelequal.h"
+#include "testutil.h"
+#include "trace/traceloader.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cctype>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+using namespace syncscope;
+using syncscope::test::dataPath;
+using syncscope::test::modelDifference;
+
+namespace {
+
+constexpr size_t kMaxChunk = 64;
+
+std::string readFile(const std::string &path)
+{
+    std::ifstream in(path, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+}
+
+// Every .json and .json.gz file of tests/data, by name.
+std::vector<std::string> fixtures()
+{
+    std::vector<std::string> names;
+    for (const auto &e : std::filesystem::directory_iterator(SYNCSCOPE_TEST_DATA_DIR)) {
+        const std::string name = e.path().filename().string();
+        const auto ends = [&](const std::string &tail) {
+            return name.size() > tail.size() && name.compare(name.size() - tail.size(), tail.size(), tail) == 0;
+        };
+        if (e.is_regular_file() && (ends(".json") || ends(".json.gz")))
+            names.push_back(name);
+    }
+    std::sort(names.begin(), names.end());
+    return names;
+}
+
+struct Outcome {
+    TraceModelPtr model;
+    std::string error; // the sentence when it did not load
+};
+
+template <typename Load> Outcome outcome(Load &&load)
+{
+    Outcome o;
+    try {
+        o.model = load();
+    } catch (const Error &e) {
+        o.error = e.what();
+    }
+    return o;
+}
+
+LoadOptions chunkOf(size_t bytes)
+{
+    LoadOptions o;
+    o.chunkBytes = bytes;
+    return o;
+}
+
+// Loads with every chunk from 1 to kMaxChunk bytes and compares with `whole`.
+template <typename Load>
+void expectSameForEveryChunk(const std::string &what, const Outcome &whole, Load &&load)
+{
+    for (size_t chunk = 1; chunk <= kMaxChunk; ++chunk) {
+        const Outcome o = outcome([&] { return load(chunkOf(chunk)); });
+        if (!whole.model) {
+            ASSERT_FALSE(o.model) << what << ", chunk " << chunk << ": loaded, but read whole it fails: "
+                                  << whole.error;
+            ASSERT_EQ(o.error, whole.error) << what << ", chunk " << chunk;
+            continue;
+        }
+        ASSERT_TRUE(o.model) << what << ", chunk " << chunk << ": " << o.error;
+        ASSERT_EQ(modelDifference(*whole.model, *o.model), "") << what << ", chunk " << chunk;
+    }
+}
+
+class FixtureChunks : public testing::TestWithParam<std::string> {};
+
+} // namespace
+
+TEST(LoadChunks, TheFixturesAreThere)
+{
+    // Most fixtures load; empty.json and malformed.json are refused.
+    size_t loading = 0, refused = 0;
+    for (const std::string &name : fixtures()) {
+        const Outcome o = outcome([&] { return loadTrace(dataPath(name)); });
+        (o.model ? loading : refused) += 1;
+    }
+    EXPECT_GE(loading, 20u);
+    EXPECT_GE(refused, 2u);
+}
+
+TEST_P(FixtureChunks, PlainFileLoadsTheSameWithChunksOf1To64Bytes)
+{
+    const std::string path = dataPath(GetParam());
+    const Outcome whole = outcome([&] { return loadTrace(path); });
+    expectSameForEveryChunk(GetParam(), whole,
+                            [&](const LoadOptions &o) { return loadTrace(path, {}, nullptr, o); });
+}
+
+TEST_P(FixtureChunks, GzippedLoadsTheSameWithChunksOf1To64Bytes)
+{
+    const std::string gz = test::gzipBytes(readFile(dataPath(GetParam())));
+    const std::string name = GetParam() + ".gz";
+    const Outcome whole = outcome([&] { return loadTraceFromMemory(gz, name); });
+    if (whole.model)
+        EXPECT_EQ(whole.model->info().format, "json.gz");
+    expectSameForEveryChunk(name, whole, [&](const LoadOptions &o) {
+        return loadTraceFromMemory(gz, name, {}, nullptr, o);
+    });
+}
+
+INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureChunks, testing::ValuesIn(fixtures()),
+                         [](const testing::TestParamInfo<std::string> &info) {
+                             std::string name = info.param;
+                             for (char &c : name)
+                                 if (!std::isalnum(static_cast<unsigned char>(c)))
+                                     c = '_';
+                             return name;
+                         });
+
+// The top level's paths that the fixtures do not all take, read 1 to 64 bytes at
+// a time: a byte order mark, escapes and \u in keys and names, a second
+// traceEvents key, elements that are not objects, a trailing comma, counters and
+// metadata whose args are read again once the event is whole, an event longer
+// than any chunk, and a truncated end.
+TEST(LoadChunks, TopLevelPathsLoadTheSameWithChunksOf1To64Bytes)
+{
+    const std::string big(300, 'y');
+    const std::vector<std::pair<std::string, std::string>> docs = {
+        {"bom.json", "\xEF\xBB\xBF[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+                     "\"dur\": 2}]"},
+        {"escapes.json",
+         "{\"displayTimeUnit\" : \"m\\u0073\", \"distributedInfo\": {\"rank\" : 3, \"world_size\": 4,"
+         " \"x\": [1, {\"y\": null}]}, \"trace\\u0045vents\": [\n"
+         "{\"ph\": \"X\", \"name\": \"a\\\"b\\\\c\\u00e9\\ud83d\\ude00\", \"pid\": \"p\\/1\", "
+         "\"tid\": -7, \"ts\": 1.5e0, \"dur\": \"2\", \"args\": {\"External id\": \"12\", "
+         "\"cuda_sync_kind\": \"event\\tsync\", \"nested\": {\"a\": [true, false, null]}}},\n"
+         "17, \"str\", [1, 2], null,\n"
+         "{\"ph\": \"C\", \"name\": \"mem\", \"pid\": 1, \"ts\": 3, \"args\": {\"used\": 1.25e3, "
+         "\"free\": \"7\", \"bad\": [1]}},\n"
+         "{\"ph\": \"M\", \"name\": \"thread_name\", \"pid\": 1, \"tid\": 2, \"args\": {\"name\": "
+         "\"wor\\u006Ber\"}},\n"
+         "{\"ph\": \"M\", \"name\": \"process_sort_index\", \"pid\": 1, \"args\": {\"sort_index\": -2}},\n"
+         "{\"ph\": \"i\", \"name\": \"mark\", \"pid\": 1, \"tid\": 2, \"ts\": 4, \"s\": \"g\"},\n"
+         "{\"ph\": \"s\", \"name\": \"f\", \"cat\": \"ac2g\", \"id\": 9, \"pid\": 1, \"tid\": 2, \"ts\": 4},\n"
+         "{\"ph\": \"f\", \"name\": \"f\", \"cat\": \"ac2g\", \"id\": 9, \"bp\": \"e\", \"pid\": 1, "
+         "\"tid\": 1, \"ts\": 5},\n"
+         "{\"ph\": \"B\", \"name\": \"long\", \"pid\": 1, \"tid\": 1, \"ts\": 6, \"args\": {\"blob\": \"" +
+             big + "\"}},\n"
+                   "{\"ph\": \"E\", \"pid\": 1, \"tid\": 1, \"ts\": 9},\n"
+                   "{\"ph\": \"q\", \"pid\": 1, \"tid\": 1, \"ts\": 9},\n"
+                   "{\"ph\": \"X\", \"name\": \"no dur\", \"pid\": 1, \"tid\": 1, \"ts\": 10},\n"
+                   "], \"traceEvents\": [{\"ph\": \"X\"}], \"schemaVersion\": 1}\n\t \n"},
+        {"cut.json", "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
+                     "\"ts\": 1, \"dur\": 2}, {\"ph\": \"X\", \"name\": \"b\\u00"},
+        {"bad.json", "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2}, "
+                     "{\"ph\": \"X\", \"name\": \"b\\q\"}]"},
+    };
+    for (const auto &[name, doc] : docs) {
+        for (const bool gz : {false, true}) {
+            const std::string input = gz ? test::gzipBytes(doc) : doc;
+            const std::string what = name + (gz ? ".gz" : "");
+            const Outcome whole = outcome([&] { return loadTraceFromMemory(input, what); });
+            expectSameForEveryChunk(what, whole, [&](const LoadOptions &o) {
+                return loadTraceFromMemory(input, what, {}, nullptr, o);
+            });
+        }
+    }
+    // What the documents are meant to show, read whole.
+    auto bom = loadTraceFromMemory(docs[0].second, "bom.json");
+    EXPECT_EQ(bom->counts().durationEvents, 1u);
+    auto esc = loadTraceFromMemory(docs[1].second, "escapes.json");
+    EXPECT_EQ(esc->info().displayTimeUnit, "ms");
+    EXPECT_EQ(esc->info().rank, 3);
+    EXPECT_EQ(esc->counts().durationEvents, 3u);
+    EXPECT_EQ(esc->counts().counters, 1u);
+    EXPECT_EQ(esc->counts().metadata, 2u);
+    EXPECT_EQ(esc->counts().unknownPhase, 1u);
+    EXPECT_EQ(esc->counts().skipped, 4u); // the four elements that are not objects
+    EXPECT_EQ(esc->counters().size(), 2u);
+    EXPECT_EQ(esc->flows().size(), 2u);
+    size_t t, i;
+    ASSERT_TRUE(test::findEvent(*esc, "a\"b\\c\xC3\xA9\xF0\x9F\x98\x80", t, i));
+    EXPECT_EQ(esc->tracks()[t].externalId[i], 12);
+    EXPECT_EQ(esc->str(esc->tracks()[t].syncKind[i]), "event\tsync");
+    auto cut = loadTraceFromMemory(docs[2].second, "cut.json");
+    EXPECT_TRUE(cut->info().truncated);
+    EXPECT_EQ(cut->counts().durationEvents, 1u);
+    EXPECT_THROW(loadTraceFromMemory(docs[3].second, "bad.json"), Error);
+}
+
+// Data after the end of the JSON stops the reading where it is found, so how much
+// of the file was read depends on the chunk; the model is otherwise the same.
+TEST(LoadChunks, DataAfterTheJsonStopsTheReadingWhereItIsFound)
+{
+    const std::string doc = "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, "
+                            "\"dur\": 2}] trailing " +
+                            std::string(1000, 'z');
+    auto whole = loadTraceFromMemory(doc, "after.json");
+    EXPECT_EQ(whole->info().jsonBytes, doc.size());
+    test::ModelCompare relaxed;
+    relaxed.sameReadExtent = false;
+    for (size_t chunk = 1; chunk <= kMaxChunk; ++chunk) {
+        auto m = loadTraceFromMemory(doc, "after.json", {}, nullptr, chunkOf(chunk));
+        EXPECT_LT(m->info().jsonBytes, doc.size()) << chunk;
+        EXPECT_EQ(modelDifference(*whole, *m, relaxed), "") << chunk;
+    }
+}
+
+TEST(LoadChunks, TheDefaultChunkIsFourMiB)
+{
+    EXPECT_EQ(LoadOptions{}.chunkBytes, size_t(4) << 20);
+    // 0 counts as 1 byte.
+    auto m = loadTraceFromMemory("[{\"ph\": \"i\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1}]",
+                                 "zero.json", {}, nullptr, chunkOf(0));
+    EXPECT_EQ(m->counts().instants, 1u);
+}

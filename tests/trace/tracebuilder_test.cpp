@@ -1,0 +1,183 @@
+// TraceBuilder alone: ids, tracks, args storage, and what finish() does (sorting,
+// nesting, B/E pairing, time range), without any JSON.
+#include "trace/tracebuilder.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+using namespace syncscope;
+
+TEST(TraceBuilder, NumericTextIdsAreNumbers)
+{
+    TraceBuilder b;
+    struct Case {
+        const char *text;
+        int64_t num;
+    };
+    const Case cases[] = {{"25738", 25738}, {"-5", -5}, {"0", 0},      {"stream 7", kNoValue},
+                          {"", kNoValue},   {"-", kNoValue}, {"1x", kNoValue},
+                          {"1234567890123456789", kNoValue}, // 19 digits and more stay text
+                          {"123456789012345678", 123456789012345678}};
+    for (const Case &c : cases)
+        EXPECT_EQ(b.id(c.text).num, c.num) << c.text;
+    const IdValue n = b.id(int64_t(42));
+    EXPECT_EQ(n.num, 42);
+    EXPECT_EQ(n.text, b.id("42").text);
+}
+
+TEST(TraceBuilder, ATrackPerPidAndTid)
+{
+    TraceBuilder b;
+    std::vector<uint32_t> first;
+    for (int pid = 0; pid < 30; ++pid)
+        for (int tid = 0; tid < 30; ++tid)
+            first.push_back(b.track(b.id(int64_t(pid)), b.id(int64_t(tid))));
+    EXPECT_EQ(b.trackCount(), 900u);
+    size_t k = 0;
+    for (int pid = 0; pid < 30; ++pid)
+        for (int tid = 0; tid < 30; ++tid)
+            EXPECT_EQ(b.track(b.id(int64_t(pid)), b.id(int64_t(tid))), first[k++]);
+    // The text names the thread: "7" and 7 are the same thread.
+    EXPECT_EQ(b.track(b.id("3"), b.id("4")), b.track(b.id(int64_t(3)), b.id(int64_t(4))));
+    EXPECT_EQ(b.trackCount(), 900u);
+    auto m = b.finish();
+    EXPECT_EQ(m->tracks().size(), 900u);
+    EXPECT_EQ(m->processes().size(), 30u);
+}
+
+TEST(TraceBuilder, ArgsLoseTheirLayoutButNotTheirStrings)
+{
+    TraceBuilder b;
+    const ArgsRef r = b.storeArgs("{ \"a b\" : \"x  y \\\" z\" ,\n\t\"c\": [1, 2] }");
+    EXPECT_TRUE(b.storeArgs("").empty());
+    b.addComplete(b.track(b.id("1"), b.id("1")), 0, 1, b.intern("e"), b.intern(""), r);
+    auto m = b.finish();
+    EXPECT_EQ(m->args(m->tracks()[0].args[0]), "{\"a b\":\"x  y \\\" z\",\"c\":[1,2]}");
+    EXPECT_EQ(m->argsBytes(), m->args(m->tracks()[0].args[0]).size());
+}
+
+TEST(TraceBuilder, FinishSortsAndNestsEveryTrack)
+{
+    TraceBuilder b;
+    const uint32_t t = b.track(b.id("1"), b.id("1"));
+    const StrId cat = b.internCategory("Operator");
+    auto add = [&](const char *name, TimeNs start, TimeNs dur) {
+        b.addComplete(t, start, dur, b.intern(name), cat);
+    };
+    add("child", 20, 10);
+    add("zero at end", 100, 0);
+    add("parent", 0, 100);
+    add("tie long", 20, 30); // same start as child, longer: the parent of it
+    add("later", 150, 5);
+    add("sibling", 40, 10);
+    auto m = b.finish();
+    const Track tr = m->tracks()[0];
+    std::vector<std::string> names;
+    for (size_t i = 0; i < tr.size(); ++i)
+        names.push_back(std::string(m->str(tr.name[i])));
+    EXPECT_EQ(names, (std::vector<std::string>{"parent", "tie long", "child", "sibling", "zero at end",
+                                               "later"}));
+    EXPECT_EQ(tr.depth[0], 0);
+    EXPECT_EQ(tr.parent[0], -1);
+    EXPECT_EQ(tr.parent[1], 0);
+    EXPECT_EQ(tr.parent[2], 1);
+    EXPECT_EQ(tr.depth[2], 2);
+    EXPECT_EQ(tr.parent[3], 1);
+    EXPECT_EQ(tr.parent[4], 0); // a zero-length event at its parent's end still belongs to it
+    EXPECT_EQ(tr.parent[5], -1);
+    EXPECT_EQ(tr.maxDepth, 2);
+    EXPECT_EQ(tr.maxDur, 100);
+    EXPECT_EQ(m->str(tr.cat[0]), "cpu_op");
+    EXPECT_EQ(m->minTime(), 0);
+    EXPECT_EQ(m->maxTime(), 155);
+    const auto range = tr.candidates(45, 46);
+    EXPECT_LE(range.first, 3u);
+    EXPECT_GE(range.second, 4u);
+}
+
+TEST(TraceBuilder, BeginAndEndPairInTimeOrderPerTrack)
+{
+    TraceBuilder b;
+    const uint32_t t = b.track(b.id("1"), b.id("1"));
+    const uint32_t u = b.track(b.id("1"), b.id("2"));
+    EventKeys keys;
+    keys.correlation = 5;
+    // Written out of order: pairing follows the times, file order breaking ties.
+    b.addEnd(t, 30);
+    b.addBegin(t, 10, b.intern("outer"), b.intern(""), {}, keys);
+    b.addBegin(t, 15, b.intern("inner"), b.intern(""));
+    b.addEnd(t, 20);
+    b.addBegin(u, 1, b.intern("open"), b.intern(""));
+    b.addEnd(u, 0);
+    b.addBegin(t, INT64_MIN + 1, b.intern("too long"), b.intern(""));
+    b.addEnd(t, INT64_MAX);
+    auto m = b.finish();
+    const Track tr = m->tracks()[0];
+    ASSERT_EQ(tr.size(), 2u);
+    EXPECT_EQ(m->str(tr.name[0]), "outer");
+    EXPECT_EQ(tr.dur[0], 20);
+    EXPECT_EQ(tr.correlation[0], 5);
+    EXPECT_EQ(m->str(tr.name[1]), "inner");
+    EXPECT_EQ(tr.dur[1], 5);
+    EXPECT_EQ(m->tracks()[1].size(), 0u);
+    EXPECT_EQ(m->counts().durationEvents, 2u);
+    EXPECT_EQ(m->counts().skipped, 3u);
+    ASSERT_EQ(m->warnings().count, 3u);
+    EXPECT_EQ(m->warnings().first[0], "a B/E pair 'too long' on pid 1 tid 1 lasts longer than the largest "
+                                      "time (end - start overflows); it was skipped");
+    EXPECT_EQ(m->warnings().first[1], "an E event at ts 0 us on pid 1 tid 2 has no matching B; it was skipped");
+    EXPECT_EQ(m->warnings().first[2], "a B event 'open' at ts 0 us on pid 1 tid 2 never ends; it was skipped");
+}
+
+TEST(TraceBuilder, InstantsCountersAndFlowsAreSortedByTime)
+{
+    TraceBuilder b;
+    const uint32_t t = b.track(b.id("1"), b.id("1"));
+    b.addInstant(t, 9, b.intern("late"), b.intern(""));
+    b.addInstant(t, 2, b.intern("early"), b.intern(""), 'p');
+    const IdValue pid = b.id("1");
+    b.addCounterValue(pid, b.intern("mem"), b.intern("used"), 8, 1.0);
+    b.addCounterValue(pid, b.intern("mem"), b.intern("used"), 3, 2.0);
+    b.addCounterValue(pid, b.intern("mem"), b.intern("used"), 3, 3.0); // equal times keep their order
+    b.countCounterEvent();
+    FlowEvent f;
+    f.track = t;
+    f.ts = 7;
+    f.id = 1;
+    b.addFlow(f);
+    f.ts = 4;
+    f.id = 2;
+    b.addFlow(f);
+    auto m = b.finish();
+    const Track tr = m->tracks()[0];
+    ASSERT_EQ(tr.instants.size(), 2u);
+    EXPECT_EQ(m->str(tr.instants.name[0]), "early");
+    EXPECT_EQ(tr.instants.scope[0], 'p');
+    ASSERT_EQ(m->counters().size(), 1u);
+    EXPECT_EQ(m->counters()[0].ts, (std::vector<TimeNs>{3, 3, 8}));
+    EXPECT_EQ(m->counters()[0].value, (std::vector<double>{2.0, 3.0, 1.0}));
+    ASSERT_EQ(m->flows().size(), 2u);
+    EXPECT_EQ(m->flows()[0].id, 2);
+    EXPECT_EQ(m->counts().instants, 2u);
+    EXPECT_EQ(m->counts().counters, 1u);
+    EXPECT_EQ(m->counts().flows, 2u);
+    EXPECT_EQ(m->minTime(), 2);
+    EXPECT_EQ(m->maxTime(), 9);
+}
+
+TEST(TraceBuilder, AnEmptyBuilderGivesAnEmptyModelAndIsEmptyAfterFinish)
+{
+    TraceBuilder b;
+    b.addComplete(b.track(b.id("1"), b.id("1")), 5, 1, b.intern("x"), b.intern(""));
+    auto first = b.finish();
+    EXPECT_EQ(first->counts().durationEvents, 1u);
+    EXPECT_EQ(b.eventCount(), 0u);
+    EXPECT_EQ(b.trackCount(), 0u);
+    auto empty = b.finish();
+    EXPECT_EQ(empty->tracks().size(), 0u);
+    EXPECT_EQ(empty->minTime(), 0);
+    EXPECT_EQ(empty->maxTime(), 0);
+}
