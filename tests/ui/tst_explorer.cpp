@@ -432,7 +432,7 @@ private Q_SLOTS:
     {
         JobRunner runner;
         QSignalSpy failed(&runner, &JobRunner::failed);
-        runner.start("fail", [](const ProgressFn &, const CancelToken *) -> std::any {
+        runner.start("fail", [](const ProgressFn &, const CancelToken *) {
             throw Error("N must be at least 1");
         });
         QVERIFY(failed.wait(5000));

@@ -36,7 +36,7 @@ private Q_SLOTS:
                 throw Cancelled();
             return 1;
         };
-        auto quick = [&](const ProgressFn &, const CancelToken *) -> std::any {
+        auto quick = [&](const ProgressFn &, const CancelToken *) -> int {
             if (++running > 1)
                 ++overlaps;
             --running;
@@ -46,12 +46,15 @@ private Q_SLOTS:
         QSignalSpy cancelled(&runner, &JobRunner::cancelled);
         const quint64 first = runner.start(QStringLiteral("slow"), slow);
         QTRY_VERIFY(firstStarted.load());
-        const quint64 second = runner.start(QStringLiteral("quick"), quick); // cancels the first
+        int delivered = 0;
+        const quint64 second =
+            runner.start(QStringLiteral("quick"), quick, &runner,
+                         [&](int result) { delivered = result; }); // cancels the first
         QVERIFY(runner.isRunning());
         QCOMPARE(runner.currentId(), second);
         QTRY_COMPARE(finished.count(), 1);
         QCOMPARE(finished.at(0).at(0).toULongLong(), second);
-        QCOMPARE(std::any_cast<int>(finished.at(0).at(1).value<std::any>()), 2);
+        QCOMPARE(delivered, 2);
         QCOMPARE(overlaps.load(), 0);
         QCOMPARE(cancelled.count(), 1);
         QCOMPARE(cancelled.at(0).at(0).toULongLong(), first);

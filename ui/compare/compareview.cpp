@@ -223,13 +223,6 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     });
     connect(m_loader, &JobRunner::progress, this,
             [this](quint64, double f, const QString &) { m_progress->setValue(int(f * 1000)); });
-    connect(m_loader, &JobRunner::finished, this, [this](quint64, const std::any &result) {
-        m_progressRow->hide();
-        if (const auto *d = std::any_cast<std::shared_ptr<const CompareData>>(&result)) {
-            setData(*d);
-            Q_EMIT loaded();
-        }
-    });
     connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_progressRow->hide();
         showError(error);
@@ -281,8 +274,14 @@ void CompareView::openFiles(const QString &before, const QString &after)
     m_error->hide();
     m_loader->start(
         tr("Comparing"),
-        [before, after](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+        [before, after](const ProgressFn &progress, const CancelToken *cancel) {
             return CompareData::build(before, after, progress, cancel);
+        },
+        this,
+        [this](std::shared_ptr<const CompareData> data) {
+            m_progressRow->hide();
+            setData(std::move(data));
+            Q_EMIT loaded();
         });
 }
 

@@ -189,7 +189,6 @@ DistributionPage::DistributionPage(QWidget *parent) : QWidget(parent)
     connect(m_jobs, &JobRunner::progress, this, [this](quint64, double f, const QString &) {
         m_progress->setValue(int(f * 1000));
     });
-    connect(m_jobs, &JobRunner::finished, this, &DistributionPage::onFinished);
     connect(m_jobs, &JobRunner::failed, this, [this](quint64, const QString &error) {
         setBusy(false);
         m_formError->setText(error);
@@ -313,9 +312,12 @@ void DistributionPage::run()
     save(settings);
     const int64_t runs = m_runs->value();
     m_request = *r;
-    m_jobs->start(tr("Sampling test"), [req = *r, runs](const ProgressFn &progress, const CancelToken *cancel) {
-        return std::any(lab::runDistribution(req, runs, progress, cancel));
-    });
+    m_jobs->start(
+        tr("Sampling test"),
+        [req = *r, runs](const ProgressFn &progress, const CancelToken *cancel) {
+            return lab::runDistribution(req, runs, progress, cancel);
+        },
+        this, [this](lab::DistributionStats stats) { onFinished(std::move(stats)); });
     setBusy(true);
     Q_EMIT statusMessage(tr("Sampling %1 × with %2…").arg(runs).arg(QString::fromStdString(r->variant)));
 }
@@ -326,13 +328,10 @@ void DistributionPage::cancel()
         m_jobs->cancel();
 }
 
-void DistributionPage::onFinished(quint64, const std::any &result)
+void DistributionPage::onFinished(lab::DistributionStats stats)
 {
     setBusy(false);
-    const auto *st = std::any_cast<lab::DistributionStats>(&result);
-    if (!st)
-        return;
-    m_stats = *st;
+    m_stats = std::move(stats);
     refresh();
     Q_EMIT statusMessage(tr("Sampling test done: selection p = %1, order p = %2.")
                              .arg(m_stats.selectionP, 0, 'g', 3)

@@ -5,7 +5,6 @@
 
 #include <QWidget>
 
-#include <any>
 #include <optional>
 
 QT_BEGIN_NAMESPACE
@@ -75,7 +74,7 @@ Q_SIGNALS:
 
 private:
     void validateForm();
-    void onFinished(quint64 id, const std::any &result);
+    void onFinished(lab::DistributionStats stats);
     void setBusy(bool busy);
     void refresh();
     void updateChartActions();

@@ -236,7 +236,6 @@ ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
     connect(m_params, &ParamsForm::validityChanged, this, &ExplorerPage::updateActions);
     connect(m_params, &ParamsForm::variantsChanged, this, &ExplorerPage::updateActions);
     connect(m_jobs, &JobRunner::progress, this, &ExplorerPage::onProgress);
-    connect(m_jobs, &JobRunner::finished, this, &ExplorerPage::onFinished);
     connect(m_jobs, &JobRunner::failed, this, &ExplorerPage::onFailed);
     connect(m_jobs, &JobRunner::cancelled, this, [this] {
         setBusy(false);
@@ -335,38 +334,38 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
     m_pendingLabel = QStringLiteral("#%1 %2 · %3")
                          .arg(m_model->runCount() + 1)
                          .arg(label, QString::fromStdString(request.device));
-    m_pendingIsCapture = false;
-    m_pendingIsPair = false;
     // Point by point, each finished point kept where cancel() finds it: a
     // sweep cancelled half-way keeps the points it measured. Each point gets
     // the seed runBench gives it within the whole request, so its inputs are
     // those of `syncscope-cli bench` with the same parameters.
     auto partial = std::make_shared<PartialBench>();
     m_partial = partial;
-    m_jobs->start(tr("Benchmarking %1").arg(label), [request, partial](const ProgressFn &progress,
-                                                                       const CancelToken *cancel) {
-        const size_t count = request.points.size();
-        for (size_t pi = 0; pi < count; ++pi) {
-            lab::BenchRequest one = request;
-            one.points = {request.points[pi]};
-            one.seed = lab::pointSeed(request.seed, pi);
-            const ProgressFn sub = [&](double f, const char *m) {
-                progress((static_cast<double>(pi) + f) / static_cast<double>(count), m);
-            };
-            lab::BenchReport r = lab::runBench(one, sub, cancel);
-            const std::lock_guard<std::mutex> lock(partial->mutex);
-            if (pi == 0) {
-                partial->report.device = r.device;
-                partial->report.torchVersion = r.torchVersion;
-                partial->report.threads = r.threads;
+    m_jobs->start(
+        tr("Benchmarking %1").arg(label),
+        [request, partial](const ProgressFn &progress, const CancelToken *cancel) {
+            const size_t count = request.points.size();
+            for (size_t pi = 0; pi < count; ++pi) {
+                lab::BenchRequest one = request;
+                one.points = {request.points[pi]};
+                one.seed = lab::pointSeed(request.seed, pi);
+                const ProgressFn sub = [&](double f, const char *m) {
+                    progress((static_cast<double>(pi) + f) / static_cast<double>(count), m);
+                };
+                lab::BenchReport r = lab::runBench(one, sub, cancel);
+                const std::lock_guard<std::mutex> lock(partial->mutex);
+                if (pi == 0) {
+                    partial->report.device = r.device;
+                    partial->report.torchVersion = r.torchVersion;
+                    partial->report.threads = r.threads;
+                }
+                for (auto &x : r.results)
+                    partial->report.results.push_back(std::move(x));
+                partial->points = pi + 1;
             }
-            for (auto &x : r.results)
-                partial->report.results.push_back(std::move(x));
-            partial->points = pi + 1;
-        }
-        const std::lock_guard<std::mutex> lock(partial->mutex);
-        return std::any(partial->report);
-    });
+            const std::lock_guard<std::mutex> lock(partial->mutex);
+            return partial->report;
+        },
+        this, [this](const lab::BenchReport &report) { onBenchDone(report); });
     m_partialTotal = request.points.size();
     setBusy(true, tr("Benchmarking %1…").arg(label));
     Q_EMIT statusMessage(tr("Benchmarking %1…").arg(label));
@@ -432,19 +431,22 @@ void ExplorerPage::profileRun()
     }
     if (captures.empty())
         return showError(tr("Check at least one variant to profile."));
-    m_pendingIsCapture = true;
-    m_pendingIsPair = false;
     const QString title = tr("Profiling %1 at %2").arg(variants.join(QStringLiteral(", ")),
                                                        describePoint(captures.front().point));
-    m_jobs->start(title, [captures](const ProgressFn &progress, const CancelToken *cancel) {
-        std::vector<lab::CaptureResult> results;
-        const double n = static_cast<double>(captures.size());
-        for (size_t i = 0; i < captures.size(); ++i) {
-            const ProgressFn sub = [&](double f, const char *m) { progress((static_cast<double>(i) + f) / n, m); };
-            results.push_back(lab::captureTrace(captures[i], sub, cancel));
-        }
-        return std::any(std::move(results));
-    });
+    m_jobs->start(
+        title,
+        [captures](const ProgressFn &progress, const CancelToken *cancel) {
+            std::vector<lab::CaptureResult> results;
+            const double n = static_cast<double>(captures.size());
+            for (size_t i = 0; i < captures.size(); ++i) {
+                const ProgressFn sub = [&](double f, const char *m) {
+                    progress((static_cast<double>(i) + f) / n, m);
+                };
+                results.push_back(lab::captureTrace(captures[i], sub, cancel));
+            }
+            return results;
+        },
+        this, [this](const std::vector<lab::CaptureResult> &results) { onCapturesDone(results); });
     setBusy(true, title + QStringLiteral("…"));
 }
 
@@ -461,18 +463,22 @@ void ExplorerPage::profileAndCompare()
     auto after = captureRequest(variants.at(1).toStdString());
     if (!after)
         return;
-    m_pendingIsCapture = true;
-    m_pendingIsPair = true;
     const QString title = tr("Profiling %1 and %2 at %3")
                               .arg(variants.at(0), variants.at(1), describePoint(before->point));
-    m_jobs->start(title, [b = *before, a = *after](const ProgressFn &progress, const CancelToken *cancel) {
-        // One job, two captures of the same point and seed, one after the other.
-        ProgressFn first = [&](double f, const char *m) { progress(0.5 * f, m); };
-        ProgressFn second = [&](double f, const char *m) { progress(0.5 + 0.5 * f, m); };
-        lab::CaptureResult rb = lab::captureTrace(b, first, cancel);
-        lab::CaptureResult ra = lab::captureTrace(a, second, cancel);
-        return std::any(std::make_pair(std::move(rb), std::move(ra)));
-    });
+    m_jobs->start(
+        title,
+        [b = *before, a = *after](const ProgressFn &progress, const CancelToken *cancel) {
+            // One job, two captures of the same point and seed, one after the other.
+            ProgressFn first = [&](double f, const char *m) { progress(0.5 * f, m); };
+            ProgressFn second = [&](double f, const char *m) { progress(0.5 + 0.5 * f, m); };
+            lab::CaptureResult rb = lab::captureTrace(b, first, cancel);
+            lab::CaptureResult ra = lab::captureTrace(a, second, cancel);
+            return std::make_pair(std::move(rb), std::move(ra));
+        },
+        this,
+        [this](const std::pair<lab::CaptureResult, lab::CaptureResult> &pair) {
+            onPairDone(pair.first, pair.second);
+        });
     setBusy(true, title + QStringLiteral("…"));
 }
 
@@ -521,59 +527,63 @@ void ExplorerPage::onFailed(quint64, const QString &error)
     showError(error);
 }
 
-void ExplorerPage::onFinished(quint64, const std::any &result)
+void ExplorerPage::onPairDone(const lab::CaptureResult &before, const lab::CaptureResult &after)
 {
     m_partial.reset();
     setBusy(false);
-    if (m_pendingIsCapture && m_pendingIsPair) {
-        const auto *pair = std::any_cast<std::pair<lab::CaptureResult, lab::CaptureResult>>(&result);
-        if (!pair)
-            return showError(tr("The captures returned no traces."));
-        const QString text = tr("Captured %1 and %2 (%3 profiler); opening them side by side.")
-                                 .arg(QString::fromStdString(pair->first.path),
-                                      QString::fromStdString(pair->second.path),
-                                      QString::fromStdString(pair->first.profiler));
-        m_jobLabel->setText(text);
-        Q_EMIT statusMessage(text);
-        Q_EMIT pairCaptured(QString::fromStdString(pair->first.path), QString::fromStdString(pair->second.path));
-        return;
-    }
-    if (m_pendingIsCapture) {
-        const auto *captures = std::any_cast<std::vector<lab::CaptureResult>>(&result);
-        if (!captures || captures->empty())
-            return showError(tr("The capture returned no trace."));
-        const lab::CaptureResult &first = captures->front();
-        QStringList paths;
-        for (const auto &c : *captures)
-            paths << QString::fromStdString(c.path);
-        QString text = captures->size() == 1
-                           ? tr("Captured %1 steps with the %2 profiler into %3.")
-                                 .arg(first.steps)
-                                 .arg(QString::fromStdString(first.profiler), paths.front())
-                           : tr("Captured %1 steps of each of %2 variants with the %3 profiler into %4; "
-                                "they open as the ranks of one job.")
-                                 .arg(first.steps)
-                                 .arg(captures->size())
-                                 .arg(QString::fromStdString(first.profiler), paths.join(QStringLiteral(", ")));
-        if (!first.note.empty())
-            text += QLatin1Char(' ') + QString::fromStdString(first.note);
-        m_jobLabel->setText(text);
-        Q_EMIT statusMessage(text);
-        for (const QString &p : paths)
-            Q_EMIT traceCaptured(p);
-        Q_EMIT tracesCaptured(paths);
-        return;
-    }
-    const auto *report = std::any_cast<lab::BenchReport>(&result);
-    if (!report)
-        return showError(tr("The benchmark returned no results."));
-    const int id = m_model->addRun(*report, m_pendingLabel);
+    const QString text =
+        tr("Captured %1 and %2 (%3 profiler); opening them side by side.")
+            .arg(QString::fromStdString(before.path), QString::fromStdString(after.path),
+                 QString::fromStdString(before.profiler));
+    m_jobLabel->setText(text);
+    Q_EMIT statusMessage(text);
+    Q_EMIT pairCaptured(QString::fromStdString(before.path), QString::fromStdString(after.path));
+}
+
+void ExplorerPage::onCapturesDone(const std::vector<lab::CaptureResult> &captures)
+{
+    m_partial.reset();
+    setBusy(false);
+    if (captures.empty())
+        return showError(tr("The capture returned no trace."));
+    const lab::CaptureResult &first = captures.front();
+    QStringList paths;
+    for (const auto &c : captures)
+        paths << QString::fromStdString(c.path);
+    QString text =
+        captures.size() == 1
+            ? tr("Captured %1 steps with the %2 profiler into %3.")
+                  .arg(first.steps)
+                  .arg(QString::fromStdString(first.profiler), paths.front())
+            : tr("Captured %1 steps of each of %2 variants with the %3 profiler into %4; "
+                 "they open as the ranks of one job.")
+                  .arg(first.steps)
+                  .arg(captures.size())
+                  .arg(QString::fromStdString(first.profiler), paths.join(QStringLiteral(", ")));
+    if (!first.note.empty())
+        text += QLatin1Char(' ') + QString::fromStdString(first.note);
+    m_jobLabel->setText(text);
+    Q_EMIT statusMessage(text);
+    for (const QString &p : paths)
+        Q_EMIT traceCaptured(p);
+    Q_EMIT tracesCaptured(paths);
+}
+
+void ExplorerPage::onBenchDone(const lab::BenchReport &report)
+{
+    m_partial.reset();
+    setBusy(false);
+    const int id = m_model->addRun(report, m_pendingLabel);
     int failures = 0;
-    for (const auto &r : report->results)
+    for (const auto &r : report.results)
         failures += r.error.empty() ? 0 : 1;
-    const QString text = failures ? tr("Finished %1: %2 of %3 measurements failed; see the Status column.")
-                                        .arg(m_pendingLabel).arg(failures).arg(report->results.size())
-                                  : tr("Finished %1: %2 measurements.").arg(m_pendingLabel).arg(report->results.size());
+    const QString text =
+        failures
+            ? tr("Finished %1: %2 of %3 measurements failed; see the Status column.")
+                  .arg(m_pendingLabel)
+                  .arg(failures)
+                  .arg(report.results.size())
+            : tr("Finished %1: %2 measurements.").arg(m_pendingLabel).arg(report.results.size());
     m_jobLabel->setText(text);
     Q_EMIT statusMessage(text);
     selectRun(id);

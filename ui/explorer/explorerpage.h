@@ -6,7 +6,6 @@
 
 #include <QWidget>
 
-#include <any>
 #include <memory>
 #include <mutex>
 #include <optional>
@@ -102,7 +101,10 @@ private:
     void startBench(const lab::BenchRequest &request, const QString &label);
     // The capture of `variant` (the first checked one when empty) at the point shown.
     std::optional<lab::CaptureRequest> captureRequest(const std::string &variant);
-    void onFinished(quint64 id, const std::any &result);
+    // A job's result, on the GUI thread; each kind of job has its own.
+    void onBenchDone(const lab::BenchReport &report);
+    void onCapturesDone(const std::vector<lab::CaptureResult> &captures);
+    void onPairDone(const lab::CaptureResult &before, const lab::CaptureResult &after);
     void onFailed(quint64 id, const QString &error);
     void onProgress(quint64 id, double fraction, const QString &message);
     void setBusy(bool busy, const QString &title = {});
@@ -140,8 +142,6 @@ private:
     QAction *m_exportChartAction = nullptr;
     QAction *m_copyChartAction = nullptr;
     QString m_pendingLabel;
-    bool m_pendingIsCapture = false;
-    bool m_pendingIsPair = false;
     int m_currentRun = 0;
     lab::BenchPoint m_currentPoint;
     // The points a running bench has finished, shared with its worker.

@@ -74,21 +74,6 @@ JobPage::JobPage(QWidget *parent) : QWidget(parent)
             m_cancelAction->setEnabled(false);
         }
     });
-    connect(m_runner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
-        const auto *job = std::any_cast<std::shared_ptr<const JobScale>>(&result);
-        if (!job || !*job)
-            return;
-        // The inputs are made in the Timeline's file order, so a rank's input
-        // position is its file there.
-        m_fileOfRankRow.clear();
-        for (const JobRank &jr : (*job)->rankRows)
-            m_fileOfRankRow.push_back(jr.fileIndex < m_files ? int(jr.fileIndex) : -1);
-        m_note->hide();
-        m_view->setJob(*job);
-        m_view->show();
-        Q_EMIT statusMessage(tr("Job analysed: %1 ranks").arg((*job)->ranks));
-        Q_EMIT jobReady();
-    });
     connect(m_runner, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_error->setText(error);
         m_error->show();
@@ -111,6 +96,22 @@ JobPage::JobPage(QWidget *parent) : QWidget(parent)
     showNote(tr("Open several trace files of one job (the ranks, e.g. File ▸ Open with all of them "
                 "selected) to see "
                 "what a sync on one rank costs the whole job."));
+}
+
+void JobPage::showJob(const std::shared_ptr<const JobScale> &job)
+{
+    if (!job)
+        return;
+    // The inputs are made in the Timeline's file order, so a rank's input
+    // position is its file there.
+    m_fileOfRankRow.clear();
+    for (const JobRank &jr : job->rankRows)
+        m_fileOfRankRow.push_back(jr.fileIndex < m_files ? int(jr.fileIndex) : -1);
+    m_note->hide();
+    m_view->setJob(job);
+    m_view->show();
+    Q_EMIT statusMessage(tr("Job analysed: %1 ranks").arg(job->ranks));
+    Q_EMIT jobReady();
 }
 
 JobPage::~JobPage()
@@ -177,7 +178,7 @@ void JobPage::setTimelineData(std::shared_ptr<const TimelineData> data)
     const int n = int(data->files().size());
     m_runner->start(
         tr("Analysing %n ranks", nullptr, n),
-        [data](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
+        [data](const ProgressFn &progress, const CancelToken *cancel) {
             // Summaries first (a small fraction of each trace), then the job.
             const size_t count = data->files().size();
             std::vector<RankInput> inputs;
@@ -191,7 +192,8 @@ void JobPage::setTimelineData(std::shared_ptr<const TimelineData> data)
             }
             const ProgressFn job = [&](double f, const char *msg) { progress(0.2 + 0.8 * f, msg); };
             return std::make_shared<const JobScale>(analyzeJobScale(inputs, job, cancel));
-        });
+        },
+        this, [this](const std::shared_ptr<const JobScale> &job) { showJob(job); });
 }
 
 } // namespace syncscope::ui

@@ -53,6 +53,8 @@ Q_SIGNALS:
 
 private:
     void showNote(const QString &text);
+    // The analysis's result, on the GUI thread.
+    void showJob(const std::shared_ptr<const JobScale> &job);
 
     JobRunner *m_runner = nullptr;
     JobView *m_view = nullptr;

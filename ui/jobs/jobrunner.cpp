@@ -21,10 +21,11 @@ struct JobRunner::Job {
     bool messageDirty = false;
     double lastSentFraction = -1;
     // outcome, written by the worker before the future finishes
-    std::any result;
+    std::shared_ptr<void> result; // the work's result, read only by `deliver`
     QString error;
     bool wasCancelled = false;
-    Work work;             // until launched
+    ErasedWork work;       // until launched
+    Deliver deliver;       // hands `result` to the caller's onDone; empty: dropped
     bool launched = false; // false while a cancelled job still unwinds
     QFutureWatcher<void> watcher;
 };
@@ -44,13 +45,14 @@ JobRunner::~JobRunner()
 quint64 JobRunner::currentId() const { return m_current ? m_current->id : 0; }
 QString JobRunner::currentTitle() const { return m_current ? m_current->title : QString(); }
 
-quint64 JobRunner::start(const QString &title, Work work)
+quint64 JobRunner::startErased(const QString &title, ErasedWork work, Deliver deliver)
 {
     cancel();
     auto job = std::make_shared<Job>();
     job->id = m_nextId++;
     job->title = title;
     job->work = std::move(work);
+    job->deliver = std::move(deliver);
     m_current = job;
     std::weak_ptr<Job> weak = job;
     connect(&job->watcher, &QFutureWatcher<void>::finished, this, [this, weak] {
@@ -164,8 +166,11 @@ void JobRunner::complete(const std::shared_ptr<Job> &job)
         Q_EMIT cancelled(job->id);
     else if (!job->error.isEmpty())
         Q_EMIT failed(job->id, job->error);
-    else
-        Q_EMIT finished(job->id, job->result);
+    else {
+        if (job->deliver)
+            job->deliver(job->result.get());
+        Q_EMIT finished(job->id);
+    }
     Q_EMIT idle();
 }
 

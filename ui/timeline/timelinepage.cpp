@@ -222,11 +222,6 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     connect(m_findEdit, &QLineEdit::textChanged, this, &TimelinePage::onFindTextChanged);
     connect(m_findRegex, &QCheckBox::toggled, this, &TimelinePage::onFindTextChanged);
     connect(m_findCase, &QToolButton::toggled, this, &TimelinePage::onFindTextChanged);
-    connect(m_findRunner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
-        using Built = std::pair<std::shared_ptr<const NameMatcher>, std::shared_ptr<const TimelineData>>;
-        if (const auto *built = std::any_cast<Built>(&result); built && built->second == m_view->data())
-            setMatcher(built->first, built->second);
-    });
     connect(m_findRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_pendingFind = 0;
         m_findStatus->setText(error);
@@ -244,12 +239,6 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     connect(m_loader, &JobRunner::progress, this, [this](quint64, double f, const QString &msg) {
         m_progress->setValue(int(f * 1000));
         m_progress->setFormat(msg.isEmpty() ? QStringLiteral("%p%") : msg + QStringLiteral(" — %p%"));
-    });
-    connect(m_loader, &JobRunner::finished, this, [this](quint64, const std::any &result) {
-        m_progressRow->hide();
-        const auto *data = std::any_cast<std::shared_ptr<const TimelineData>>(&result);
-        if (data && *data)
-            setData(*data, m_pendingFiles);
     });
     connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_progressRow->hide();
@@ -280,17 +269,6 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
         const TimelineStep &ts = data->steps()[size_t(step)];
         const Step &st = data->step(ts);
         Q_EMIT statusMessage(tr("Zoomed to %1 (%2)").arg(data->text(ts.file, st.name), formatDuration(st.end - st.start)));
-    });
-    connect(m_statsRunner, &JobRunner::finished, this, [this](quint64, const std::any &result) {
-        if (const auto *rows = std::any_cast<std::vector<RangeStatsModel::Row>>(&result)) {
-            m_rangeModel->setRows(*rows);
-            m_rangeModel->setRange(m_view->rangeSelection().first, m_view->rangeSelection().second);
-            updateRangeCategories();
-            const auto [t0, t1] = m_view->rangeSelection();
-            m_rangeLabel->setText(tr("%1 selected: %n distinct op(s)", nullptr, int(rows->size()))
-                                      .arg(formatDuration(t1 - t0)));
-            Q_EMIT rangeStatsReady();
-        }
     });
     connect(m_statsRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_rangeLabel->setText(tr("Range statistics failed: %1").arg(error));
@@ -369,13 +347,15 @@ void TimelinePage::openFiles(const QStringList &paths)
     Q_EMIT statusMessage(title + QStringLiteral("…"));
     m_keepView = false;
     Q_EMIT loadStarting(paths);
-    m_loader->start(title, [files, options = m_options](const ProgressFn &progress,
-                                                        const CancelToken *cancel) -> std::any {
-        ProgressFn load = [&](double f, const char *msg) { progress(0.8 * f, msg); };
-        auto models = loadTraces(files, load, cancel);
-        ProgressFn index = [&](double f, const char *msg) { progress(0.8 + 0.2 * f, msg); };
-        return TimelineData::build(std::move(models), options, index, cancel);
-    });
+    m_loader->start(
+        title,
+        [files, options = m_options](const ProgressFn &progress, const CancelToken *cancel) {
+            ProgressFn load = [&](double f, const char *msg) { progress(0.8 * f, msg); };
+            auto models = loadTraces(files, load, cancel);
+            ProgressFn index = [&](double f, const char *msg) { progress(0.8 + 0.2 * f, msg); };
+            return TimelineData::build(std::move(models), options, index, cancel);
+        },
+        this, [this](std::shared_ptr<const TimelineData> data) { onLoaded(std::move(data)); });
 }
 
 void TimelinePage::releaseData()
@@ -417,10 +397,13 @@ void TimelinePage::reanalyse()
     m_pendingFiles = m_files;
     m_keepView = true;
     Q_EMIT statusMessage(tr("Re-analysing with the new options…"));
-    m_loader->start(tr("Re-analysing"), [models = data->models(), options = m_options](
-                                            const ProgressFn &progress, const CancelToken *cancel) -> std::any {
-        return TimelineData::build(models, options, progress, cancel);
-    });
+    m_loader->start(
+        tr("Re-analysing"),
+        [models = data->models(), options = m_options](const ProgressFn &progress,
+                                                       const CancelToken *cancel) {
+            return TimelineData::build(models, options, progress, cancel);
+        },
+        this, [this](std::shared_ptr<const TimelineData> data) { onLoaded(std::move(data)); });
 }
 
 void TimelinePage::showAnalysisOptions()
@@ -443,6 +426,13 @@ void TimelinePage::showError(const QString &text)
     m_error->setText(text);
     m_error->show();
     Q_EMIT statusMessage(text);
+}
+
+void TimelinePage::onLoaded(std::shared_ptr<const TimelineData> data)
+{
+    m_progressRow->hide();
+    if (data)
+        setData(std::move(data), m_pendingFiles);
 }
 
 void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStringList &paths)
@@ -524,10 +514,22 @@ void TimelinePage::onRangeChanged()
     const auto [t0, t1] = m_view->rangeSelection();
     m_rangeLabel->setText(tr("Computing statistics for %1…").arg(formatDuration(t1 - t0)));
     m_sideTabs->setCurrentIndex(1);
-    m_statsRunner->start(tr("Range statistics"),
-                         [data, t0 = t0, t1 = t1](const ProgressFn &progress, const CancelToken *cancel) -> std::any {
-                             return RangeStatsModel::compute(*data, t0, t1, progress, cancel);
-                         });
+    m_statsRunner->start(
+        tr("Range statistics"),
+        [data, t0 = t0, t1 = t1](const ProgressFn &progress, const CancelToken *cancel) {
+            return RangeStatsModel::compute(*data, t0, t1, progress, cancel);
+        },
+        this,
+        [this](std::vector<RangeStatsModel::Row> rows) {
+            const size_t count = rows.size();
+            m_rangeModel->setRows(std::move(rows));
+            m_rangeModel->setRange(m_view->rangeSelection().first, m_view->rangeSelection().second);
+            updateRangeCategories();
+            const auto [s0, s1] = m_view->rangeSelection();
+            m_rangeLabel->setText(tr("%1 selected: %n distinct op(s)", nullptr, int(count))
+                                      .arg(formatDuration(s1 - s0)));
+            Q_EMIT rangeStatsReady();
+        });
 }
 
 void TimelinePage::showGap(int gap) { showGapImpl(gap, false); }

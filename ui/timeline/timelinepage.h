@@ -134,6 +134,8 @@ Q_SIGNALS:
 private:
     void createActions();
     void setData(std::shared_ptr<const TimelineData> data, const QStringList &paths);
+    // A load's or a re-analysis's result, on the GUI thread.
+    void onLoaded(std::shared_ptr<const TimelineData> data);
     // Drops the shown trace and everything that holds it.
     void releaseData();
     void updateHeader();

@@ -63,11 +63,14 @@ void TimelinePage::updateMatcher()
     m_findStatus->setText(tr("Searching…"));
     m_findRunner->start(
         tr("Find"),
-        [data, text, regex, matchCase](const ProgressFn &, const CancelToken *cancel) -> std::any {
-            auto matcher =
-                std::make_shared<const NameMatcher>(*data, text, regex, matchCase, cancel);
-            return std::pair<std::shared_ptr<const NameMatcher>,
-                             std::shared_ptr<const TimelineData>>(matcher, data);
+        [data, text, regex, matchCase](const ProgressFn &, const CancelToken *cancel) {
+            return std::make_shared<const NameMatcher>(*data, text, regex, matchCase, cancel);
+        },
+        this,
+        [this, data](std::shared_ptr<const NameMatcher> matcher) {
+            // A matcher of a trace no longer shown is dropped.
+            if (data == m_view->data())
+                setMatcher(std::move(matcher), data);
         });
 }
 
