@@ -5,6 +5,7 @@
 #include "compare/comparedata.h"
 #include "compare/compareview.h"
 #include "compare/difftablemodel.h"
+#include "loadandwait.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 
@@ -47,14 +48,8 @@ private:
 
     bool load(CompareView &v, const QString &before, const QString &after, QString *error = nullptr)
     {
-        QSignalSpy done(&v, &CompareView::loaded);
-        QSignalSpy failed(&v, &CompareView::loadFailed);
-        v.openFiles(before, after);
-        for (int i = 0; i < 600 && done.isEmpty() && failed.isEmpty(); ++i)
-            QTest::qWait(50);
-        if (error && !failed.isEmpty())
-            *error = failed.front().front().toString();
-        return !done.isEmpty();
+        return test::loadAndWait(&v, &CompareView::loaded, &CompareView::loadFailed,
+                                 [&] { v.openFiles(before, after); }, error, 30000);
     }
 
 private Q_SLOTS:

@@ -4,6 +4,7 @@
 // range statistics count nested same-name events once and filter by category;
 // every table writes CSV and JSON whose numbers are the model's integers; save
 // dialogs start in a folder that exists.
+#include "loadandwait.h"
 #include "synthetictrace.h"
 #include "timeline/namematcher.h"
 #include "timeline/rangestatsmodel.h"
@@ -105,11 +106,8 @@ private:
 
     static bool load(TimelinePage &page, const QStringList &paths)
     {
-        QSignalSpy done(&page, &TimelinePage::loadFinished);
-        page.openFiles(paths);
-        for (int i = 0; i < 1200 && done.isEmpty(); ++i)
-            QTest::qWait(50);
-        return !done.isEmpty();
+        return test::loadAndWait(&page, &TimelinePage::loadFinished, &TimelinePage::loadFailed,
+                                 [&] { page.openFiles(paths); });
     }
 
     // Matching events by brute force over every drawn event: the reference.

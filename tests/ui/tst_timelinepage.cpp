@@ -1,6 +1,8 @@
 // The Timeline page end to end: opening files in the background (every shared
 // trace, several ranks, a bad file), cancelling a load, find, range statistics,
 // the gap table and the page's actions.
+#include "jobs/jobrunner.h"
+#include "loadandwait.h"
 #include "synthetictrace.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/rangestatsmodel.h"
@@ -31,14 +33,8 @@ private:
 
     static bool load(TimelinePage &page, const QStringList &paths, QString *error = nullptr)
     {
-        QSignalSpy done(&page, &TimelinePage::loadFinished);
-        QSignalSpy failed(&page, &TimelinePage::loadFailed);
-        page.openFiles(paths);
-        for (int i = 0; i < 1200 && done.isEmpty() && failed.isEmpty(); ++i)
-            QTest::qWait(50);
-        if (error && !failed.isEmpty())
-            *error = failed.front().front().toString();
-        return !done.isEmpty();
+        return test::loadAndWait(&page, &TimelinePage::loadFinished, &TimelinePage::loadFailed,
+                                 [&] { page.openFiles(paths); }, error);
     }
 
 private Q_SLOTS:
@@ -131,9 +127,13 @@ private Q_SLOTS:
         page.show();
         QSignalSpy done(&page, &TimelinePage::loadFinished);
         QSignalSpy cancelled(&page, &TimelinePage::loadCancelled);
+        auto *loader = page.findChild<JobRunner *>(QStringLiteral("loader"));
+        QVERIFY(loader);
+        QSignalSpy progress(loader, &JobRunner::progress);
+        QSignalSpy ended(loader, &JobRunner::orphanEnded);
         page.openFiles({m_big});
         QVERIFY(page.isLoading());
-        QTest::qWait(100);
+        QVERIFY(progress.wait(10000)); // the worker is loading
         // the visible Cancel button, as a user would press it
         QPushButton *cancel = nullptr;
         for (QPushButton *b : page.findChildren<QPushButton *>())
@@ -145,7 +145,9 @@ private Q_SLOTS:
         QCOMPARE(cancelled.count(), 1);
         QVERIFY(!page.isLoading());
         QVERIFY(!cancel->isVisible());
-        QTest::qWait(1500); // a late result must be dropped, not shown
+        // The cancelled worker runs on to its end: its late result must be
+        // dropped, not shown.
+        QVERIFY(ended.count() == 1 || ended.wait(60000));
         QCOMPARE(done.count(), 0);
         QVERIFY(!page.hasTrace());
         // and the page still loads afterwards

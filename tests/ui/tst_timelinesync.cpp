@@ -4,8 +4,9 @@
 // copies and the CSV exports. On a hand-made Kineto-style trace whose figures are
 // worked out by hand below, compared with the core's SyncAnalysis of the same
 // file, and on the synthetic trace.
-#include "synthetictrace.h"
 #include "analysis/jsonwriter.h"
+#include "loadandwait.h"
+#include "synthetictrace.h"
 #include "timeline/analysisoptionsdialog.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/stepchart.h"
@@ -90,14 +91,8 @@ constexpr TimeNs kBase = 1'712'195'495'519'000'000;
 
 bool load(TimelinePage &page, const QStringList &paths, QString *error = nullptr)
 {
-    QSignalSpy done(&page, &TimelinePage::loadFinished);
-    QSignalSpy failed(&page, &TimelinePage::loadFailed);
-    page.openFiles(paths);
-    for (int i = 0; i < 600 && done.isEmpty() && failed.isEmpty(); ++i)
-        QTest::qWait(50);
-    if (error && !failed.isEmpty())
-        *error = failed.front().front().toString();
-    return !done.isEmpty();
+    return test::loadAndWait(&page, &TimelinePage::loadFinished, &TimelinePage::loadFailed,
+                             [&] { page.openFiles(paths); }, error, 30000);
 }
 
 void clickRow(QTableView *table, int proxyRow)

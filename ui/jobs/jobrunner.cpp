@@ -156,6 +156,7 @@ void JobRunner::complete(const std::shared_ptr<Job> &job)
             m_orphans.erase(it);
             if (m_orphans.empty() && m_current && !m_current->launched)
                 launch(m_current); // the job that waited for this one
+            Q_EMIT orphanEnded(job->id);
             return;
         }
     if (job != m_current)

@@ -99,6 +99,8 @@ Q_SIGNALS:
     void failed(quint64 id, const QString &error);
     void cancelled(quint64 id);
     void idle();
+    // A cancelled or superseded job's worker has returned; its result was dropped.
+    void orphanEnded(quint64 id);
 
 private:
     // The work with its result type erased: the result comes back in a

@@ -61,6 +61,7 @@ QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
 TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 {
     m_loader = new JobRunner(this);
+    m_loader->setObjectName(QStringLiteral("loader"));
     m_statsRunner = new JobRunner(this);
     m_findRunner = new JobRunner(this);
     m_options = AnalysisOptionsDialog::loadSettings();
