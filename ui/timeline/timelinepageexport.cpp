@@ -5,7 +5,7 @@
 #include "timeline/timelinepage.h"
 
 #include "timeline/rangestatsmodel.h"
-#include "timeline/savefolder.h"
+#include "common/savefolder.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
 

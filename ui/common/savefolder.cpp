@@ -1,4 +1,4 @@
-#include "timeline/savefolder.h"
+#include "common/savefolder.h"
 
 #include "trace/atomicfile.h"
 
