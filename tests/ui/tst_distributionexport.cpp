@@ -6,7 +6,7 @@
 #include "charts/exportdialog.h"
 #include "distribution/distributionpage.h"
 #include "mainwindow.h"
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 
 #include <QAction>
 #include <QApplication>

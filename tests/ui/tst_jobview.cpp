@@ -11,7 +11,7 @@
 #include "job/jobview.h"
 #include "job/showintimeline.h"
 #include "synthetictrace.h"
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 #include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"

@@ -8,7 +8,7 @@
 #include "synthetictrace.h"
 #include "timeline/namematcher.h"
 #include "timeline/rangestatsmodel.h"
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
 #include "timeline/timelinedata.h"

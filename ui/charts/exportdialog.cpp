@@ -1,7 +1,7 @@
 #include "charts/exportdialog.h"
 
 #include "charts/chartexport.h"
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 
 #include <QComboBox>
 #include <QDialogButtonBox>

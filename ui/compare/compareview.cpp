@@ -5,7 +5,7 @@
 #include "common/error.h"
 #include "compare/comparedata.h"
 #include "jobs/jobrunner.h"
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 #include "trace/categories.h"

@@ -8,7 +8,7 @@
 #include "explorer/resultsmodel.h"
 #include "jobs/jobrunner.h"
 #include "lab/capture.h"
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 
 #include <QAction>
 #include <QCheckBox>

@@ -4,7 +4,7 @@
 #include "charts/exportdialog.h"
 #include "job/jobheatmap.h"
 #include "job/jobtablemodels.h"
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 #include "timeline/timeformat.h"
 
 #include <QAction>

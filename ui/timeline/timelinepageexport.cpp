@@ -5,7 +5,7 @@
 #include "timeline/timelinepage.h"
 
 #include "timeline/rangestatsmodel.h"
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
 

@@ -1,4 +1,4 @@
-#include "common/savefolder.h"
+#include "shared/savefolder.h"
 
 #include "trace/atomicfile.h"
 
