@@ -2,6 +2,7 @@
 // Small helpers shared by the CLI subcommands.
 #include "analysis/syncanalysis.h"
 #include "common/error.h"
+#include "common/numbers.h"
 #include "lab/bench.h"
 
 #include <CLI/CLI.hpp>
@@ -28,23 +29,14 @@ inline void addAnalysisOptions(CLI::App *cmd, AnalysisOptions &options)
                     "Events whose name matches this regex are steps too (besides ProfilerStep#N)");
 }
 
-// Accepts 1000, 1e6 or 1_000_000; names the flag in the error.
+// A whole number in the grammar of common/numbers.h (1000, 1e6, 1_000_000,
+// 2M); names the flag in the error.
 inline int64_t parseCount(const std::string &text, const char *flag)
 {
-    std::string t;
-    for (char c : text)
-        if (c != '_')
-            t += c;
-    size_t used = 0;
-    double v = 0;
-    try {
-        v = std::stod(t, &used);
-    } catch (...) {
-        used = 0;
-    }
-    if (used != t.size() || t.empty() || !std::isfinite(v) || v != std::floor(v) || std::fabs(v) > 9e18)
+    const std::optional<int64_t> v = syncscope::parseCount(text);
+    if (!v)
         throw Error(std::string(flag) + " takes whole numbers (got '" + text + "')");
-    return static_cast<int64_t>(v);
+    return *v;
 }
 
 inline std::vector<std::string> splitList(const std::string &text)

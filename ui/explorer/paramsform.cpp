@@ -1,5 +1,6 @@
 #include "explorer/paramsform.h"
 
+#include "common/numbers.h"
 #include "lab/variants.h"
 
 #include <QComboBox>
@@ -29,31 +30,12 @@ const char *kDefaults[][2] = {{"n", "100000"},    {"k", "0.1"},     {"batch", "1
 
 std::optional<double> parseNumber(const QString &text)
 {
-    QString t = text.trimmed();
-    t.remove(QLatin1Char(',')).remove(QLatin1Char('_')).remove(QLatin1Char(' '));
-    if (t.isEmpty())
-        return std::nullopt;
-    double scale = 1;
-    const QChar last = t.back();
-    if (last == QLatin1Char('k') || last == QLatin1Char('K'))
-        scale = 1e3;
-    else if (last == QLatin1Char('M'))
-        scale = 1e6;
-    if (scale != 1)
-        t.chop(1);
-    bool ok = false;
-    const double v = QLocale::c().toDouble(t, &ok);
-    if (!ok || !std::isfinite(v))
-        return std::nullopt;
-    return v * scale;
+    return syncscope::parseNumber(text.trimmed().toStdString());
 }
 
 std::optional<int64_t> parseCount(const QString &text)
 {
-    const auto v = parseNumber(text);
-    if (!v || std::abs(*v - std::round(*v)) > 1e-9 || std::abs(*v) > 1e15)
-        return std::nullopt;
-    return static_cast<int64_t>(std::llround(*v));
+    return syncscope::parseCount(text.trimmed().toStdString());
 }
 
 std::vector<double> sweepValues(double from, double to, int points, bool whole)

@@ -21,7 +21,8 @@ QT_END_NAMESPACE
 
 namespace syncscope::ui {
 
-// Number parsing shared by every field: "10000", "1e6", "1,000,000", "10k", "2M".
+// Every field's numbers, in the grammar of common/numbers.h (the CLI's too):
+// "10000", "1e6", "1,000,000", "10k", "2M".
 std::optional<double> parseNumber(const QString &text);
 std::optional<int64_t> parseCount(const QString &text);
 
