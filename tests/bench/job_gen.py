@@ -8,9 +8,11 @@ all-reduce on the communication stream (20). The all-reduce ends at the same
 instant on every rank (a blocking collective); each rank's clock is offset by
 rank x 1.000173 ms and its host work jitters (a fixed seed per rank), so
 different ranks arrive last at different steps. Sizes are approximate: steps
-are added until the file reaches --mb.
+are added until the file reaches --mb. With --coupled, each step also ends with
+the host waiting for its all-reduce (cudaStreamSynchronize in an aten::item):
+a collective that ends earlier then moves every rank's next step.
 
-Usage: job_gen.py OUTDIR --ranks N --mb SIZE [--seed S]
+Usage: job_gen.py OUTDIR --ranks N --mb SIZE [--seed S] [--coupled]
 Writes OUTDIR/rank-00000.json ... (never commit them).
 """
 import argparse
@@ -24,7 +26,7 @@ KERNELS = ["void at::native::vectorized_elementwise_kernel<4, at::native::AddFun
 OPS = ["aten::linear", "aten::add", "aten::sum", "aten::mm"]
 
 
-def rank_trace(path, rank, world, target_bytes, seed):
+def rank_trace(path, rank, world, target_bytes, seed, coupled=False):
     rnd = random.Random(seed * 1_000_003 + rank)
     offset = rank * 1_000_173  # ns
     host_pid, host_tid, gpu_pid = 1000 + rank, 1000 + rank, rank
@@ -87,6 +89,12 @@ def rank_trace(path, rank, world, target_bytes, seed):
         parts.append(ev("kernel", "ncclDevKernel_AllReduce_Sum_f32_RING_LL(ncclDevComm*, unsigned long, ncclWork*)",
                         gpu_pid, 20, arrive, end - arrive,
                         [("External id", ext), ("device", rank), ("stream", 20), ("correlation", corr)]))
+        if coupled:  # the host reads the reduced loss: it waits for the all-reduce
+            ext += 1
+            w0 = t + 16_000
+            parts.append(ev("cpu_op", "aten::item", host_pid, host_tid, w0, end + 5_000 - w0, [("External id", ext)]))
+            parts.append(ev("cuda_runtime", "cudaStreamSynchronize", host_pid, host_tid, w0 + 1_000,
+                            end + 3_000 - w0 - 1_000, [("External id", ext)]))
         parts.append(ev("user_annotation", "ProfilerStep#%d" % step, host_pid, host_tid, t0, end - t0 + 20_000,
                         [("External id", 0)]))
         text = "".join(parts)
@@ -105,11 +113,13 @@ def main():
     ap.add_argument("--ranks", type=int, required=True)
     ap.add_argument("--mb", type=float, required=True, help="approximate size of each rank's file")
     ap.add_argument("--seed", type=int, default=1)
+    ap.add_argument("--coupled", action="store_true",
+                    help="each step also ends with the host waiting for its all-reduce (a loss.item())")
     args = ap.parse_args()
     os.makedirs(args.outdir, exist_ok=True)
     for r in range(args.ranks):
         path = os.path.join(args.outdir, "rank-%05d.json" % r)
-        steps = rank_trace(path, r, args.ranks, int(args.mb * 1e6), args.seed)
+        steps = rank_trace(path, r, args.ranks, int(args.mb * 1e6), args.seed, args.coupled)
         if r == 0 or (r + 1) % 64 == 0 or r + 1 == args.ranks:
             print(f"[{r + 1}/{args.ranks}] {path}: {steps} steps, {os.path.getsize(path)} bytes", file=sys.stderr)
 

@@ -38,9 +38,9 @@ def timed(cmd, stdout=subprocess.DEVNULL):
     return wall, usage.ru_utime + usage.ru_stime, int(err.strip().splitlines()[-1]) * 1024
 
 
-def generate(outdir, ranks, mb):
+def generate(outdir, ranks, mb, coupled=False):
     subprocess.run([sys.executable, os.path.join(HERE, "job_gen.py"), outdir, "--ranks", str(ranks),
-                    "--mb", str(mb)], check=True)
+                    "--mb", str(mb)] + (["--coupled"] if coupled else []), check=True)
     return sorted(os.path.join(outdir, n) for n in os.listdir(outdir) if n.endswith(".json"))
 
 
@@ -73,6 +73,8 @@ def main():
     ap.add_argument("--small-mb", type=float, default=0.05)
     ap.add_argument("--runs", type=int, default=5)
     ap.add_argument("--skip-big", action="store_true")
+    ap.add_argument("--coupled", action="store_true",
+                    help="big ranks whose hosts wait for each all-reduce (job_gen.py --coupled)")
     ap.add_argument("--skip-small", action="store_true")
     ap.add_argument("--keep", action="store_true", help="keep the generated files")
     args = ap.parse_args()
@@ -81,7 +83,7 @@ def main():
     print(f"load average at start: {os.getloadavg()}", file=sys.stderr)
     try:
         if not args.skip_big:
-            files = generate(os.path.join(work, "big"), args.big_ranks, args.big_mb)
+            files = generate(os.path.join(work, "big"), args.big_ranks, args.big_mb, args.coupled)
             sizes = [os.path.getsize(f) for f in files]
             summaries, map_s = summarize_all(cli, files, os.path.join(work, "big-summaries"))
             sbytes = sum(os.path.getsize(s) for s in summaries)
