@@ -240,7 +240,8 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
 }
 
 GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac,
-                             double ignoreFrac, uint64_t seed, const at::Device &device)
+                             double ignoreFrac, uint64_t seed, const at::Device &device,
+                             float *featuresInto)
 {
     if (batch < 1 || n < 1 || dim < 1)
         throw Error("B, N and D must be at least 1");
@@ -257,6 +258,12 @@ GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFr
         at::Tensor labels = at::zeros({batch, n}, opts.dtype(at::kLong));
         labels.masked_fill_(u < posFrac, 1);
         labels.masked_fill_((u >= posFrac).logical_and(u < posFrac + ignoreFrac), -1);
+        if (featuresInto && device.is_cpu()) {
+            // randn is an empty tensor filled by normal_(0, 1): the same draws.
+            at::Tensor features = at::from_blob(featuresInto, {batch, n, dim}, opts.dtype(at::kFloat));
+            features.normal_(0, 1, gen);
+            return {features, labels};
+        }
         at::Tensor features = at::randn({batch, n, dim}, gen, opts.dtype(at::kFloat));
         return {features, labels};
     } catch (const c10::Error &e) {

@@ -71,8 +71,12 @@ struct GeneratedInput {
     at::Tensor features;
     at::Tensor labels;
 };
+// With featuresInto (CPU only: B*N*D floats the caller owns), the features are
+// drawn straight into that memory and the tensor views it; the values are the
+// same either way.
 GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac,
-                             double ignoreFrac, uint64_t seed, const at::Device &device);
+                             double ignoreFrac, uint64_t seed, const at::Device &device,
+                             float *featuresInto = nullptr);
 
 // The CPU kernels run on LibTorch's intra-op pool (one pool per process);
 // every lab entry point calls this first.

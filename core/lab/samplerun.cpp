@@ -60,17 +60,26 @@ GeneratedInput makeInput(const InputSpec &in)
 SampleRun runSample(const SampleRequest &request, bool keepInputFeatures)
 {
     validate(request);
-    const GeneratedInput in = makeInput(request.input);
+    SampleRun run;
+    // On the CPU the input's features are drawn straight into the run's vector:
+    // no second copy of the largest array.
+    const bool inPlace = keepInputFeatures && request.input.device != "cuda";
+    if (inPlace)
+        run.inputFeatures.resize(static_cast<size_t>(request.input.batch * request.input.n * request.input.dim));
+    const GeneratedInput in =
+        inPlace ? generateInput(request.input.batch, request.input.n, request.input.dim, request.input.posFrac,
+                                request.input.ignoreFrac, request.input.seed, at::Device(at::kCPU),
+                                run.inputFeatures.data())
+                : makeInput(request.input);
     const SampleOutput out = runVariant(request.variant, in.features, in.labels,
                                         {request.k, request.targetPosFraction, request.seed});
-    SampleRun run;
     run.batch = request.input.batch;
     run.n = request.input.n;
     run.k = request.k;
     run.dim = request.input.dim;
     run.outDim = out.features.size(2);
     run.inputLabels = toHost<int64_t>(in.labels);
-    if (keepInputFeatures)
+    if (keepInputFeatures && !inPlace)
         run.inputFeatures = toHost<float>(in.features);
     run.indices = toHost<int64_t>(out.indices);
     run.labels = toHost<int64_t>(out.labels);
