@@ -124,6 +124,17 @@ void printSummary(const JobAnalysis &job, size_t top)
     std::cout << "syncscope analyze: " << job.files.size() << " file(s)\n";
     if (job.hasJobScale)
         printJob(job.jobScale, top);
+    if (job.hasWhatIf) {
+        const WhatIf &w = job.whatIf;
+        std::string specs;
+        for (const std::string &s : w.specs)
+            specs += (specs.empty() ? "" : " or ") + s;
+        std::cout << "\nWhat-if (" << specs << "): " << w.selectedSources << " sync source(s), "
+                  << w.selectedCalls << " blocking call(s) removed together\n";
+        for (const WhatIfDevice &d : w.devices)
+            std::cout << "    GPU " << d.device << " would finish " << ms(d.avoidable) << " earlier  "
+                      << job.files[d.file].path << "\n";
+    }
     for (size_t f = 0; f < job.files.size(); ++f) {
         const FileReport &r = job.files[f];
         std::cout << "\n[" << f << "] " << r.path;
@@ -246,6 +257,7 @@ void registerAnalyze(CLI::App &app, int &exitCode)
         std::string top = "10";
         AnalysisOptions analysis;
         std::vector<std::string> cats;
+        std::vector<std::string> whatIf;
     };
     auto opts = std::make_shared<Options>();
     cmd->add_option(
@@ -257,6 +269,9 @@ void registerAnalyze(CLI::App &app, int &exitCode)
     cmd->add_option("--top", opts->top,
                     "How many top ops, sync sources and sync gaps to list (default 10)");
     addAnalysisOptions(cmd, opts->analysis);
+    cmd->add_option("--what-if", opts->whatIf,
+                    "Also replay without every sync source this selects, together: sync=, op=, frame= "
+                    "substrings, comma-joined (repeatable: the union), e.g. --what-if op=aten::item");
     cmd->add_option("--cat", opts->cats,
                     "Categories of the top-ops list (repeatable; default cpu_op, user_annotation, "
                     "kernel, gpu_memcpy, gpu_memset)");
@@ -266,6 +281,9 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             if (top < 0)
                 throw Error("--top takes a count of 0 or more (got '" + opts->top + "')");
             checkOutputs(opts->files, {{"--json", opts->json}});
+            std::vector<WhatIfSpec> whatIf;
+            for (const std::string &s : opts->whatIf)
+                whatIf.push_back(parseWhatIfSpec(s));
             const AnalysisOptions &options = opts->analysis;
             StderrProgress progress;
             // One rank at a time: only one trace model is alive at once, and
@@ -279,7 +297,7 @@ void registerAnalyze(CLI::App &app, int &exitCode)
                 ProgressFn rankProgress = [&, i](double f, const char *msg) {
                     progress(0.95 * (double(i) + f) / double(n), msg);
                 };
-                ranks.push_back(loadRank(path, options, n >= 2, rankProgress));
+                ranks.push_back(loadRank(path, options, n >= 2 || !whatIf.empty(), rankProgress));
             }
             sortByRank(ranks);
             const std::string what =
@@ -289,15 +307,22 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             std::vector<RankInput> inputs;
             for (RankSummary &r : ranks) {
                 reports.push_back(std::move(r.report));
-                if (n >= 2)
+                if (n >= 2 || !whatIf.empty())
                     inputs.push_back(std::move(r.job));
             }
             ranks.clear();
+            WhatIf chosen;
+            if (!whatIf.empty())
+                chosen = analyzeWhatIf(inputs, whatIf);
+            if (n < 2)
+                inputs.clear();
             ProgressFn jobProgress = [&](double f, const char *) {
                 progress(0.95 + 0.05 * f, "analysing the job");
             };
             JobAnalysis job = assembleJob(std::move(reports), inputs, jobProgress);
             inputs.clear();
+            job.hasWhatIf = !whatIf.empty();
+            job.whatIf = std::move(chosen);
             if (!opts->cats.empty())
                 job.topCategories = opts->cats;
             Doing reporting("writing the report on " + what);

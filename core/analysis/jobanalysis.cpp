@@ -320,6 +320,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
     w.endArray();
     if (job.hasJobScale)
         writeJobScaleJson(w, job.jobScale);
+    if (job.hasWhatIf)
+        writeWhatIfJson(w, job.whatIf);
     w.endObject();
     return w.take();
 }

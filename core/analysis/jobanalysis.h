@@ -3,6 +3,7 @@
 // `syncscope-cli analyze --json` contract (README "analyze --json").
 #include "analysis/filereport.h"
 #include "analysis/jobscale.h"
+#include "analysis/whatif.h"
 
 #include <map>
 #include <string>
@@ -21,6 +22,8 @@ struct JobAnalysis {
     std::vector<std::string> topCategories = defaultTopCategories(); // what top lists show
     bool hasJobScale = false; // two or more files: the ranks of one job
     JobScale jobScale;
+    bool hasWhatIf = false;   // analyze --what-if: the chosen sources removed together
+    WhatIf whatIf;
 };
 
 // Analyses every file (one per rank, in the order given) and the job across them.

@@ -1,0 +1,47 @@
+#pragma once
+// What-if: how much earlier each device would finish without a chosen set of
+// sync sources, together. A spec selects sources by substrings of their sync
+// call's name, their op and their user frame (`sync=`, `op=`, `frame=`, comma-
+// joined: all must hold); several specs select the union. The chosen sources'
+// calls are removed together in one sync-free replay of each file (README
+// "What-if").
+#include "analysis/jobscale.h"
+
+#include <string>
+#include <vector>
+
+namespace syncscope {
+
+struct WhatIfSpec {
+    std::string text;              // as given
+    std::string sync, op, frame;   // substrings; empty: any
+    bool hasSync = false, hasOp = false, hasFrame = false;
+};
+
+// Parses "sync=cudaStreamSynchronize,op=aten::item"; a bad spec is an Error
+// with one sentence.
+WhatIfSpec parseWhatIfSpec(const std::string &text);
+
+// Whether a source is selected by the spec.
+bool whatIfSelects(const WhatIfSpec &spec, const RankSource &source);
+
+struct WhatIfDevice {
+    size_t file = 0;      // index into the inputs
+    int64_t device = 0;
+    TimeNs avoidable = 0; // the replay without every selected call of that file
+};
+
+struct WhatIf {
+    std::vector<std::string> specs;
+    uint64_t selectedCalls = 0;        // over every file
+    uint64_t selectedSources = 0;
+    std::vector<WhatIfDevice> devices; // by file, then device id
+};
+
+WhatIf analyzeWhatIf(const std::vector<RankInput> &files, const std::vector<WhatIfSpec> &specs);
+
+class JsonWriter;
+// The `what_if` member of `analyze --json`.
+void writeWhatIfJson(JsonWriter &w, const WhatIf &whatIf);
+
+} // namespace syncscope
