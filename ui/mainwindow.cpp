@@ -22,6 +22,7 @@
 #include <QFile>
 #include <QFileDialog>
 #include <QFileInfo>
+#include <QHash>
 #include <QFutureWatcher>
 #include <QHeaderView>
 #include <QLabel>
@@ -29,6 +30,7 @@
 #include <QMenuBar>
 #include <QMessageBox>
 #include <QMimeData>
+#include <QSet>
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
@@ -110,6 +112,12 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         }
     });
     connect(m_timeline, &TimelinePage::loadCancelled, this, [this] { m_loading.clear(); });
+    // File > Open starts where the last trace that opened is, however it was
+    // opened (the dialog, Open Recent, a drop or the command line).
+    connect(m_timeline, &TimelinePage::loadFinished, this, [](const QStringList &paths) {
+        if (!paths.isEmpty())
+            QSettings().setValue("window/lastOpenDir", QFileInfo(paths.front()).absolutePath());
+    });
     // The Job view follows the job in the Timeline: its analysis lets go of
     // the old trace before a new one loads, and starts on each (re)load.
     connect(m_timeline, &TimelinePage::loadStarting, m_job, &JobPage::clear);
@@ -653,23 +661,46 @@ void MainWindow::showShortcuts()
     auto *table = new QTableWidget(&dialog);
     table->setColumnCount(3);
     table->setHorizontalHeaderLabels({tr("Menu"), tr("Action"), tr("Keys")});
+    // One row per set of keys: actions with the same keys (Esc cancels on each
+    // page) share a row, and an action in two menus counts once.
+    struct Row {
+        QStringList menus, actions;
+    };
+    QList<QString> order;
+    QHash<QString, Row> byKey;
+    QSet<const QAction *> seen;
     for (QAction *menuAction : menuBar()->actions()) {
         QMenu *menu = menuAction->menu();
         if (!menu)
             continue;
+        const QString menuName = menu->title().remove(QLatin1Char('&'));
         for (QAction *a : menu->actions()) {
-            if (a->shortcuts().isEmpty())
+            if (a->shortcuts().isEmpty() || seen.contains(a))
                 continue;
+            seen.insert(a);
+            const QString name = a->text().remove(QLatin1Char('&'));
             QStringList keys;
             for (const QKeySequence &k : a->shortcuts())
                 keys << k.toString(QKeySequence::NativeText);
-            const int row = table->rowCount();
-            table->insertRow(row);
-            table->setItem(row, 0, new QTableWidgetItem(menu->title().remove(QLatin1Char('&'))));
-            table->setItem(row, 1, new QTableWidgetItem(a->text().remove(QLatin1Char('&'))));
-            table->setItem(row, 2, new QTableWidgetItem(keys.join(QStringLiteral(", "))));
+            const QString key = keys.join(QStringLiteral(", "));
+            if (!byKey.contains(key))
+                order.append(key);
+            Row &r = byKey[key];
+            if (!r.menus.contains(menuName))
+                r.menus << menuName;
+            if (!r.actions.contains(name))
+                r.actions << name;
         }
     }
+    for (const QString &key : order) {
+        const Row &r = byKey[key];
+        const int row = table->rowCount();
+        table->insertRow(row);
+        table->setItem(row, 0, new QTableWidgetItem(r.menus.join(QStringLiteral(", "))));
+        table->setItem(row, 1, new QTableWidgetItem(r.actions.join(QStringLiteral(" / "))));
+        table->setItem(row, 2, new QTableWidgetItem(key));
+    }
+    table->setObjectName(QStringLiteral("shortcutTable"));
     table->setEditTriggers(QAbstractItemView::NoEditTriggers);
     table->verticalHeader()->hide();
     table->horizontalHeader()->setStretchLastSection(true);

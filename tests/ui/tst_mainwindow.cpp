@@ -17,6 +17,13 @@
 #include <QSplitter>
 #include <QStandardPaths>
 #include <QTabWidget>
+#include <QTableWidget>
+#include <QDialog>
+#include <QSettings>
+#include <QFileInfo>
+#include <QSet>
+#include <QTimer>
+#include <QApplication>
 
 #include <QFile>
 #include <QMessageBox>
@@ -66,6 +73,51 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(20000));
         QCOMPARE(window.windowTitle(), QStringLiteral("trace.json — syncscope"));
         QCOMPARE(window.windowFilePath(), a);
+        // File > Open starts in the folder of the trace that opened last,
+        // though this one did not come through the dialog.
+        QCOMPARE(QSettings().value("window/lastOpenDir").toString(), QFileInfo(a).absolutePath());
+    }
+
+    // F1 lists each key once, an action's keys in one row: with the lab
+    // loaded, Esc cancels on Explore and on the Job page alike.
+    void shortcutTableListsEachKeyOnce()
+    {
+        MainWindow window;
+        QSignalSpy built(&window, &MainWindow::labPagesBuilt);
+        QSignalSpy unavailable(&window, &MainWindow::labUnavailable);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QTRY_VERIFY_WITH_TIMEOUT(!built.isEmpty() || !unavailable.isEmpty(), 60000);
+        QStringList keys, rows;
+        QString escActions;
+        QTimer::singleShot(0, &window, [&] {
+            for (QWidget *w : QApplication::topLevelWidgets()) {
+                auto *dialog = qobject_cast<QDialog *>(w);
+                auto *table = dialog ? dialog->findChild<QTableWidget *>(QStringLiteral("shortcutTable")) : nullptr;
+                if (!table)
+                    continue;
+                for (int r = 0; r < table->rowCount(); ++r) {
+                    rows << table->item(r, 2)->text();
+                    if (table->item(r, 2)->text() == QKeySequence(Qt::Key_Escape).toString(QKeySequence::NativeText))
+                        escActions = table->item(r, 1)->text();
+                    keys << table->item(r, 2)->text().split(QStringLiteral(", "));
+                }
+                dialog->reject();
+            }
+        });
+        QAction *help = nullptr;
+        for (QAction *a : window.findChildren<QAction *>())
+            if (a->shortcuts().contains(QKeySequence(QKeySequence::HelpContents)))
+                help = a;
+        QVERIFY(help);
+        help->trigger();
+        QVERIFY(rows.size() > 10);
+        QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
+        const QString zoomIn = QKeySequence(Qt::Key_W).toString(QKeySequence::NativeText);
+        QVERIFY2(std::any_of(rows.begin(), rows.end(), [&](const QString &r) { return r.startsWith(zoomIn + QStringLiteral(", ")); }),
+                 qPrintable(rows.join(QLatin1Char('|'))));
+        if (!built.isEmpty()) // Explore's and Distribution's cancels share Esc: one row names both
+            QVERIFY2(escActions.contains(QStringLiteral(" / ")), qPrintable(escActions));
     }
 
     // Several ranks open in the Timeline: the Job page (View > Job, Ctrl+4)

@@ -129,11 +129,18 @@ private Q_SLOTS:
         QSignalSpy cancelled(&page, &TimelinePage::loadCancelled);
         auto *loader = page.findChild<JobRunner *>(QStringLiteral("loader"));
         QVERIFY(loader);
+        QAction *cancelAction = nullptr;
+        for (QAction *a : page.pageActions())
+            if (a->text() == QStringLiteral("Cancel Loading"))
+                cancelAction = a;
+        QVERIFY(cancelAction);
+        QVERIFY(!cancelAction->isEnabled()); // nothing to cancel yet
         QSignalSpy progress(loader, &JobRunner::progress);
         QSignalSpy ended(loader, &JobRunner::orphanEnded);
         page.openFiles({m_big});
         QVERIFY(page.isLoading());
         QVERIFY(progress.wait(10000)); // the worker is loading
+        QVERIFY(cancelAction->isEnabled());
         // the visible Cancel button, as a user would press it
         QPushButton *cancel = nullptr;
         for (QPushButton *b : page.findChildren<QPushButton *>())
@@ -144,6 +151,7 @@ private Q_SLOTS:
         QTest::mouseClick(cancel, Qt::LeftButton);
         QCOMPARE(cancelled.count(), 1);
         QVERIFY(!page.isLoading());
+        QVERIFY(!cancelAction->isEnabled());
         QVERIFY(!cancel->isVisible());
         // The cancelled worker runs on to its end: its late result must be
         // dropped, not shown.

@@ -316,7 +316,11 @@ void TimelinePage::createActions()
     make(tr("Previous Sync Gap"), {QKeySequence(Qt::Key_BracketLeft)}, [this] { previousGap(); });
     make(tr("Analysis Options…"), {QKeySequence(Qt::CTRL | Qt::Key_Comma)}, [this] { showAnalysisOptions(); },
          tr("Library prefixes for the user frame and a step pattern; re-analyses the trace"));
-    make(tr("Cancel Loading"), {}, [this] { cancelLoad(); });
+    // Enabled only while a load runs.
+    QAction *cancelLoading = make(tr("Cancel Loading"), {}, [this] { cancelLoad(); });
+    cancelLoading->setEnabled(m_loader->isRunning());
+    connect(m_loader, &JobRunner::started, cancelLoading, [cancelLoading] { cancelLoading->setEnabled(true); });
+    connect(m_loader, &JobRunner::idle, cancelLoading, [cancelLoading] { cancelLoading->setEnabled(false); });
     QAction *python = m_view->showPythonAction(); // the view owns its state
     python->setShortcut(QKeySequence(Qt::Key_P));
     python->setShortcutContext(Qt::WidgetWithChildrenShortcut);
