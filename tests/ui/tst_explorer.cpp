@@ -187,11 +187,17 @@ private Q_SLOTS:
         form->setVariantsChecked({"naive", "fused"});
         form->setIterations(1, 5);
         QSignalSpy added(&page, &ExplorerPage::runAdded);
+        QSignalSpy status(&page, &ExplorerPage::statusMessage);
         page.runPoint();
         QVERIFY(page.isBusy());
         QVERIFY(added.wait(120000));
         QVERIFY(!page.isBusy());
         QCOMPARE(page.results()->rowCount(), 2);
+        // The status names what was measured: two variants at one point.
+        bool said = false;
+        for (const QList<QVariant> &s : status)
+            said = said || s.front().toString().contains(QStringLiteral("2 variant(s) at 1 point(s)"));
+        QVERIFY(said);
         QVERIFY(page.results()->result(0).stats.medianMs > 0);
         QVERIFY(page.chart()->hasChart());
     }

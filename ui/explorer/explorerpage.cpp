@@ -577,13 +577,20 @@ void ExplorerPage::onBenchDone(const lab::BenchReport &report)
     int failures = 0;
     for (const auto &r : report.results)
         failures += r.error.empty() ? 0 : 1;
+    // Say what was measured: variants at points, not a bare count of rows.
+    QStringList variants;
+    for (const auto &r : report.results)
+        if (!variants.contains(QString::fromStdString(r.variant)))
+            variants << QString::fromStdString(r.variant);
+    const int points = variants.isEmpty() ? 0 : int(report.results.size()) / int(variants.size());
+    const QString what = tr("%n variant(s)", nullptr, int(variants.size())) + tr(" at ") +
+                         tr("%n point(s)", nullptr, points);
     const QString text =
-        failures
-            ? tr("Finished %1: %2 of %3 measurements failed; see the Status column.")
-                  .arg(m_pendingLabel)
-                  .arg(failures)
-                  .arg(report.results.size())
-            : tr("Finished %1: %2 measurements.").arg(m_pendingLabel).arg(report.results.size());
+        failures ? tr("Finished %1: %2; %3 of %4 measurements failed; see the Status column.")
+                       .arg(m_pendingLabel, what)
+                       .arg(failures)
+                       .arg(report.results.size())
+                 : tr("Finished %1: %2.").arg(m_pendingLabel, what);
     m_jobLabel->setText(text);
     Q_EMIT statusMessage(text);
     selectRun(id);
