@@ -17,12 +17,6 @@ namespace {
 
 constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
 
-void checkCancel(const CancelToken *cancel)
-{
-    if (cancel && cancel->cancelled())
-        throw Cancelled();
-}
-
 // One matched collective across its ranks.
 struct Coupled {
     std::string group, name;

@@ -55,8 +55,7 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
         attributeGpuWork(model, launched);
     std::vector<std::pair<uint64_t, TimeNs>> subtree;
     for (size_t ti = 0; ti < tracks.size(); ++ti) {
-        if (cancel && cancel->cancelled())
-            throw Cancelled();
+        checkCancel(cancel);
         if (progress)
             progress(double(ti) / double(tracks.size()), "op statistics");
         const Track &t = tracks[ti];

@@ -68,17 +68,13 @@ size_t SyncAnalysis::deviceIndex(int64_t device) const
 SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &options,
                           const ProgressFn &progress, const CancelToken *cancel)
 {
-    auto checkCancel = [&] {
-        if (cancel && cancel->cancelled())
-            throw Cancelled();
-    };
     SyncAnalysis out;
     phases::Collected events = phases::collectEvents(model, options, progress, cancel);
     out.unplacedActivities = events.unplacedActivities;
     out.syncCalls = std::move(events.syncCalls);
     out.cudaSyncEvents = std::move(events.cudaSyncEvents);
     out.steps = std::move(events.steps);
-    checkCancel();
+    checkCancel(cancel);
     if (progress)
         progress(0.45, "busy and idle time");
 
@@ -95,7 +91,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     phases::assignSteps(out.steps, out.syncCalls);
     const std::vector<size_t> byEnd = phases::callsByEnd(out.syncCalls);
     out.syncGaps = phases::findSyncGaps(out.devices, out.syncCalls, byEnd, options.clockSkew);
-    checkCancel();
+    checkCancel(cancel);
     if (progress)
         progress(0.55, "idle breakdown");
     out.idleBreakdown = phases::idleBreakdown(events.activities, events.launchOf, options.kernelWaitThreshold);
@@ -111,7 +107,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     const double work = double(out.syncCalls.size() + out.steps.size() + out.sources.size() + 1);
     double done = 0;
     auto tick = [&] {
-        checkCancel();
+        checkCancel(cancel);
         if (progress)
             progress(0.6 + 0.4 * (++done) / work, "sync-free replay");
     };

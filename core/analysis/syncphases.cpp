@@ -13,12 +13,6 @@ namespace syncscope::phases {
 
 namespace {
 
-void checkCancel(const CancelToken *cancel)
-{
-    if (cancel && cancel->cancelled())
-        throw Cancelled();
-}
-
 // "GPU 3", "GPU:3", "CUDA GPU 3 (NVIDIA H200)" -> 3; kNoValue when no GPU number.
 int64_t deviceFromProcessName(std::string_view name)
 {

@@ -1,5 +1,7 @@
 #pragma once
 // Progress and cancellation for long core jobs (see HOUSE_STYLE "Long work").
+#include "common/error.h"
+
 #include <atomic>
 #include <functional>
 #include <memory>
@@ -17,6 +19,13 @@ public:
 private:
     std::atomic<bool> m_flag{false};
 };
+
+// The poll: throws Cancelled once the token (if any) is cancelled.
+inline void checkCancel(const CancelToken *cancel)
+{
+    if (cancel && cancel->cancelled())
+        throw Cancelled();
+}
 
 // fraction in [0, 1]; message is a short human label of the current stage.
 using ProgressFn = std::function<void(double fraction, const char *message)>;

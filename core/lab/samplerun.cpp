@@ -124,8 +124,7 @@ DistributionStats runDistribution(const SampleRequest &request, int64_t runs,
     auto last = std::chrono::steady_clock::now() - std::chrono::seconds(1);
     std::vector<int64_t> lastLabels;
     for (int64_t r = 0; r < runs; ++r) {
-        if (cancel && cancel->cancelled())
-            throw Cancelled();
+        checkCancel(cancel);
         const SampleOutput out = runVariant(request.variant, in.features, in.labels,
                                             {K, request.targetPosFraction, request.seed + static_cast<uint64_t>(r)});
         const auto idx = toHost<int64_t>(out.indices);

@@ -71,8 +71,7 @@ std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,
         t.join();
     if (firstError)
         std::rethrow_exception(firstError);
-    if (cancel && cancel->cancelled())
-        throw Cancelled();
+    checkCancel(cancel);
     std::stable_sort(out.begin(), out.end(), [](const TraceModelPtr &a, const TraceModelPtr &b) {
         const bool ha = a->info().rank != kNoValue, hb = b->info().rank != kNoValue;
         if (ha != hb)

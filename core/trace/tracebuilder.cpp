@@ -71,12 +71,6 @@ template <typename T> void permute(std::vector<T> &v, const std::vector<uint32_t
     gather(v, order);
 }
 
-void checkCancel(const CancelToken *cancel)
-{
-    if (cancel && cancel->cancelled())
-        throw Cancelled();
-}
-
 } // namespace
 
 TraceBuilder::TraceBuilder(TraceInfo info) : m_model(new TraceModel)

@@ -189,8 +189,7 @@ void writeAll(const TraceModel &m, Sink &sink, const ProgressFn &progress,
     const size_t nTracks = m.tracks().size();
     for (size_t ti = 0; ti < nTracks; ++ti) {
         const Track &t = m.tracks()[ti];
-        if (cancel && cancel->cancelled())
-            throw Cancelled();
+        checkCancel(cancel);
         if (progress)
             progress(double(ti) / double(nTracks + 1), "writing events");
         if (t.threadName != kEmptyStr) {

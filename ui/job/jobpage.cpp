@@ -184,8 +184,7 @@ void JobPage::setTimelineData(std::shared_ptr<const TimelineData> data)
             std::vector<RankInput> inputs;
             inputs.reserve(count);
             for (size_t i = 0; i < count; ++i) {
-                if (cancel && cancel->cancelled())
-                    throw Cancelled();
+                checkCancel(cancel);
                 const TimelineFile &f = data->files()[i];
                 inputs.push_back(makeRankInput(*f.model, f.sync));
                 progress(0.2 * double(i + 1) / double(count), "Summarising the ranks");

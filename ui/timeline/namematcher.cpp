@@ -15,8 +15,7 @@ NameMatcher::NameMatcher(const TimelineData &data, const QString &pattern, bool 
       m_match(std::make_shared<NameMask>())
 {
     auto poll = [cancel] {
-        if (cancel && cancel->cancelled())
-            throw Cancelled();
+        checkCancel(cancel);
     };
     QRegularExpression re;
     if (regex) {

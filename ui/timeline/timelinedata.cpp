@@ -19,12 +19,6 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), int(s.size())); }
 
-void checkCancel(const CancelToken *cancel)
-{
-    if (cancel && cancel->cancelled())
-        throw Cancelled();
-}
-
 int64_t flowKey(const TraceModel &m, const FlowEvent &f)
 {
     if (f.id != kNoValue)
