@@ -1,6 +1,7 @@
 #include "analysis/syncphases.h"
 
 #include "analysis/runtime.h"
+#include "analysis/windowsearch.h"
 #include "common/error.h"
 #include "trace/categories.h"
 
@@ -277,25 +278,9 @@ void attachFrames(const TraceModel &model, const AnalysisOptions &options, std::
 
 void assignSteps(const std::vector<Step> &steps, std::vector<SyncCall> &calls)
 {
-    // endMax[k]: the latest end among steps[0..k]; the search walks back from
-    // the last step that starts at or before t while an earlier one may hold it.
-    std::vector<TimeNs> endMax(steps.size());
-    for (size_t k = 0; k < steps.size(); ++k)
-        endMax[k] = k ? std::max(endMax[k - 1], steps[k].end) : steps[k].end;
-    for (SyncCall &c : calls) {
-        const TimeNs t = c.end();
-        size_t k = size_t(std::upper_bound(steps.begin(), steps.end(), t,
-                                           [](TimeNs v, const Step &s) { return v < s.start; }) -
-                          steps.begin());
-        c.step = -1;
-        while (k > 0 && endMax[k - 1] > t) {
-            if (t < steps[k - 1].end) {
-                c.step = static_cast<int32_t>(k - 1);
-                break;
-            }
-            --k;
-        }
-    }
+    const WindowSearch<Step> search(steps);
+    for (SyncCall &c : calls)
+        c.step = static_cast<int32_t>(search.find(c.end()));
 }
 
 std::vector<size_t> callsByEnd(const std::vector<SyncCall> &calls)
