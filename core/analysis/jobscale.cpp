@@ -3,6 +3,7 @@
 #include "analysis/jsonwriter.h"
 #include "analysis/syncanalysis.h"
 #include "analysis/syncreplay.h"
+#include "analysis/windowsearch.h"
 #include "common/error.h"
 
 #include <algorithm>
@@ -38,9 +39,10 @@ struct Walk {
 
 class JobReplay {
 public:
+    // oldLast: per rank, its last measured end (kNever: no activity).
     JobReplay(const std::vector<const RankInput *> &ranks, const std::vector<Coupled> &coupled,
-              const CancelToken *cancel)
-        : m_ranks(ranks), m_coupled(coupled), m_cancel(cancel)
+              const std::vector<TimeNs> &oldLast, const CancelToken *cancel)
+        : m_ranks(ranks), m_coupled(coupled), m_oldLast(oldLast), m_cancel(cancel)
     {
         const size_t n = ranks.size(), nc = coupled.size();
         m_collectiveOf.resize(n);
@@ -51,7 +53,6 @@ public:
                 m_collectiveOf[p.rank][p.activity] = {c, k};
                 acts[p.rank].push_back(p.activity);
             }
-        m_oldLast.assign(n, kNever);
         for (size_t r = 0; r < n; ++r) {
             m_replays.push_back(std::make_unique<SyncReplay>(ranks[r]->replay));
             m_replays.back()->setCoupled(acts[r]);
@@ -60,8 +61,6 @@ public:
                 return m_replays.back()->itemOf(x) < m_replays.back()->itemOf(y);
             });
             m_order.push_back(std::move(acts[r]));
-            for (const ReplayActivity &x : ranks[r]->replay.activities)
-                m_oldLast[r] = std::max(m_oldLast[r], x.end);
         }
         m_cStamp.assign(nc, 0);
         m_arrived.assign(nc, 0);
@@ -271,11 +270,11 @@ private:
     enum State : uint8_t { Lazy, Running, Paused, PausedLazy, Done };
     const std::vector<const RankInput *> &m_ranks;
     const std::vector<Coupled> &m_coupled;
+    const std::vector<TimeNs> &m_oldLast; // per rank: its last measured end
     const CancelToken *m_cancel;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
     std::vector<std::vector<uint32_t>> m_order; // per rank: its collectives' activities in host order
     std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
-    std::vector<TimeNs> m_oldLast; // per rank: its last measured end
     bool m_orderConsistent = true;  // the ranks meet their collectives in compatible orders
     // Per collective, valid in the current run where m_cStamp equals m_gen.
     uint32_t m_gen = 0;
@@ -552,7 +551,7 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
     }
     job.span = jobEnd - first;
 
-    JobReplay replay(ranks, coupled, cancel);
+    JobReplay replay(ranks, coupled, oldLast, cancel);
     auto jobSaving = [&](const Walk &w) {
         TimeNs end = kNever;
         for (size_t r = 0; r < n; ++r)
@@ -693,25 +692,15 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
         // A collective is in the latest-starting step whose window holds its
         // launch call's start; one without a launch call is in none.
         std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
-        std::vector<TimeNs> endMax(ri.steps.size()); // max end over steps[0..k]
-        for (size_t k = 0; k < ri.steps.size(); ++k)
-            endMax[k] = std::max(k ? endMax[k - 1] : kNever, ri.steps[k].end);
+        const WindowSearch<RankStepWindow> search(ri.steps);
         for (const auto &ck : partsOf[r]) {
             const ReplayActivity &act = ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
             auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
             if (it == launchStart.end())
                 continue;
-            // The steps are by start: from the last one starting at or before it, back.
-            const TimeNs t = it->second;
-            size_t k = size_t(std::upper_bound(ri.steps.begin(), ri.steps.end(), t,
-                                               [](TimeNs v, const RankStepWindow &w) { return v < w.start; }) -
-                              ri.steps.begin());
-            while (k > 0 && endMax[k - 1] > t && !(t < ri.steps[k - 1].end))
-                --k;
-            if (k > 0 && !(t < ri.steps[k - 1].end))
-                k = 0; // no step before ends after it
-            if (k > 0)
-                inStep[k - 1].push_back(ck);
+            const int64_t k = search.find(it->second);
+            if (k >= 0)
+                inStep[size_t(k)].push_back(ck);
         }
         // The calls by end, for each step's calls.
         std::vector<uint32_t> byEnd(ri.replay.calls.size());
