@@ -50,10 +50,10 @@ template <typename T> std::vector<T> toHost(const at::Tensor &t)
     return std::vector<T>(p, p + c.numel());
 }
 
-GeneratedInput makeInput(const InputSpec &in)
+GeneratedInput makeInput(const InputSpec &in, float *featuresInto = nullptr)
 {
     return generateInput(in.batch, in.n, in.dim, in.posFrac, in.ignoreFrac, in.seed,
-                         at::Device(in.device == "cuda" ? at::kCUDA : at::kCPU));
+                         at::Device(in.device == "cuda" ? at::kCUDA : at::kCPU), featuresInto);
 }
 } // namespace
 
@@ -66,11 +66,7 @@ SampleRun runSample(const SampleRequest &request, bool keepInputFeatures)
     const bool inPlace = keepInputFeatures && request.input.device != "cuda";
     if (inPlace)
         run.inputFeatures.resize(static_cast<size_t>(request.input.batch * request.input.n * request.input.dim));
-    const GeneratedInput in =
-        inPlace ? generateInput(request.input.batch, request.input.n, request.input.dim, request.input.posFrac,
-                                request.input.ignoreFrac, request.input.seed, at::Device(at::kCPU),
-                                run.inputFeatures.data())
-                : makeInput(request.input);
+    const GeneratedInput in = makeInput(request.input, inPlace ? run.inputFeatures.data() : nullptr);
     const SampleOutput out = runVariant(request.variant, in.features, in.labels,
                                         {request.k, request.targetPosFraction, request.seed});
     run.batch = request.input.batch;
