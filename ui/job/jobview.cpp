@@ -400,19 +400,11 @@ void JobView::exportTableWithDialog(Table table, bool json)
 {
     const QString title =
         table == Table::Ranks ? tr("Export Ranks") : tr("Export Collectives' Blame");
-    QString path = QFileDialog::getSaveFileName(this, title, suggestedExportPath(table, json),
-                                                json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    const QString path = ui::exportTableWithDialog(
+        this, title, suggestedExportPath(table, json), json,
+        [&](const QString &p, QString *error) { return exportTable(table, p, error); });
     if (path.isEmpty())
         return;
-    const QString suffix = json ? QStringLiteral(".json") : QStringLiteral(".csv");
-    if (!path.endsWith(suffix, Qt::CaseInsensitive))
-        path += suffix;
-    QString error;
-    if (!exportTable(table, path, &error)) {
-        QMessageBox::warning(this, title, error);
-        return;
-    }
-    rememberSaveFolder(path);
     Q_EMIT statusMessage(
         tr("Wrote %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
 }

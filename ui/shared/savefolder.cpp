@@ -2,9 +2,12 @@
 
 #include "trace/atomicfile.h"
 
+#include <QCoreApplication>
 #include <QDir>
 #include <QFile>
+#include <QFileDialog>
 #include <QFileInfo>
+#include <QMessageBox>
 #include <QSettings>
 
 #include <exception>
@@ -43,6 +46,25 @@ bool writeTextAtomically(const QString &path, const std::string &text, QString *
             *error = QString::fromUtf8(e.what());
         return false;
     }
+}
+
+QString exportTableWithDialog(QWidget *parent, const QString &title, const QString &suggested, bool json,
+                              const std::function<bool(const QString &path, QString *error)> &write)
+{
+    const auto tr = [](const char *text) { return QCoreApplication::translate("syncscope::ui::Export", text); };
+    QString path = QFileDialog::getSaveFileName(parent, title, suggested, json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    if (path.isEmpty())
+        return {};
+    const QString suffix = json ? QStringLiteral(".json") : QStringLiteral(".csv");
+    if (!path.endsWith(suffix, Qt::CaseInsensitive))
+        path += suffix;
+    QString error;
+    if (!write(path, &error)) {
+        QMessageBox::warning(parent, title, error);
+        return {};
+    }
+    rememberSaveFolder(path);
+    return path;
 }
 
 } // namespace syncscope::ui
