@@ -1,6 +1,7 @@
 // `syncscope-cli analyze FILE... [--json OUT] [--top N]`: the traces (or rank
 // summaries) of one job, one per rank: the sync gaps, what caused them, and
 // with two or more ranks what the syncs cost the whole job.
+#include "analysis/advice.h"
 #include "analysis/jobanalysis.h"
 #include "analysis/ranksummary.h"
 #include "cliutil.h"
@@ -61,6 +62,21 @@ template <typename Source> std::string sourceText(const Source &s)
     if (s.userFrame)
         t += " at " + clip(*s.userFrame, 80);
     return t;
+}
+
+// The advice under a source: its title and id, or that no rule knows it.
+std::string adviceLine(const std::string &id, const std::string &torchVersion)
+{
+    const AdviceRules &rules = builtinAdviceRules();
+    const int at = id.empty() ? -1 : rules.find(id);
+    if (at < 0)
+        return "what to change: no known rewrite";
+    const AdviceRule &rule = rules.rules[size_t(at)];
+    std::string line = "what to change: " + rule.title + " [" + rule.id + "]";
+    if (torchOlderThan(torchVersion, rule.minTorch))
+        line += " (the rewrite needs PyTorch " + rule.minTorch + "; this trace was recorded with " +
+                torchVersion + ")";
+    return line;
 }
 
 std::string causeText(const RankSource &s)
@@ -202,6 +218,12 @@ void printSummary(const JobAnalysis &job, size_t top)
                 std::cout << "      " << ms(s.avoidable) << " avoidable, " << ms(s.gapTime)
                           << " in " << s.gaps << " gap(s), " << s.count
                           << " call(s): " << sourceText(s) << "\n";
+                std::cout << "        " << adviceLine(s.advice, r.torchVersion);
+                if (s.adviceCalls < s.count)
+                    std::cout << " (for " << s.adviceCalls << " of its " << s.count
+                              << " calls; the others match other rules"
+                              << (s.advice.empty() ? ")" : " or none)");
+                std::cout << "\n";
             }
         }
         std::vector<const SyncGap *> gaps;
@@ -271,7 +293,8 @@ void registerAnalyze(CLI::App &app, int &exitCode)
     addAnalysisOptions(cmd, opts->analysis);
     cmd->add_option("--what-if", opts->whatIf,
                     "Also replay without every sync source this selects, together: sync=, op=, frame= "
-                    "substrings, comma-joined (repeatable: the union), e.g. --what-if op=aten::item");
+                    "substrings or advice= a rule id, comma-joined (repeatable: the union), "
+                    "e.g. --what-if op=aten::item --what-if advice=cpu-index");
     cmd->add_option("--cat", opts->cats,
                     "Categories of the top-ops list (repeatable; default cpu_op, user_annotation, "
                     "kernel, gpu_memcpy, gpu_memset)");

@@ -1,5 +1,7 @@
 #include "analysis/filereport.h"
 
+#include "analysis/advice.h"
+
 #include <algorithm>
 
 namespace syncscope {
@@ -33,6 +35,7 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
     r.path = m.info().path;
     r.format = m.info().format;
     r.rank = m.info().rank;
+    r.torchVersion = torchVersionFromMetadata(m.info().metadataJson);
     const TraceCounts &c = m.counts();
     r.durationEvents = c.durationEvents;
     r.flows = c.flows;
@@ -67,6 +70,8 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
         o.pageableCopy = s.pageableCopy;
         o.avoidable = s.avoidable;
         o.step = s.step;
+        if (s.advice >= 0)
+            o.advice = builtinAdviceRules().rules[size_t(s.advice)].id;
         r.syncCalls.push_back(std::move(o));
     }
     for (const CudaSyncEvent &e : a.cudaSyncEvents)
@@ -95,7 +100,10 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
     r.stepStats = a.stepStats;
     for (const SyncSource &s : a.sources)
         r.sources.push_back({std::string(m.str(s.sync)), strOf(m, s.op), strOf(m, s.userFrame),
-                             s.count, s.gaps, s.gapTime, s.avoidable, s.avoidableByDevice});
+                             s.count, s.gaps, s.gapTime, s.avoidable, s.avoidableByDevice,
+                             s.advice >= 0 ? builtinAdviceRules().rules[size_t(s.advice)].id
+                                           : std::string(),
+                             s.adviceCalls});
 
     for (const OpStat &s : opStatistics(m, {}, cancel))
         r.ops.push_back({std::string(m.str(s.name)), std::string(m.str(s.cat)), s.count, s.total,

@@ -51,6 +51,7 @@ struct ReportSyncCall {
     bool pageableCopy = false;
     TimeNs avoidable = 0;
     int32_t step = -1; // index into FileReport::steps
+    std::string advice; // the id of its advice rule (advice.h); empty: no known rewrite
 };
 
 struct ReportCudaSyncEvent {
@@ -70,6 +71,8 @@ struct ReportSource {
     uint64_t count = 0, gaps = 0;
     TimeNs gapTime = 0, avoidable = 0;
     std::vector<TimeNs> avoidableByDevice; // order of FileReport::devices
+    std::string advice; // the id of the rule most of its calls match; empty: none
+    uint64_t adviceCalls = 0; // how many of its calls match it
 };
 
 // A stream dependency from the profiler's `Stream Wait Event` records: the
@@ -84,6 +87,7 @@ struct FileReport {
     // The trace file.
     std::string path, format;
     int64_t rank = kNoValue; // distributedInfo.rank
+    std::string torchVersion; // the PyTorch version the trace states; empty when none
     uint64_t durationEvents = 0, flows = 0, instants = 0, counters = 0;
     TimeNs minTime = 0, maxTime = 0;
     uint64_t warnings = 0;

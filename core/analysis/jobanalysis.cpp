@@ -1,5 +1,6 @@
 #include "analysis/jobanalysis.h"
 
+#include "analysis/advice.h"
 #include "analysis/jsonwriter.h"
 #include "common/error.h"
 #include "trace/categories.h"
@@ -84,7 +85,47 @@ void stepName(JsonWriter &w, const FileReport &r, int32_t step)
         w.value(r.steps[static_cast<size_t>(step)].name);
 }
 
+void adviceId(JsonWriter &w, const std::string &id)
+{
+    if (id.empty())
+        w.null();
+    else
+        w.value(id);
+}
+
 } // namespace
+
+void writeAdviceJson(JsonWriter &w, const std::string &id, const std::string &torchVersion)
+{
+    const AdviceRules &rules = builtinAdviceRules();
+    const int at = id.empty() ? -1 : rules.find(id);
+    if (at < 0) {
+        w.null();
+        return;
+    }
+    const AdviceRule &r = rules.rules[size_t(at)];
+    w.beginObject();
+    w.key("id").value(r.id);
+    w.key("class").value(adviceClassName(r.cls));
+    w.key("title").value(r.title);
+    w.key("why").value(r.why);
+    w.key("rewrite").beginObject();
+    w.key("text").value(r.rewrite);
+    w.key("before").value(r.before);
+    w.key("after").value(r.after);
+    w.endObject();
+    w.key("min_torch");
+    if (r.minTorch.empty())
+        w.null();
+    else
+        w.value(r.minTorch);
+    w.key("refs").beginArray();
+    for (const std::string &ref : r.refs)
+        w.value(ref);
+    w.endArray();
+    w.key("needs_newer_torch").value(torchOlderThan(torchVersion, r.minTorch));
+    w.endObject();
+}
 
 std::string analysisToJson(const JobAnalysis &job, size_t topN,
                            const std::vector<std::string> &topCategories, int indent)
@@ -101,6 +142,11 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("path").value(r.path);
         w.key("rank").optional(r.rank);
         w.key("format").value(r.format);
+        w.key("torch_version");
+        if (r.torchVersion.empty())
+            w.null();
+        else
+            w.value(r.torchVersion);
         w.key("runtime");
         if (const char *rt = runtimeKey(r.runtime.runtime))
             w.value(rt);
@@ -179,6 +225,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
             strOrNull(w, s.userFrame);
             w.key("step");
             stepName(w, r, s.step);
+            w.key("advice");
+            adviceId(w, s.advice);
             w.endObject();
         }
     });
@@ -234,6 +282,8 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
             strOrNull(w, s.userFrame);
             w.key("step");
             stepName(w, r, g.step);
+            w.key("advice");
+            adviceId(w, s.advice);
             w.endObject();
         }
     });
@@ -294,6 +344,9 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
             w.key("gaps").value(s.gaps);
             w.key("gap_us").micros(s.gapTime);
             w.key("avoidable_us").micros(s.avoidable);
+            w.key("advice");
+            writeAdviceJson(w, s.advice, job.files[e.first].torchVersion);
+            w.key("advice_calls").value(s.adviceCalls);
             w.endObject();
         }
     }

@@ -43,4 +43,12 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
                            const std::vector<std::string> &topCategories = defaultTopCategories(),
                            int indent = 1);
 
+class JsonWriter;
+
+// A sync source's advice as analyze --json writes it: {id, class, title, why,
+// rewrite: {text, before, after}, min_torch, refs, needs_newer_torch}, or null
+// when `id` is empty or names no built-in rule. needs_newer_torch: the trace
+// states a PyTorch version older than min_torch.
+void writeAdviceJson(JsonWriter &w, const std::string &id, const std::string &torchVersion);
+
 } // namespace syncscope

@@ -1,5 +1,7 @@
 #include "analysis/jobscale.h"
 
+#include "analysis/advice.h"
+
 #include "analysis/jsonwriter.h"
 #include "analysis/syncanalysis.h"
 #include "analysis/syncreplay.h"
@@ -367,8 +369,14 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
         rs.hasUserFrame = s.userFrame != kNoStr;
         if (rs.hasUserFrame)
             rs.userFrame = std::string(model.str(s.userFrame));
-        for (size_t c : s.calls)
+        const AdviceRules &rules = builtinAdviceRules();
+        for (size_t c : s.calls) {
             rs.calls.push_back(static_cast<uint32_t>(c));
+            const int32_t a = analysis.syncCalls[c].advice;
+            rs.callAdvice.push_back(a >= 0 ? rules.rules[size_t(a)].id : std::string());
+        }
+        if (s.advice >= 0)
+            rs.advice = builtinAdviceRules().rules[size_t(s.advice)].id;
         r.sources.push_back(std::move(rs));
     }
     for (const Step &s : analysis.steps)

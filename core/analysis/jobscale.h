@@ -35,6 +35,8 @@ struct RankSource {
     std::string userFrame; // empty with hasUserFrame false
     bool hasOp = false, hasUserFrame = false;
     std::vector<uint32_t> calls;
+    std::string advice;                  // the id of its advice rule (advice.h); empty: none
+    std::vector<std::string> callAdvice; // each call's rule id, as `calls`; empty: none
 };
 
 struct RankStepWindow {

@@ -176,6 +176,7 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
     ar.io(r.path);
     ar.io(r.format);
     ar.io(r.rank);
+    ar.io(r.torchVersion);
     ar.io(r.durationEvents);
     ar.io(r.flows);
     ar.io(r.instants);
@@ -234,6 +235,7 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(s.pageableCopy);
         ar.io(s.avoidable);
         ar.io(s.step);
+        ar.io(s.advice);
     });
     ar.list(r.cudaSyncEvents, [&](ReportCudaSyncEvent &e) {
         ar.io(e.kind);
@@ -291,6 +293,8 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(s.gapTime);
         ar.io(s.avoidable);
         timeList(ar, s.avoidableByDevice);
+        ar.io(s.advice);
+        ar.io(s.adviceCalls);
     });
     ar.list(r.ops, [&](NamedOpStat &o) {
         ar.io(o.name);
@@ -358,6 +362,8 @@ template <typename Ar> void serialize(Ar &ar, RankInput &r)
         ar.io(s.hasOp);
         ar.io(s.hasUserFrame);
         ar.list(s.calls, [&](uint32_t &c) { ar.io(c); });
+        ar.io(s.advice);
+        ar.list(s.callAdvice, [&](std::string &a) { ar.io(a); });
     });
     ar.list(r.steps, [&](RankStepWindow &s) {
         ar.io(s.name);
@@ -406,9 +412,11 @@ void checkIndices(const Reader &rd, const RankSummary &s)
         need(d.activity < p.activities.size() && d.on < p.activities.size());
     for (const CollectiveKernel &c : p.collectives)
         need(c.activity < p.activities.size());
-    for (const RankSource &src : s.job.sources)
+    for (const RankSource &src : s.job.sources) {
         for (uint32_t c : src.calls)
             need(c < p.calls.size());
+        need(src.callAdvice.size() == src.calls.size());
+    }
     need(s.job.localAvoidable.size() <= p.deviceIds.size() || p.deviceIds.empty());
 }
 

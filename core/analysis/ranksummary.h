@@ -22,7 +22,7 @@
 
 namespace syncscope {
 
-constexpr uint32_t kRankSummaryVersion = 1;
+constexpr uint32_t kRankSummaryVersion = 2;
 
 struct RankSummary {
     FileReport report;

@@ -96,6 +96,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
         progress(0.55, "idle breakdown");
     out.idleBreakdown = phases::idleBreakdown(events.activities, events.launchOf, options.kernelWaitThreshold);
     out.sources = phases::groupSources(model, out.syncCalls, out.syncGaps);
+    phases::attachAdvice(model, builtinAdviceRules(), events.copyName, out.syncCalls, out.sources);
 
     // The replay: per device, per call, per source, per step.
     std::vector<int64_t> deviceIds;

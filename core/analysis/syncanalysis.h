@@ -79,6 +79,7 @@ struct SyncCall {
     TimeNs start = 0, dur = 0;
     int32_t step = -1;  // index into SyncAnalysis::steps of the step its end falls in
     int32_t source = -1; // index into SyncAnalysis::sources
+    int32_t advice = -1; // index into builtinAdviceRules() (advice.h), -1: no known rewrite
     // Replay without this call alone: per device (same order as devices), and summed.
     std::vector<TimeNs> avoidableByDevice;
     TimeNs avoidable = 0;
@@ -112,6 +113,8 @@ struct SyncSource {
     TimeNs avoidable = 0;     // replay without all of them, summed over devices
     std::vector<TimeNs> avoidableByDevice; // the same per device (order of devices)
     std::vector<size_t> calls; // indices into syncCalls
+    int32_t advice = -1;       // the rule most of its calls match, -1: none
+    uint64_t adviceCalls = 0;  // how many of its calls match that rule (or none)
 };
 
 // A step: ProfilerStep#N (cpu_op or user_annotation) or a --step-regex match.

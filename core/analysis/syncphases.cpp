@@ -5,6 +5,8 @@
 #include "common/error.h"
 #include "trace/categories.h"
 
+#include <nlohmann/json.hpp>
+
 #include <algorithm>
 #include <memory>
 #include <regex>
@@ -94,7 +96,7 @@ Collected collectEvents(const TraceModel &model, const AnalysisOptions &options,
         if (!p.pid.isNumber())
             deviceOfPidText[p.pid.text] = deviceFromProcessName(model.str(p.name));
 
-    std::unordered_map<int64_t, StrId> copyName; // correlation -> gpu_memcpy name
+    std::unordered_map<int64_t, StrId> &copyName = out.copyName;
     std::unordered_map<StrId, bool> blockingByName, asyncCopyByName;
     std::vector<SyncCall> memcpyAsyncCalls; // candidates for hidden syncs
     std::vector<int64_t> memcpyAsyncCorrelation;
@@ -393,6 +395,103 @@ std::vector<SyncSource> groupSources(const TraceModel &model, std::vector<SyncCa
         s.gapTime += g.interval.length();
     }
     return out;
+}
+
+AdviceFacts adviceFacts(const TraceModel &model, const AdviceRules &rules,
+                        const std::unordered_map<int64_t, StrId> &copyName, const SyncCall &call)
+{
+    AdviceFacts f;
+    const category::Ids cats(model);
+    const Track t = model.tracks()[call.event.track];
+    const uint32_t i = call.event.index;
+    f.sync = std::string(model.str(t.name[i]));
+    const bool wantTypes = rules.usesInputTypes(), wantNext = rules.usesFollowedBy();
+    auto keyed = [&](const std::string &name, bool (*uses)(const AdviceMatch &)) {
+        for (const AdviceRule &r : rules.rules)
+            if (uses(r.match) && std::find(r.match.ops.begin(), r.match.ops.end(), name) != r.match.ops.end())
+                return true;
+        return false;
+    };
+    for (int32_t p = t.parent[i]; p >= 0; p = t.parent[p]) {
+        const StrId cat = t.cat[p];
+        if (cat == cats.pythonFunction && cat != kNoStr) {
+            f.frames.emplace_back(model.str(t.name[p]));
+            continue;
+        }
+        if (cat != cats.cpuOp && cat != cats.userAnnotation)
+            continue;
+        AdviceChainOp op;
+        op.name = std::string(model.str(t.name[p]));
+        if (wantTypes && keyed(op.name, [](const AdviceMatch &m) { return !m.inputTypes.empty(); })) {
+            const std::string_view args = model.args(t.args[p]);
+            const nlohmann::json a = nlohmann::json::parse(args.begin(), args.end(), nullptr, false);
+            if (a.is_object())
+                if (auto it = a.find("Input type"); it != a.end() && it->is_array())
+                    for (const nlohmann::json &v : *it)
+                        if (v.is_string())
+                            op.inputTypes.push_back(v.get<std::string>());
+        }
+        if (wantNext && keyed(op.name, [](const AdviceMatch &m) { return !m.followedBy.empty(); })) {
+            // The next cpu_op at its level: past its own children (sorted by
+            // start), before its parent ends. Bounded: an item's children are few.
+            const int32_t level = t.parent[p];
+            const TimeNs end = t.end(size_t(p));
+            for (size_t j = size_t(p) + 1, seen = 0; j < t.size() && seen < 4096; ++j, ++seen) {
+                if (t.depth[j] < t.depth[size_t(p)])
+                    break;
+                if (t.parent[j] == level && t.start[j] >= end && t.cat[j] == cats.cpuOp) {
+                    op.next = std::string(model.str(t.name[j]));
+                    break;
+                }
+            }
+        }
+        f.chain.push_back(std::move(op));
+    }
+    // The call's own copy, else the last one launched before it in its op.
+    auto copyOf = [&](size_t j) -> const StrId * {
+        const int64_t corr = t.correlation[j];
+        if (corr == kNoValue)
+            return nullptr;
+        auto it = copyName.find(corr);
+        return it == copyName.end() ? nullptr : &it->second;
+    };
+    const StrId *copy = copyOf(i);
+    const int32_t level = t.parent[i];
+    const size_t lowest = level >= 0 ? size_t(level) + 1 : (i > 8 ? i - 8 : 0);
+    for (size_t j = i; !copy && j > lowest && i - j < 64;) {
+        --j;
+        if (t.parent[j] == level)
+            copy = copyOf(j);
+    }
+    if (copy)
+        f.copy = std::string(model.str(*copy));
+    return f;
+}
+
+void attachAdvice(const TraceModel &model, const AdviceRules &rules,
+                  const std::unordered_map<int64_t, StrId> &copyName, std::vector<SyncCall> &calls,
+                  std::vector<SyncSource> &sources)
+{
+    for (SyncCall &c : calls)
+        c.advice = matchAdvice(rules, adviceFacts(model, rules, copyName, c));
+    for (SyncSource &s : sources) {
+        std::map<int32_t, size_t> votes;
+        for (size_t c : s.calls)
+            ++votes[calls[c].advice];
+        // Most calls; on a tie the earlier rule, and any rule before none.
+        size_t best = 0;
+        s.advice = -1;
+        for (const auto &v : votes)
+            if (v.first >= 0 && v.second > best) {
+                best = v.second;
+                s.advice = v.first;
+            }
+        if (auto none = votes.find(-1); none != votes.end() && none->second > best) {
+            best = none->second;
+            s.advice = -1;
+        }
+        s.adviceCalls = best;
+    }
 }
 
 void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<void()> &tick)

@@ -3,6 +3,7 @@
 // takes and returns plain values, so each can be tested on its own; the
 // definitions of what they compute are in syncanalysis.h and the README
 // ("Trace analysis").
+#include "analysis/advice.h"
 #include "analysis/replaybuild.h"
 #include "analysis/syncanalysis.h"
 #include "analysis/syncreplay.h"
@@ -26,6 +27,7 @@ struct Collected {
     std::vector<CudaSyncEvent> cudaSyncEvents;
     std::vector<Step> steps;
     uint64_t unplacedActivities = 0;                   // GPU activity with no device
+    std::unordered_map<int64_t, StrId> copyName;       // correlation -> gpu_memcpy name
 };
 Collected collectEvents(const TraceModel &model, const AnalysisOptions &options, const ProgressFn &progress,
                         const CancelToken *cancel);
@@ -70,12 +72,24 @@ std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &activities
 std::vector<SyncSource> groupSources(const TraceModel &model, std::vector<SyncCall> &calls,
                                      const std::vector<SyncGap> &gaps);
 
-// 8. The sync-free replay (`replay` of out.replay): every figure per device,
+// 8. What to write instead (advice.h): each call's rule, from its op chain,
+//    Python frames, name and GPU copy; each source's rule is the one most of
+//    its calls match (ties: the earlier rule; a rule before none), -1 when
+//    more of them match none.
+void attachAdvice(const TraceModel &model, const AdviceRules &rules,
+                  const std::unordered_map<int64_t, StrId> &copyName, std::vector<SyncCall> &calls,
+                  std::vector<SyncSource> &sources);
+
+// The facts the rules see of one call (attachAdvice's input, for tests).
+AdviceFacts adviceFacts(const TraceModel &model, const AdviceRules &rules,
+                        const std::unordered_map<int64_t, StrId> &copyName, const SyncCall &call);
+
+// 9. The sync-free replay (`replay` of out.replay): every figure per device,
 //    call, gap and source; the sources then by avoidable time, longest first,
 //    and the calls' source indices updated. `tick` is called once per replay.
 void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<void()> &tick);
 
-// 9. Per step and device: busy time in the window, the gaps whose cause ends
+// 10. Per step and device: busy time in the window, the gaps whose cause ends
 //    in it, and the replay without every call that ends in it.
 void stepFigures(SyncAnalysis &out, SyncReplay &replay,
                  const std::map<int64_t, std::vector<Interval>> &busyPieces, const std::vector<size_t> &byEnd,

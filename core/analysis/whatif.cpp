@@ -1,5 +1,7 @@
 #include "analysis/whatif.h"
 
+#include "analysis/advice.h"
+
 #include "analysis/jsonwriter.h"
 #include "analysis/syncreplay.h"
 #include "common/error.h"
@@ -14,7 +16,7 @@ WhatIfSpec parseWhatIfSpec(const std::string &text)
     s.text = text;
     auto bad = [&](const std::string &why) {
         throw Error("--what-if '" + text + "': " + why +
-                    " (give sync=, op= or frame= substrings, comma-joined, e.g. op=aten::item)");
+                    " (give sync=, op= or frame= substrings or an advice= rule id, comma-joined, e.g. op=aten::item)");
     };
     size_t at = 0;
     bool any = false;
@@ -40,7 +42,14 @@ WhatIfSpec parseWhatIfSpec(const std::string &text)
             s.frame = value;
             s.hasFrame = true;
         } else if (key == "advice") {
-            bad("selection by advice rule is not available: syncscope has no advice rules yet");
+            if (builtinAdviceRules().find(value) < 0) {
+                std::string ids;
+                for (const AdviceRule &r : builtinAdviceRules().rules)
+                    ids += (ids.empty() ? "" : ", ") + r.id;
+                bad("there is no advice rule '" + value + "' (the rules: " + ids + ")");
+            }
+            s.advice = value;
+            s.hasAdvice = true;
         } else {
             bad("unknown key '" + key + "'");
         }
@@ -62,6 +71,13 @@ bool whatIfSelects(const WhatIfSpec &spec, const RankSource &source)
     return true;
 }
 
+bool whatIfSelects(const WhatIfSpec &spec, const RankSource &source, size_t k)
+{
+    if (!whatIfSelects(spec, source))
+        return false;
+    return !spec.hasAdvice || (k < source.callAdvice.size() && source.callAdvice[k] == spec.advice);
+}
+
 WhatIf analyzeWhatIf(const std::vector<RankInput> &files, const std::vector<WhatIfSpec> &specs)
 {
     WhatIf out;
@@ -71,13 +87,16 @@ WhatIf analyzeWhatIf(const std::vector<RankInput> &files, const std::vector<What
         const RankInput &r = files[f];
         std::vector<size_t> calls;
         for (const RankSource &src : r.sources) {
-            const bool chosen = std::any_of(specs.begin(), specs.end(),
-                                            [&](const WhatIfSpec &s) { return whatIfSelects(s, src); });
-            if (!chosen)
-                continue;
-            ++out.selectedSources;
-            for (uint32_t c : src.calls)
-                calls.push_back(c);
+            bool chosen = false;
+            for (size_t k = 0; k < src.calls.size(); ++k) {
+                const bool call = std::any_of(specs.begin(), specs.end(), [&](const WhatIfSpec &s) {
+                    return whatIfSelects(s, src, k);
+                });
+                if (call)
+                    calls.push_back(src.calls[k]);
+                chosen = chosen || call;
+            }
+            out.selectedSources += chosen;
         }
         std::sort(calls.begin(), calls.end());
         calls.erase(std::unique(calls.begin(), calls.end()), calls.end());

@@ -1,8 +1,9 @@
 #pragma once
 // What-if: how much earlier each device would finish without a chosen set of
 // sync sources, together. A spec selects sources by substrings of their sync
-// call's name, their op and their user frame (`sync=`, `op=`, `frame=`, comma-
-// joined: all must hold); several specs select the union. The chosen sources'
+// call's name, their op and their user frame (`sync=`, `op=`, `frame=`) and by
+// the id of their advice rule (`advice=`, exact), comma-joined: all must hold;
+// several specs select the union. The chosen sources'
 // calls are removed together in one sync-free replay of each file (README
 // "What-if").
 #include "analysis/jobscale.h"
@@ -15,14 +16,19 @@ namespace syncscope {
 struct WhatIfSpec {
     std::string text;              // as given
     std::string sync, op, frame;   // substrings; empty: any
-    bool hasSync = false, hasOp = false, hasFrame = false;
+    std::string advice;            // an advice rule's id (exact); empty: any
+    bool hasSync = false, hasOp = false, hasFrame = false, hasAdvice = false;
 };
 
 // Parses "sync=cudaStreamSynchronize,op=aten::item"; a bad spec is an Error
 // with one sentence.
 WhatIfSpec parseWhatIfSpec(const std::string &text);
 
-// Whether a source is selected by the spec.
+// Whether a source's k-th call is selected by the spec: the source's sync,
+// op and frame match, and the call's own advice rule is the spec's (a source's
+// calls can match different rules).
+bool whatIfSelects(const WhatIfSpec &spec, const RankSource &source, size_t k);
+// Whether the source's sync, op and frame match (its advice is not looked at).
 bool whatIfSelects(const WhatIfSpec &spec, const RankSource &source);
 
 struct WhatIfDevice {

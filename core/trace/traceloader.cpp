@@ -382,6 +382,8 @@ void Loader::topLevelValue(std::string_view key, Scanner &s)
     int64_t n;
     if (key == "deviceProperties") {
         info.devicePropertiesJson.assign(raw);
+    } else if (key == "metadata") {
+        info.metadataJson.assign(raw);
     } else if (key == "distributedInfo") {
         info.distributedInfoJson.assign(raw);
         if (*begin == '{') {

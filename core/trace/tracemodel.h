@@ -305,6 +305,7 @@ struct TraceInfo {
     std::string displayTimeUnit;
     std::string distributedInfoJson;    // raw, minified; empty when absent
     std::string devicePropertiesJson;
+    std::string metadataJson;           // the top-level "metadata" object, raw; empty when absent
     bool truncated = false;
 };
 

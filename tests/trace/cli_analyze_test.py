@@ -14,19 +14,20 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_stats  # noqa: E402
 
 SHAPE = {
-    "files": ["path", "rank", "format", "runtime", "events", "flows", "instants", "counters", "warnings",
+    "files": ["path", "rank", "format", "torch_version", "runtime", "events", "flows", "instants", "counters", "warnings",
               "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "warning_kinds"],
     "devices": ["file", "device", "name", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
                 "sync_gap_us", "avoidable_us"],
     "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op", "pageable_copy",
-                   "blocked_us", "avoidable_us", "py_frame", "user_frame", "step"],
+                   "blocked_us", "avoidable_us", "py_frame", "user_frame", "step", "advice"],
     "cuda_sync_events": ["file", "kind", "ts_us", "dur_us", "device", "stream"],
     "sync_gaps": ["file", "device", "start_us", "end_us", "dur_us", "sync", "op", "root_op",
-                  "blocked_us", "avoidable_us", "py_frame", "user_frame", "step"],
+                  "blocked_us", "avoidable_us", "py_frame", "user_frame", "step", "advice"],
     "idle_breakdown": ["file", "device", "stream", "host_wait_us", "kernel_wait_us", "other_us"],
     "steps": ["file", "device", "step", "start_us", "end_us", "gpu_busy_us", "sync_gaps",
               "sync_gap_us", "avoidable_us"],
-    "sync_sources": ["file", "sync", "op", "user_frame", "count", "gaps", "gap_us", "avoidable_us"],
+    "sync_sources": ["file", "sync", "op", "user_frame", "count", "gaps", "gap_us", "avoidable_us", "advice",
+                     "advice_calls"],
     "top_ops": ["name", "cat", "count", "total_us", "self_us", "gpu_count", "gpu_us"],
 }
 SECTIONS = ["devices", "sync_calls", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]

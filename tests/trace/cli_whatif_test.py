@@ -3,7 +3,8 @@
 trace, several selections (one op, a sync name, a conjunction, a union of
 specs, a user frame) are replayed by reference_stats.py without exactly the
 calls they select, together, and every what_if.devices[].avoidable_us must
-equal it to the ns. Also: a bad spec is one sentence, and advice= is refused.
+equal it to the ns. advice=ID selects the calls whose own rule is ID, by the
+independent reference_advice.py. Also: a bad spec is one sentence.
 Usage: cli_whatif_test.py CLI DATA_DIR SHARED_DIR"""
 import json
 import os
@@ -13,7 +14,10 @@ import tempfile
 from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import reference_advice  # noqa: E402
 import reference_stats  # noqa: E402
+
+RULES = reference_advice.load_rules()
 
 failures = []
 
@@ -26,7 +30,12 @@ def check(cond, what):
 def spec_selects(spec, call):
     for part in spec.split(","):
         key, value = part.split("=", 1)
-        field = {"sync": call["ev"].name, "op": call["op"], "frame": call["user_frame"]}[key]
+        field = {"sync": call["ev"].name, "op": call["op"], "frame": call["user_frame"],
+                 "advice": call.get("advice")}[key]
+        if key == "advice":
+            if field != value:
+                return False
+            continue
         if field is None or value not in field:
             return False
     return True
@@ -46,6 +55,10 @@ def specs_for(calls):
     out.append(["sync=" + syncs[-1]])
     if frames:
         out.append(["frame=" + frames[0][:12]])
+    advice = sorted({c["advice"] for c in calls if c.get("advice")})
+    if advice:
+        out.append(["advice=" + advice[0]])
+        out.append(["advice=" + advice[-1] + ",sync=" + syncs[0][:5], "op=no-such-op-anywhere"])
     out.append(["op=no-such-op-anywhere"])
     return out
 
@@ -54,6 +67,8 @@ def run_case(cli, path, specs, tag):
     keep = {}
     reference_stats.analyse(path, 10, [], keep=keep)
     calls = keep["calls"]
+    for c, a in zip(calls, reference_advice.advise(keep, RULES)):
+        c["advice"] = a
     chosen = {i for i, c in enumerate(calls) if any(spec_selects(s, c) for s in specs)}
     want = reference_stats.replay(keep["acts"], keep["launch_of"], calls, chosen, len(keep["devices"]),
                                   keep["deps"], keep["prep"])
@@ -97,13 +112,15 @@ def main(cli, data, shared):
             continue
         if not keep.get("calls"):
             continue
+        for c, a in zip(keep["calls"], reference_advice.advise(keep, RULES)):
+            c["advice"] = a
         for specs in specs_for(keep["calls"]):
             moved += run_case(cli, path, specs, f"{os.path.basename(path)} {specs}")
             cases += 1
     check(cases >= 20, f"only {cases} what-if cases ran")
     check(moved >= 5, f"only {moved} selections moved a device: the test would not see a wrong replay")
     any_trace = paths[0]
-    for bad, words in (("op", "not key=value"), ("op=", "has no value"), ("advice=item", "no advice rules"),
+    for bad, words in (("op", "not key=value"), ("op=", "has no value"), ("advice=no-such-rule", "there is no advice rule 'no-such-rule'"),
                        ("colour=red", "unknown key")):
         p = subprocess.run([cli, "analyze", any_trace, "--what-if", bad], capture_output=True, text=True)
         lines = [l for l in p.stderr.splitlines() if l.strip() and not l.startswith("[")]

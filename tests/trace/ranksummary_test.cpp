@@ -29,7 +29,7 @@ SAME(ReportWarningKind, x.pattern, x.example, x.count)
 SAME(ReportDevice, x.device, x.name, x.kernels, x.memcpys, x.memsets, x.first, x.last, x.busy,
      x.syncGap, x.avoidable)
 SAME(ReportSyncCall, x.name, x.start, x.dur, x.pid, x.tid, x.op, x.rootOp, x.pyFrame, x.userFrame,
-     x.pageableCopy, x.avoidable, x.step)
+     x.pageableCopy, x.avoidable, x.step, x.advice)
 SAME(ReportCudaSyncEvent, x.kind, x.start, x.dur, x.device, x.stream)
 SAME(ReportStreamWait, x.device, x.stream, x.waitOnStream, x.fromCorrelation, x.toCorrelation)
 SAME(Interval, x.start, x.end)
@@ -38,10 +38,10 @@ SAME(IdleBreakdown, x.device, x.stream, x.hostWait, x.kernelWait, x.other)
 SAME(ReportStep, x.name, x.start, x.end)
 SAME(StepDeviceStats, x.step, x.device, x.gpuBusy, x.syncGaps, x.syncGapTime, x.avoidable)
 SAME(ReportSource, x.sync, x.op, x.userFrame, x.count, x.gaps, x.gapTime, x.avoidable,
-     x.avoidableByDevice)
+     x.avoidableByDevice, x.advice, x.adviceCalls)
 SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max, x.gpuCount, x.gpuTime)
 SAME(RuntimeUse, x.runtime, x.cudaCalls, x.hipCalls, x.otherCalls, x.namesSeen, x.distinctNames)
-SAME(FileReport, x.path, x.format, x.rank, x.durationEvents, x.flows, x.instants, x.counters,
+SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.durationEvents, x.flows, x.instants, x.counters,
      x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.runtime,
      x.unplacedActivities, x.devices, x.syncCalls, x.cudaSyncEvents, x.waitMode,
      x.streamDependencies, x.streamWaits, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
@@ -53,7 +53,7 @@ SAME(StreamDependency, x.activity, x.on)
 SAME(CollectiveKernel, x.activity, x.group, x.name, x.seq)
 SAME(ReplayInput, x.deviceIds, x.streamIds, x.threads, x.activities, x.launches, x.calls, x.deps,
      x.waitMode, x.collectives)
-SAME(RankSource, x.sync, x.op, x.userFrame, x.hasOp, x.hasUserFrame, x.calls)
+SAME(RankSource, x.sync, x.op, x.userFrame, x.hasOp, x.hasUserFrame, x.calls, x.advice, x.callAdvice)
 SAME(RankStepWindow, x.name, x.start, x.end)
 SAME(RankInput, x.rank, x.file, x.replay, x.sources, x.steps, x.localAvoidable)
 SAME(AnalysisOptions, x.clockSkew, x.kernelWaitThreshold, x.libPrefixes, x.stepRegex)
@@ -75,6 +75,7 @@ RankSummary everyField()
     r.path = "/data/rank 7.json.gz";
     r.format = "json.gz";
     r.rank = 7;
+    r.torchVersion = "2.1.0+cu121";
     r.durationEvents = 1'000'001;
     r.flows = 2;
     r.instants = 3;
@@ -106,7 +107,9 @@ RankSummary everyField()
     c.pageableCopy = true;
     c.avoidable = 17;
     c.step = 1;
+    c.advice = "item";
     r.syncCalls = {c, c};
+    r.syncCalls[1].advice.clear();
     r.syncCalls[1].step = -1;
     r.syncCalls[1].op = std::nullopt;
     r.cudaSyncEvents = {{"Stream Wait Event", 1, 2, 0, kNoValue},
@@ -128,6 +131,8 @@ RankSummary everyField()
          0,
          0,
          {INT64_MIN, 1}}};
+    r.sources[0].advice = "item";
+    r.sources[0].adviceCalls = 2;
     r.ops = {{"aten::mm", "cpu_op", 3, 30, 20, 5, 15, 2, 40},
              {"k", "kernel", 1, INT64_MAX, 0, INT64_MIN, 1, 0, 0}};
 
@@ -147,6 +152,8 @@ RankSummary everyField()
                      {1, "stream 21", "ncclKernel", 4}};
     j.sources = {{"cudaStreamSynchronize", "aten::item", "", true, false, {0, 1}},
                  {"x", "", "", false, false, {}}};
+    j.sources[0].advice = "item";
+    j.sources[0].callAdvice = {"item", ""};
     j.steps = {{"ProfilerStep#1", 0, 1000}};
     j.localAvoidable = {25, 0};
     return s;
@@ -203,7 +210,7 @@ TEST(RankSummary, HeaderIsLittleEndianFixedWidth)
     const std::string bytes = encodeRankSummary(everyField());
     ASSERT_GE(bytes.size(), 40u);
     EXPECT_EQ(bytes.substr(0, 24), std::string("syncscope rank summary\n\0", 24));
-    EXPECT_EQ(bytes.substr(24, 4), std::string("\x01\0\0\0", 4)); // version 1
+    EXPECT_EQ(bytes.substr(24, 4), std::string("\x02\0\0\0", 4)); // version 2
     uint64_t length = 0;
     for (int i = 0; i < 8; ++i)
         length |= uint64_t(static_cast<unsigned char>(bytes[size_t(28 + i)])) << (8 * i);
@@ -256,12 +263,12 @@ TEST(RankSummary, RefusesANonSummary)
 
 TEST(RankSummary, RefusesAnotherVersion)
 {
-    for (uint32_t version : {0u, 2u, 0xffffffffu}) {
+    for (uint32_t version : {0u, 1u, 3u, 0xffffffffu}) {
         std::string bytes = encodeRankSummary(everyField());
         setLE(bytes, 24, version, 4);
         const std::string why = refusal(bytes);
         EXPECT_NE(why.find("'r.summary' is a rank summary of format version " +
-                           std::to_string(version) + ", and this syncscope reads version 1"),
+                           std::to_string(version) + ", and this syncscope reads version 2"),
                   std::string::npos)
             << why;
     }
