@@ -10,6 +10,7 @@
 #include "lab/bench.h"
 #include "mainwindow.h"
 #include "timeline/syncgapmodel.h"
+#include "timeline/syncsourcemodel.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 
@@ -65,6 +66,10 @@ void addOptions(QCommandLineParser &parser)
         {QStringLiteral("screenshot-name"),
          QStringLiteral("Name of the Timeline screenshot taken with --screenshot-dir and FILEs."),
          QStringLiteral("NAME")},
+        {QStringLiteral("screenshot-select"),
+         QStringLiteral("What the Timeline screenshot selects: gap (the top row of the sync-gap table, the "
+                        "default) or source (the top sync source, with its advice shown)."),
+         QStringLiteral("gap|source")},
         {QStringLiteral("compare"),
          QStringLiteral("Compare BEFORE with the one FILE given (syncscope --compare BEFORE AFTER): two "
                         "timelines locked together and the deltas."),
@@ -335,6 +340,9 @@ int main(int argc, char **argv)
         if (name.isEmpty())
             name = QFileInfo(files.front()).fileName().section(QLatin1Char('.'), 0, 0);
         const bool jobShot = page == QLatin1String("job");
+        const QString select = parser.value(QStringLiteral("screenshot-select"));
+        if (!select.isEmpty() && select != QLatin1String("gap") && select != QLatin1String("source"))
+            return failWith(QStringLiteral("--screenshot-select takes gap or source, not '%1'.").arg(select));
         const QString path =
             QDir(shotDir).filePath(QStringLiteral("%1-%2.png").arg(jobShot ? QStringLiteral("job") : QStringLiteral("timeline"), name));
         window.resize(1480, 920);
@@ -369,9 +377,17 @@ int main(int argc, char **argv)
         }
         QObject::connect(timeline, &ui::TimelinePage::loadFinished, &app, [&] {
             window.showPage(ui::MainWindow::TimelinePageIndex);
-            // The top row of the gap table (most avoidable first), as a click would.
-            if (timeline->syncGapModel()->rowCount() > 0)
+            if (select == QLatin1String("source")) {
+                // The top sync source (most avoidable first), as a click would.
+                if (timeline->syncSourceModel()->rowCount() > 0) {
+                    const QModelIndex top = timeline->sourceTable()->model()->index(0, 0);
+                    timeline->sourceTable()->setCurrentIndex(top);
+                    Q_EMIT timeline->sourceTable()->clicked(top);
+                }
+            } else if (timeline->syncGapModel()->rowCount() > 0) {
+                // The top row of the gap table (most avoidable first), as a click would.
                 Q_EMIT timeline->gapTable()->activated(timeline->gapTable()->model()->index(0, 0));
+            }
             QTimer::singleShot(800, &window, [&] {
                 exitCode = window.grab().save(path) ? 0 : 1;
                 std::fprintf(exitCode ? stderr : stdout, exitCode ? "syncscope: cannot write '%s'.\n" : "%s\n",

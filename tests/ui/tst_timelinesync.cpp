@@ -4,9 +4,11 @@
 // copies and the CSV exports. On a hand-made Kineto-style trace whose figures are
 // worked out by hand below, compared with the core's SyncAnalysis of the same
 // file, and on the synthetic trace.
+#include "analysis/advice.h"
 #include "analysis/jsonwriter.h"
 #include "loadandwait.h"
 #include "synthetictrace.h"
+#include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/stepchart.h"
@@ -20,6 +22,8 @@
 #include "trace/tracewriter.h"
 
 #include <QAbstractItemModelTester>
+#include <QClipboard>
+#include <QPushButton>
 #include <QHeaderView>
 #include <QLineEdit>
 #include <QPlainTextEdit>
@@ -389,6 +393,75 @@ private Q_SLOTS:
         QVERIFY(done.wait(10000));
     }
 
+    // What to write instead: the column, the panel that follows the current
+    // source (its snippet copyable), and each blocking call's rule in its details.
+    void adviceColumnPanelAndDetails()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        const SyncSourceModel *sources = page.syncSourceModel();
+        const int copyRow = sourceRow(page, QStringLiteral("cudaMemcpyAsync"));
+        const int itemRow = sourceRow(page, QStringLiteral("cudaStreamSynchronize"));
+        QVERIFY(copyRow >= 0 && itemRow >= 0);
+        const AdviceRules &rules = builtinAdviceRules();
+        const AdviceRule &toHost = rules.rules[size_t(rules.find("to-host"))];
+        const AdviceRule &item = rules.rules[size_t(rules.find("item"))];
+        QCOMPARE(sources->data(sources->index(copyRow, SyncSourceModel::Advice)).toString(),
+                 QString::fromStdString(toHost.title));
+        QCOMPARE(sources->data(sources->index(itemRow, SyncSourceModel::Advice)).toString(),
+                 QString::fromStdString(item.title));
+        QVERIFY(sources->data(sources->index(itemRow, SyncSourceModel::Advice), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QString::fromStdString(item.why)));
+        QCOMPARE(sources->headerData(SyncSourceModel::Advice, Qt::Horizontal, Qt::DisplayRole).toString(),
+                 QStringLiteral("What to change"));
+
+        // Nothing selected: the panel says how to get advice, and copies nothing.
+        AdvicePanel *panel = page.advicePanel();
+        QCOMPARE(panel->rule(), -1);
+        QVERIFY(!panel->copyButton()->isEnabled());
+        QVERIFY(!panel->copyRewrite());
+
+        // A click on the item source: the full advice, the snippet copied by the button.
+        auto *proxy = qobject_cast<QSortFilterProxyModel *>(page.sourceTable()->model());
+        QVERIFY(proxy);
+        const QModelIndex proxyItem = proxy->mapFromSource(sources->index(itemRow, 0));
+        clickRow(page.sourceTable(), proxyItem.row());
+        QCOMPARE(panel->rule(), rules.find("item"));
+        QVERIFY2(panel->isVisible(), "a source click shows the Advice tab");
+        const QString text = panel->text();
+        QVERIFY2(text.contains(QString::fromStdString(item.title)), qPrintable(text));
+        QVERIFY(text.contains(QString::fromStdString(item.rewrite)));
+        QVERIFY(text.contains(QStringLiteral("cudaStreamSynchronize in aten::item at mylib/util.py(5): fetch")));
+        // The snippets are shown as written (multi-line code, not reflowed).
+        QVERIFY(text.contains(QString::fromStdString(item.after)));
+        QVERIFY(panel->copyButton()->isEnabled());
+        QApplication::clipboard()->clear();
+        QTest::mouseClick(panel->copyButton(), Qt::LeftButton);
+        QCOMPARE(QApplication::clipboard()->text(), QString::fromStdString(item.after));
+
+        // The keyboard moves the current source; the panel follows.
+        const QModelIndex proxyCopy = proxy->mapFromSource(sources->index(copyRow, 0));
+        page.sourceTable()->setCurrentIndex(proxyCopy);
+        QCOMPARE(panel->rule(), rules.find("to-host"));
+        QVERIFY(panel->text().contains(QString::fromStdString(toHost.title)));
+
+        // Each blocking call's details name its own rule.
+        const auto data = page.data();
+        for (const SyncCall &c : data->files()[0].sync.syncCalls) {
+            page.view()->selectEvent(data->eventOf(0, c.event), true);
+            const QString field = page.detailsPanel()->field(QStringLiteral("What to change"));
+            const AdviceRule &want = c.pageableCopy ? toHost : item;
+            QVERIFY2(field.startsWith(QString::fromStdString(want.title + " [" + want.id + "]")), qPrintable(field));
+        }
+
+        // A new load clears the panel.
+        QVERIFY(load(page, {m_hand}));
+        QCOMPARE(panel->rule(), -1);
+    }
+
     void libraryPrefixChangesUserFrame()
     {
         TimelinePage page;
@@ -614,10 +687,11 @@ private Q_SLOTS:
         QVERIFY2(page.exportSourcesCsv(sourcesPath, &error), qPrintable(error));
         lines = readLines(sourcesPath);
         QCOMPARE(lines.size(), 3);
-        QCOMPARE(lines[0], QStringLiteral("file,rank,sync,op,user_frame,count,gaps,gap_us,avoidable_us"));
-        QCOMPARE(lines[1], m_hand + QStringLiteral(",,cudaMemcpyAsync,aten::to,train.py(10): main,1,1,155.000,34.000"));
+        QCOMPARE(lines[0], QStringLiteral("file,rank,sync,op,user_frame,count,gaps,gap_us,avoidable_us,advice"));
+        QCOMPARE(lines[1],
+                 m_hand + QStringLiteral(",,cudaMemcpyAsync,aten::to,train.py(10): main,1,1,155.000,34.000,to-host"));
         QCOMPARE(lines[2], m_hand + QStringLiteral(",,cudaStreamSynchronize,aten::item,mylib/util.py(5): fetch,1,1,"
-                                                   "299.000,10.250"));
+                                                   "299.000,10.250,item"));
         // an unwritable place: one sentence, no file
         QVERIFY(!page.exportGapsCsv(m_tmp.filePath(QStringLiteral("no/such/dir/gaps.csv")), &error));
         QVERIFY2(!error.isEmpty(), "no reason given");

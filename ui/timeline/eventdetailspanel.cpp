@@ -1,5 +1,6 @@
 #include "timeline/eventdetailspanel.h"
 
+#include "analysis/advice.h"
 #include "analysis/runtime.h"
 #include "timeline/timeformat.h"
 #include "trace/categories.h"
@@ -188,6 +189,14 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
         }
         if (c->step >= 0)
             add(tr("Step"), data->text(tt.file, file.sync.steps[size_t(c->step)].name));
+        if (c->advice >= 0) {
+            const AdviceRule &r = builtinAdviceRules().rules[size_t(c->advice)];
+            add(tr("What to change"), QStringLiteral("%1 [%2]: %3")
+                                          .arg(QString::fromStdString(r.title), QString::fromStdString(r.id),
+                                               QString::fromStdString(r.rewrite)));
+        } else {
+            add(tr("What to change"), tr("no known rewrite (no advice rule matches this call)"));
+        }
         if (c->source >= 0) {
             const SyncSource &src = file.sync.sources[size_t(c->source)];
             add(tr("Sync source"), tr("%n call(s) like it; %1 avoidable without all of them", nullptr,

@@ -1,5 +1,6 @@
 #include "timeline/syncsourcemodel.h"
 
+#include "analysis/advice.h"
 #include "analysis/jsonwriter.h"
 #include "timeline/csv.h"
 #include "timeline/timeformat.h"
@@ -70,6 +71,16 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
             return tr("The devices would finish %1 earlier (summed over devices) in a replay of the "
                       "trace without all %n call(s) of this source", nullptr, int(s.count))
                 .arg(formatDuration(s.avoidable));
+        case Advice: {
+            if (s.advice < 0)
+                return tr("No advice rule matches these calls: no known rewrite");
+            const AdviceRule &r = builtinAdviceRules().rules[size_t(s.advice)];
+            QString tip = QString::fromStdString(r.why) + QLatin1Char('\n') + QString::fromStdString(r.rewrite);
+            if (s.adviceCalls < s.count)
+                tip += QLatin1Char('\n') + tr("For %1 of its %2 calls; the others match other rules or none.")
+                                            .arg(s.adviceCalls).arg(s.count);
+            return tip;
+        }
         default: break;
         }
     }
@@ -80,6 +91,11 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
         case Sync: return m_data->text(e.file, s.sync);
         case Op: return orNone(m_data->text(e.file, s.op));
         case UserFrame: return orNone(m_data->text(e.file, file.hasPythonFrames ? s.userFrame : s.op));
+        case Advice:
+            if (s.advice < 0)
+                return tr("no known rewrite");
+            return QString::fromStdString(builtinAdviceRules().rules[size_t(s.advice)].title) +
+                   (s.adviceCalls < s.count ? tr(" (%1 of %2)").arg(s.adviceCalls).arg(s.count) : QString());
         case Count: return QString::number(s.count);
         case Gaps: return QString::number(s.gaps);
         case GapTime: return formatDuration(s.gapTime);
@@ -104,19 +120,21 @@ QVariant SyncSourceModel::headerData(int section, Qt::Orientation orientation, i
                                   "in a sync-free replay without all calls of this source");
         case UserFrame: return tr("The innermost Python frame that is not library code (the op "
                                   "when the trace has no Python events)");
+        case Advice: return tr("What to write instead: the advice rule most of its calls match; "
+                               "select the source for the rewrite");
         default: break;
         }
     }
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[] = {"Avoidable", "User frame", "Sync", "Op", "Calls", "Gaps",
-                                        "Gap time", "Rank"};
+    static const char *const names[] = {"Avoidable", "User frame", "What to change", "Sync", "Op", "Calls",
+                                        "Gaps", "Gap time", "Rank"};
     return tr(names[section]);
 }
 
 std::string SyncSourceModel::toCsv(const std::vector<int> &rows) const
 {
-    std::string out = "file,rank,sync,op,user_frame,count,gaps,gap_us,avoidable_us\n";
+    std::string out = "file,rank,sync,op,user_frame,count,gaps,gap_us,avoidable_us,advice\n";
     if (!m_data)
         return out;
     for (int row : rows) {
@@ -136,6 +154,7 @@ std::string SyncSourceModel::toCsv(const std::vector<int> &rows) const
         r.raw(std::to_string(s.gaps));
         r.raw(formatMicros(s.gapTime));
         r.raw(formatMicros(s.avoidable));
+        r.text(s.advice >= 0 ? builtinAdviceRules().rules[size_t(s.advice)].id : std::string());
         r.end();
     }
     return out;
@@ -173,6 +192,11 @@ std::string SyncSourceModel::toJson(const std::vector<int> &rows) const
             w.key("gap_time_us").micros(s.gapTime);
             w.key("avoidable_ns").value(int64_t(s.avoidable));
             w.key("avoidable_us").micros(s.avoidable);
+            w.key("advice");
+            if (s.advice >= 0)
+                w.value(builtinAdviceRules().rules[size_t(s.advice)].id);
+            else
+                w.null();
             w.endObject();
         }
     w.endArray();

@@ -16,7 +16,8 @@ class SyncSourceModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // Avoidable and the user frame first: "which line do I fix first".
-    enum Column { Avoidable, UserFrame, Sync, Op, Count, Gaps, GapTime, Rank, ColumnCount };
+    // Advice: the title of what to write instead (README "What to change").
+    enum Column { Avoidable, UserFrame, Advice, Sync, Op, Count, Gaps, GapTime, Rank, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
 
     struct Entry {

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "jobs/jobrunner.h"
+#include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/namematcher.h"
@@ -175,8 +176,12 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_details = new EventDetailsPanel(this);
     m_sideTabs = new QTabWidget(this);
     m_sideTabs->addTab(m_details, tr("Details"));
-    m_sideTabs->addTab(rangePage, tr("Range statistics"));
+    m_sideTabs->addTab(rangePage, tr("Range"));
+    m_sideTabs->setTabToolTip(1, tr("Op statistics for a time range (Shift+drag across the timeline)"));
     m_sideTabs->addTab(m_stepChart, tr("Steps"));
+    m_advice = new AdvicePanel(this);
+    m_sideTabs->addTab(m_advice, tr("Advice"));
+    m_sideTabs->setTabToolTip(3, tr("What to write instead of the selected sync source"));
 
     auto *gapPanel = new QWidget(this);
     auto *gapLayout = new QVBoxLayout(gapPanel);
@@ -261,6 +266,13 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     connect(m_gapTable, &QTableView::clicked, this, &TimelinePage::onGapActivated);
     connect(m_gapTable, &QTableView::activated, this, &TimelinePage::onGapActivated);
     connect(m_sourceTable, &QTableView::clicked, this, &TimelinePage::onSourceActivated);
+    // What to write instead follows the current source, by mouse or keyboard.
+    connect(m_sourceTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            [this](const QModelIndex &current) {
+                showAdvice(current.isValid() ? m_sourceProxy->mapToSource(current).row() : -1);
+                if (current.isValid())
+                    m_sideTabs->setCurrentWidget(m_advice);
+            });
     connect(m_sourceTable, &QTableView::activated, this, &TimelinePage::onSourceActivated);
     connect(m_stepChart, &StepChart::stepClicked, m_view, &TimelineView::activateStep);
     connect(m_view, &TimelineView::stepActivated, this, [this](int step) {
@@ -379,6 +391,7 @@ void TimelinePage::releaseData()
     m_rangeModel->clear();
     m_gapModel->setTimelineData(nullptr);
     m_sourceModel->setTimelineData(nullptr);
+    m_advice->clear();
     m_stepChart->setTimelineData(nullptr);
     m_view->setData(nullptr);
     m_details->setEvent(nullptr, {}, {});
@@ -450,6 +463,7 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     const TimeNs t0 = m_view->mapping().start(), t1 = m_view->mapping().end();
     m_gapModel->setTimelineData(data);
     m_sourceModel->setTimelineData(data);
+    m_advice->clear();
     m_stepChart->setTimelineData(data);
     m_view->setData(data);
     if (keepView) // a re-analysis: the same trace, keep the place

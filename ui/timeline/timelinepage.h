@@ -34,6 +34,7 @@ class TimelineData;
 struct TimelineEvent;
 class SyncGapModel;
 class SyncSourceModel;
+class AdvicePanel;
 class StepChart;
 class RangeStatsModel;
 class NameMatcher;
@@ -66,6 +67,7 @@ public:
     RangeStatsModel *rangeStatsModel() const { return m_rangeModel; }
     std::shared_ptr<const TimelineData> data() const;
     EventDetailsPanel *detailsPanel() const { return m_details; }
+    AdvicePanel *advicePanel() const { return m_advice; }
     QLineEdit *findEdit() const { return m_findEdit; }
     QCheckBox *findRegexBox() const { return m_findRegex; }
     // "Aa": match case, in plain and regex mode alike.
@@ -117,6 +119,8 @@ public Q_SLOTS:
     // Selects the gaps of a sync-source row (source model row), marks them in the
     // timeline and shows the first.
     void showSource(int row);
+    // The advice of the source model's row in the panel; -1 clears it.
+    void showAdvice(int row);
     void showAnalysisOptions();
 
 Q_SIGNALS:
@@ -171,6 +175,7 @@ private:
     AnalysisOptions m_options;
     bool m_keepView = false; // the next result is a re-analysis of what is shown
     EventDetailsPanel *m_details = nullptr;
+    AdvicePanel *m_advice = nullptr;
     QTabWidget *m_sideTabs = nullptr;
     QLabel *m_header = nullptr;
     QLabel *m_rangeLabel = nullptr;

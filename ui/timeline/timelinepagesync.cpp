@@ -2,7 +2,9 @@
 // time and a sync source's gaps selected together.
 #include "timeline/timelinepage.h"
 
+#include "analysis/advice.h"
 #include "analysis/runtime.h"
+#include "timeline/advicepanel.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
 #include "timeline/timeformat.h"
@@ -120,6 +122,7 @@ void TimelinePage::showSource(int row)
     const auto data = m_view->data();
     if (!data || row < 0 || row >= m_sourceModel->rowCount())
         return;
+    showAdvice(row);
     const SyncSourceModel::Entry &e = m_sourceModel->entries()[size_t(row)];
     const SyncSource &src = m_sourceModel->source(row);
     const std::vector<int> gaps = data->gapsOfSource(e.file, e.source);
@@ -136,13 +139,34 @@ void TimelinePage::showSource(int row)
         const SyncAnalysis &sa = data->files()[e.file].sync;
         if (!src.calls.empty())
             m_view->selectEvent(data->eventOf(e.file, sa.syncCalls[src.calls.front()].event), true);
+        m_sideTabs->setCurrentWidget(m_advice); // what to write instead, over the call's details
         Q_EMIT statusMessage(tr("%1: %n call(s), none of them caused a sync gap", nullptr, int(src.count)).arg(name));
         return;
     }
     showGapImpl(gaps.front(), true);
+    m_sideTabs->setCurrentWidget(m_advice); // what to write instead, over the gap's details
     Q_EMIT statusMessage(tr("%1: %n sync gap(s) selected, %2 in total; removing all %3 call(s) would save %4",
                             nullptr, int(gaps.size()))
                              .arg(name, formatDuration(src.gapTime)).arg(src.count).arg(formatDuration(src.avoidable)));
+}
+
+void TimelinePage::showAdvice(int row)
+{
+    const auto data = m_view->data();
+    if (!data || row < 0 || row >= m_sourceModel->rowCount()) {
+        m_advice->clear();
+        return;
+    }
+    const SyncSourceModel::Entry &e = m_sourceModel->entries()[size_t(row)];
+    const SyncSource &src = m_sourceModel->source(row);
+    QString name = data->text(e.file, src.sync);
+    if (src.op != kNoStr)
+        name += tr(" in %1").arg(data->text(e.file, src.op));
+    if (src.userFrame != kNoStr)
+        name += tr(" at %1").arg(data->text(e.file, src.userFrame));
+    const TimelineFile &file = data->files()[e.file];
+    m_advice->showAdvice(name, src.advice, src.adviceCalls, src.count,
+                         QString::fromStdString(torchVersionFromMetadata(file.model->info().metadataJson)));
 }
 
 std::vector<int> TimelinePage::selectedGaps() const
