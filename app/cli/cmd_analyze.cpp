@@ -147,6 +147,9 @@ void printSummary(const JobAnalysis &job, size_t top)
             specs += (specs.empty() ? "" : " or ") + s;
         std::cout << "\nWhat-if (" << specs << "): " << w.selectedSources << " sync source(s), "
                   << w.selectedCalls << " blocking call(s) removed together\n";
+        if (w.hasJob)
+            std::cout << "    the job would finish " << ms(w.jobAvoidable)
+                      << " earlier (every rank's selected calls removed together, through the collectives)\n";
         for (const WhatIfDevice &d : w.devices)
             std::cout << "    GPU " << d.device << " would finish " << ms(d.avoidable) << " earlier  "
                       << job.files[d.file].path << "\n";

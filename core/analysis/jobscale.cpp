@@ -419,8 +419,13 @@ void validate(const RankInput &r)
 
 } // namespace
 
-JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &progress,
-                         const CancelToken *cancel)
+namespace {
+
+// The job analysis; with `whatIf` (per input file, calls to remove) it stops
+// once the replay without exactly those calls, together, has run, and puts its
+// saving in *whatIfSaving.
+JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &progress, const CancelToken *cancel,
+                      const std::vector<std::vector<size_t>> *whatIf, TimeNs *whatIfSaving)
 {
     JobScale job;
     for (const RankInput &r : input)
@@ -555,6 +560,8 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
     }
     if (jobEnd == kNever) {
         job.warnings.push_back("no rank has GPU activity: nothing to replay");
+        if (whatIfSaving)
+            *whatIfSaving = 0;
         return job;
     }
     job.span = jobEnd - first;
@@ -578,6 +585,20 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
             v[i] = i;
         return v;
     };
+    if (whatIf) {
+        std::vector<std::vector<size_t>> removed(n);
+        for (size_t r = 0; r < n; ++r) {
+            const size_t f = size_t(ranks[r] - input.data());
+            if (f < whatIf->size())
+                for (size_t c : (*whatIf)[f])
+                    if (c < ranks[r]->replay.calls.size())
+                        removed[r].push_back(c);
+            std::sort(removed[r].begin(), removed[r].end());
+            removed[r].erase(std::unique(removed[r].begin(), removed[r].end()), removed[r].end());
+        }
+        *whatIfSaving = jobSaving(replay.run(removed));
+        return job;
+    }
 
     // What may make the job late: a rank with no wait at some collective, or whose
     // last activity ends the job. Any other rank's fix saves the job exactly 0.
@@ -750,6 +771,22 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
     if (progress)
         progress(1.0, "done");
     return job;
+}
+
+} // namespace
+
+JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &progress,
+                         const CancelToken *cancel)
+{
+    return jobScaleImpl(input, progress, cancel, nullptr, nullptr);
+}
+
+TimeNs jobWhatIfSaving(const std::vector<RankInput> &input, const std::vector<std::vector<size_t>> &removed,
+                       const CancelToken *cancel)
+{
+    TimeNs saving = 0;
+    jobScaleImpl(input, {}, cancel, &removed, &saving);
+    return saving;
 }
 
 void writeJobScaleJson(JsonWriter &w, const JobScale &job)

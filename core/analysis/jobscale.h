@@ -112,6 +112,13 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis);
 JobScale analyzeJobScale(const std::vector<RankInput> &ranks, const ProgressFn &progress = {},
                          const CancelToken *cancel = nullptr);
 
+// What-if for the job: how much earlier its last GPU activity ends (aligned
+// clock) when exactly removed[f] (indices into file f's replay calls) are
+// removed from each file f, together, through the collectives. The same rules
+// and errors as analyzeJobScale.
+TimeNs jobWhatIfSaving(const std::vector<RankInput> &ranks, const std::vector<std::vector<size_t>> &removed,
+                       const CancelToken *cancel = nullptr);
+
 // The `job`, `ranks`, `collective_blame` and `rank_steps` members of the
 // `analyze --json` document (README "analyze --json").
 void writeJobScaleJson(JsonWriter &w, const JobScale &job);

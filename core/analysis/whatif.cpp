@@ -83,9 +83,10 @@ WhatIf analyzeWhatIf(const std::vector<RankInput> &files, const std::vector<What
     WhatIf out;
     for (const WhatIfSpec &s : specs)
         out.specs.push_back(s.text);
+    std::vector<std::vector<size_t>> byFile(files.size());
     for (size_t f = 0; f < files.size(); ++f) {
         const RankInput &r = files[f];
-        std::vector<size_t> calls;
+        std::vector<size_t> &calls = byFile[f];
         for (const RankSource &src : r.sources) {
             bool chosen = false;
             for (size_t k = 0; k < src.calls.size(); ++k) {
@@ -105,6 +106,10 @@ WhatIf analyzeWhatIf(const std::vector<RankInput> &files, const std::vector<What
         const std::vector<TimeNs> saved = replay.run(calls);
         for (size_t d = 0; d < r.replay.deviceIds.size() && d < saved.size(); ++d)
             out.devices.push_back({f, r.replay.deviceIds[d], saved[d]});
+    }
+    if (files.size() >= 2) {
+        out.hasJob = true;
+        out.jobAvoidable = jobWhatIfSaving(files, byFile);
     }
     return out;
 }
@@ -127,6 +132,8 @@ void writeWhatIfJson(JsonWriter &w, const WhatIf &whatIf)
         w.endObject();
     }
     w.endArray();
+    if (whatIf.hasJob)
+        w.key("job_avoidable_us").micros(whatIf.jobAvoidable);
     w.endObject();
 }
 

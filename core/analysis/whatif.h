@@ -42,6 +42,11 @@ struct WhatIf {
     uint64_t selectedCalls = 0;        // over every file
     uint64_t selectedSources = 0;
     std::vector<WhatIfDevice> devices; // by file, then device id
+    // With two or more files (the ranks of one job): how much earlier the job
+    // ends with the selected calls of every rank removed together, through the
+    // collectives (jobWhatIfSaving).
+    bool hasJob = false;
+    TimeNs jobAvoidable = 0;
 };
 
 WhatIf analyzeWhatIf(const std::vector<RankInput> &files, const std::vector<WhatIfSpec> &specs);

@@ -15,6 +15,7 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_advice  # noqa: E402
+import reference_job  # noqa: E402
 import reference_stats  # noqa: E402
 
 RULES = reference_advice.load_rules()
@@ -95,6 +96,33 @@ def run_case(cli, path, specs, tag):
     return sum(1 for x in want if x > 0)
 
 
+def job_case(cli, paths, specs, tag):
+    """A job: what_if.job_avoidable_us against the reference job replay of
+    every rank's selected calls removed together."""
+    job = reference_job.Job(paths)
+    removed = {}
+    for f, ctx in enumerate(job.ctx):
+        for c, a in zip(ctx["calls"], reference_advice.advise(ctx, RULES)):
+            c["advice"] = a
+        removed[f] = {i for i, c in enumerate(ctx["calls"]) if any(spec_selects(sp, c) for sp in specs)}
+    want = Decimal(reference_stats.us(job.saving(removed)[0]))
+    with tempfile.TemporaryDirectory() as tmp:
+        out = os.path.join(tmp, "a.json")
+        cmd = [cli, "analyze", *paths, "--json", out]
+        for sp in specs:
+            cmd += ["--what-if", sp]
+        p = subprocess.run(cmd, capture_output=True, text=True)
+        check(p.returncode == 0, f"{tag}: exit {p.returncode}: {p.stderr.strip()[-300:]}")
+        if p.returncode != 0:
+            return 0
+        doc = json.load(open(out), parse_float=Decimal, parse_int=Decimal)
+    w = doc["what_if"]
+    check(int(w["selected_calls"]) == sum(len(v) for v in removed.values()),
+          f"{tag}: selected_calls {w['selected_calls']}")
+    check(w.get("job_avoidable_us") == want, f"{tag}: job cli {w.get('job_avoidable_us')} reference {want}")
+    return 1 if want > 0 else 0
+
+
 def main(cli, data, shared):
     paths = [os.path.join(data, n) for n in sorted(os.listdir(data))
              if n.endswith(".json") and not n.startswith(("job_", "bad", "empty", "diff_"))]
@@ -119,6 +147,35 @@ def main(cli, data, shared):
             cases += 1
     check(cases >= 20, f"only {cases} what-if cases ran")
     check(moved >= 5, f"only {moved} selections moved a device: the test would not see a wrong replay")
+    # Jobs: the hand-made ones and the 8-rank DLRM set.
+    jobs = {}
+    for n in sorted(os.listdir(data)):
+        if n.startswith("job_") and "_rank" in n and "duplicate" not in n:
+            jobs.setdefault(n.rsplit("_rank", 1)[0], []).append(os.path.join(data, n))
+    dlrm = os.path.join(traces, "param_dlrm_8ranks")
+    if os.path.isdir(dlrm):
+        jobs["param_dlrm_8ranks"] = [os.path.join(dlrm, n) for n in sorted(os.listdir(dlrm)) if n.endswith(".json")]
+    elif os.environ.get("CI"):
+        check(False, f"shared job missing under CI: {dlrm}")
+    job_cases = job_moved = 0
+    for name, files in sorted(jobs.items()):
+        if len(files) < 2:
+            continue
+        calls = []
+        for f in files:
+            keep = {}
+            reference_stats.analyse(f, 10, [], keep=keep)
+            for c, a in zip(keep["calls"], reference_advice.advise(keep, RULES)):
+                c["advice"] = a
+            calls += keep["calls"]
+        if not calls:
+            continue
+        for specs in specs_for(calls):
+            job_moved += job_case(cli, files, specs, f"job {name} {specs}")
+            job_cases += 1
+    check(job_cases >= 10, f"only {job_cases} job what-if cases ran")
+    check(job_moved >= 3, f"only {job_moved} job selections moved the job")
+
     any_trace = paths[0]
     for bad, words in (("op", "not key=value"), ("op=", "has no value"), ("advice=no-such-rule", "there is no advice rule 'no-such-rule'"),
                        ("colour=red", "unknown key")):
@@ -130,7 +187,8 @@ def main(cli, data, shared):
         print("\n".join("FAIL: " + f for f in failures[:40]))
         print(f"{len(failures)} failure(s)")
         return 1
-    print(f"what-if: {cases} selections on {len(paths)} files equal the reference ({moved} moved a device)")
+    print(f"what-if: {cases} selections on {len(paths)} files equal the reference ({moved} moved a device); "
+          f"{job_cases} on {len(jobs)} jobs ({job_moved} moved the job)")
     return 0
 
 
