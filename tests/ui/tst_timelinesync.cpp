@@ -462,6 +462,72 @@ private Q_SLOTS:
         QCOMPARE(panel->rule(), -1);
     }
 
+    // What-if in the app: checked sources are removed together on a worker and
+    // the header leads with what that saves. Figures worked out by hand: the
+    // copy alone 34.0 µs, both sources (every call) 44.25 µs; on the straggler
+    // job (tests/trace/job_cases_test.py) rank 2's nonzero sync alone saves the
+    // job 80 µs.
+    void whatIfOfCheckedSources()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {m_hand}));
+        SyncSourceModel *sources = page.syncSourceModel();
+        auto *proxy = qobject_cast<QSortFilterProxyModel *>(page.sourceTable()->model());
+        QVERIFY(proxy);
+        const int copyRow = sourceRow(page, QStringLiteral("cudaMemcpyAsync"));
+        const int itemRow = sourceRow(page, QStringLiteral("cudaStreamSynchronize"));
+        QVERIFY(sources->flags(sources->index(copyRow, SyncSourceModel::Avoidable)) & Qt::ItemIsUserCheckable);
+        QVERIFY(!page.whatIf());
+        QSignalSpy ready(&page, &TimelinePage::whatIfReady);
+        // As the view does for a click on the check box: setData through the proxy.
+        QVERIFY(proxy->setData(proxy->mapFromSource(sources->index(copyRow, SyncSourceModel::Avoidable)),
+                               Qt::Checked, Qt::CheckStateRole));
+        QVERIFY(ready.wait(10000));
+        QVERIFY(page.whatIf());
+        QCOMPARE(page.whatIf()->byFile.size(), size_t(1));
+        QCOMPARE(page.whatIf()->byFile[0], std::vector<TimeNs>{34'000});
+        QCOMPARE(page.whatIf()->calls, size_t(1));
+        QVERIFY(!page.whatIf()->hasJob);
+        QVERIFY2(page.headerText().startsWith(QStringLiteral("1 checked source(s) (1 call(s)) removed together: "
+                                                             "GPU 0 would finish <b>34.0 µs</b> earlier")),
+                 qPrintable(page.headerText()));
+        ready.clear();
+        sources->setChecked(itemRow, true);
+        QVERIFY(ready.wait(10000));
+        QCOMPARE(page.whatIf()->byFile[0], std::vector<TimeNs>{44'250});
+        QVERIFY2(page.headerText().contains(QStringLiteral("would finish <b>%1</b> earlier").arg(formatDuration(44'250))),
+                 qPrintable(page.headerText()));
+        // Unchecked: the header is as before.
+        ready.clear();
+        sources->clearChecks();
+        QVERIFY(ready.count() == 1 || ready.wait(10000));
+        QVERIFY(!page.whatIf());
+        QVERIFY(!page.headerText().contains(QStringLiteral("checked")));
+
+        // A job: rank 2's nonzero sync made it the straggler.
+        const QString d = QStringLiteral(SYNCSCOPE_TEST_DATA_DIR);
+        QVERIFY(load(page, {d + QStringLiteral("/job_straggler_rank0.json"), d + QStringLiteral("/job_straggler_rank1.json"),
+                            d + QStringLiteral("/job_straggler_rank2.json")}));
+        int nonzero = -1;
+        for (int r = 0; r < sources->rowCount(); ++r)
+            if (sources->data(sources->index(r, SyncSourceModel::Op)).toString() == QStringLiteral("aten::nonzero"))
+                nonzero = r;
+        QVERIFY(nonzero >= 0);
+        ready.clear();
+        sources->setChecked(nonzero, true);
+        QVERIFY(ready.wait(10000));
+        QVERIFY(page.whatIf()->hasJob);
+        QCOMPARE(page.whatIf()->job, TimeNs(80'000));
+        QVERIFY2(page.headerText().contains(QStringLiteral("the job would finish <b>80.0 µs</b> earlier (all ranks)")),
+                 qPrintable(page.headerText()));
+        // A new load drops the checks and the figure.
+        QVERIFY(load(page, {m_hand}));
+        QVERIFY(!page.whatIf());
+        QVERIFY(sources->checkedRows().empty());
+    }
+
     void libraryPrefixChangesUserFrame()
     {
         TimelinePage page;

@@ -18,7 +18,62 @@ void SyncSourceModel::setTimelineData(std::shared_ptr<const TimelineData> data)
         for (uint32_t f = 0; f < m_data->files().size(); ++f)
             for (uint32_t s = 0; s < m_data->files()[f].sync.sources.size(); ++s)
                 m_entries.push_back({f, s});
+    m_checked.assign(m_entries.size(), 0);
     endResetModel();
+}
+
+bool SyncSourceModel::isChecked(int row) const
+{
+    return row >= 0 && size_t(row) < m_checked.size() && m_checked[size_t(row)];
+}
+
+void SyncSourceModel::setChecked(int row, bool checked)
+{
+    if (row < 0 || size_t(row) >= m_checked.size() || bool(m_checked[size_t(row)]) == checked)
+        return;
+    m_checked[size_t(row)] = checked;
+    const QModelIndex i = index(row, Avoidable);
+    Q_EMIT dataChanged(i, i, {Qt::CheckStateRole});
+    Q_EMIT checkedChanged();
+}
+
+void SyncSourceModel::clearChecks()
+{
+    bool any = false;
+    for (size_t r = 0; r < m_checked.size(); ++r)
+        if (m_checked[r]) {
+            m_checked[r] = 0;
+            any = true;
+            const QModelIndex i = index(int(r), Avoidable);
+            Q_EMIT dataChanged(i, i, {Qt::CheckStateRole});
+        }
+    if (any)
+        Q_EMIT checkedChanged();
+}
+
+std::vector<int> SyncSourceModel::checkedRows() const
+{
+    std::vector<int> out;
+    for (size_t r = 0; r < m_checked.size(); ++r)
+        if (m_checked[r])
+            out.push_back(int(r));
+    return out;
+}
+
+Qt::ItemFlags SyncSourceModel::flags(const QModelIndex &index) const
+{
+    Qt::ItemFlags f = QAbstractTableModel::flags(index);
+    if (index.isValid() && index.column() == Avoidable)
+        f |= Qt::ItemIsUserCheckable;
+    return f;
+}
+
+bool SyncSourceModel::setData(const QModelIndex &index, const QVariant &value, int role)
+{
+    if (role != Qt::CheckStateRole || !index.isValid() || index.column() != Avoidable)
+        return false;
+    setChecked(index.row(), value.toInt() == Qt::Checked);
+    return true;
 }
 
 const SyncSource &SyncSourceModel::source(int row) const
@@ -45,6 +100,9 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
     const TimelineFile &file = m_data->files()[e.file];
     const SyncSource &s = file.sync.sources[e.source];
     const int64_t rank = file.model->info().rank;
+    if (role == Qt::CheckStateRole)
+        return index.column() == Avoidable ? QVariant(isChecked(index.row()) ? Qt::Checked : Qt::Unchecked)
+                                           : QVariant();
     if (role == Qt::TextAlignmentRole) {
         if (index.column() == Avoidable || index.column() >= Count)
             return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -117,7 +175,8 @@ QVariant SyncSourceModel::headerData(int section, Qt::Orientation orientation, i
         case Gaps: return tr("Sync gaps these calls cause");
         case GapTime: return tr("Total length of the sync gaps these calls cause");
         case Avoidable: return tr("How much earlier the devices would finish (summed over devices) "
-                                  "in a sync-free replay without all calls of this source");
+                                  "in a sync-free replay without all calls of this source. Check "
+                                  "sources to see, in the header, what removing them together saves");
         case UserFrame: return tr("The innermost Python frame that is not library code (the op "
                                   "when the trace has no Python events)");
         case Advice: return tr("What to write instead: the advice rule most of its calls match; "

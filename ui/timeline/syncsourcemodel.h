@@ -31,10 +31,20 @@ public:
     const std::vector<Entry> &entries() const { return m_entries; }
     const SyncSource &source(int row) const;
 
+    // What-if: each row's check box (in the Avoidable column) picks the
+    // source for a replay without all checked sources together. A new trace
+    // clears the checks.
+    bool isChecked(int row) const;
+    void setChecked(int row, bool checked);
+    void clearChecks();
+    std::vector<int> checkedRows() const; // ascending
+
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
     QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
     QVariant headerData(int section, Qt::Orientation orientation, int role) const override;
+    Qt::ItemFlags flags(const QModelIndex &index) const override;
+    bool setData(const QModelIndex &index, const QVariant &value, int role = Qt::EditRole) override;
 
     // The rows (in this order) as CSV with a header line; times in exact
     // microseconds (formatMicros).
@@ -43,9 +53,14 @@ public:
     // ("gap_time_ns") and exact microseconds ("gap_time_us"); absent names null.
     std::string toJson(const std::vector<int> &rows) const;
 
+Q_SIGNALS:
+    // The set of checked sources changed (not on a reset).
+    void checkedChanged();
+
 private:
     std::shared_ptr<const TimelineData> m_data;
     std::vector<Entry> m_entries;
+    std::vector<char> m_checked; // per row
 };
 
 } // namespace syncscope::ui

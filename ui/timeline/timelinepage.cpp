@@ -64,6 +64,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_loader = new JobRunner(this);
     m_loader->setObjectName(QStringLiteral("loader"));
     m_statsRunner = new JobRunner(this);
+    m_whatIfRunner = new JobRunner(this);
     m_findRunner = new JobRunner(this);
     m_options = AnalysisOptionsDialog::loadSettings();
 
@@ -266,6 +267,13 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     connect(m_gapTable, &QTableView::clicked, this, &TimelinePage::onGapActivated);
     connect(m_gapTable, &QTableView::activated, this, &TimelinePage::onGapActivated);
     connect(m_sourceTable, &QTableView::clicked, this, &TimelinePage::onSourceActivated);
+    connect(m_sourceModel, &SyncSourceModel::checkedChanged, this, &TimelinePage::startWhatIf);
+    connect(m_whatIfRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        m_whatIfPending = false;
+        updateHeader();
+        Q_EMIT statusMessage(tr("What-if failed: %1").arg(error));
+        Q_EMIT whatIfReady();
+    });
     // What to write instead follows the current source, by mouse or keyboard.
     connect(m_sourceTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             [this](const QModelIndex &current) {
@@ -294,9 +302,11 @@ TimelinePage::~TimelinePage()
 {
     m_loader->cancel();
     m_statsRunner->cancel();
+    m_whatIfRunner->cancel();
     m_findRunner->cancel();
     m_loader->waitForDone();
     m_statsRunner->waitForDone();
+    m_whatIfRunner->waitForDone();
     m_findRunner->waitForDone();
 }
 
@@ -383,6 +393,10 @@ void TimelinePage::releaseData()
     m_loader->waitForDone();
     m_statsRunner->cancel();
     m_statsRunner->waitForDone();
+    m_whatIfRunner->cancel();
+    m_whatIfRunner->waitForDone();
+    m_whatIf.reset();
+    m_whatIfPending = false;
     m_findRunner->cancel();
     m_findRunner->waitForDone();
     m_matcher.reset();
@@ -462,7 +476,10 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     m_keepView = false;
     const TimeNs t0 = m_view->mapping().start(), t1 = m_view->mapping().end();
     m_gapModel->setTimelineData(data);
-    m_sourceModel->setTimelineData(data);
+    m_sourceModel->setTimelineData(data); // drops the checks: the what-if goes with them
+    m_whatIfRunner->cancel();
+    m_whatIf.reset();
+    m_whatIfPending = false;
     m_advice->clear();
     m_stepChart->setTimelineData(data);
     m_view->setData(data);

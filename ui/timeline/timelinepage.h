@@ -10,6 +10,7 @@
 #include <QWidget>
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 class QAction;
@@ -67,6 +68,16 @@ public:
     RangeStatsModel *rangeStatsModel() const { return m_rangeModel; }
     std::shared_ptr<const TimelineData> data() const;
     EventDetailsPanel *detailsPanel() const { return m_details; }
+    // The last what-if of the checked sources: per file, per device (the order
+    // of its analysis's devices), how much earlier it would finish; with two or
+    // more files the job's saving too. Empty with no source checked.
+    struct WhatIfResult {
+        size_t sources = 0, calls = 0;
+        std::vector<std::vector<TimeNs>> byFile;
+        bool hasJob = false;
+        TimeNs job = 0;
+    };
+    const std::optional<WhatIfResult> &whatIf() const { return m_whatIf; }
     AdvicePanel *advicePanel() const { return m_advice; }
     QLineEdit *findEdit() const { return m_findEdit; }
     QCheckBox *findRegexBox() const { return m_findRegex; }
@@ -134,6 +145,8 @@ Q_SIGNALS:
     void rangeStatsReady();
     // The matcher of the find text is built (find and "n of m" are up to date).
     void findReady();
+    // The what-if of the checked sources is in the header (or was cleared).
+    void whatIfReady();
 
 private:
     void createActions();
@@ -143,6 +156,8 @@ private:
     // Drops the shown trace and everything that holds it.
     void releaseData();
     void updateHeader();
+    // What-if: replays without the checked sources' calls together, on a worker.
+    void startWhatIf();
     void onSelectionChanged();
     void onRangeChanged();
     void onGapActivated(const QModelIndex &index);
@@ -161,6 +176,9 @@ private:
 
     JobRunner *m_loader = nullptr;
     JobRunner *m_statsRunner = nullptr;
+    JobRunner *m_whatIfRunner = nullptr;
+    std::optional<WhatIfResult> m_whatIf;
+    bool m_whatIfPending = false;
     TimelineView *m_view = nullptr;
     SyncGapModel *m_gapModel = nullptr;
     QSortFilterProxyModel *m_gapProxy = nullptr;

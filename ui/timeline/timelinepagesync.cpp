@@ -3,7 +3,11 @@
 #include "timeline/timelinepage.h"
 
 #include "analysis/advice.h"
+#include "analysis/jobscale.h"
 #include "analysis/runtime.h"
+#include "analysis/syncreplay.h"
+#include "common/progress.h"
+#include "jobs/jobrunner.h"
 #include "timeline/advicepanel.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
@@ -21,6 +25,60 @@
 #include <algorithm>
 
 namespace syncscope::ui {
+
+void TimelinePage::startWhatIf()
+{
+    const auto data = m_view->data();
+    const std::vector<int> rows = m_sourceModel->checkedRows();
+    if (!data || rows.empty()) {
+        m_whatIfRunner->cancel();
+        m_whatIf.reset();
+        m_whatIfPending = false;
+        updateHeader();
+        Q_EMIT whatIfReady();
+        return;
+    }
+    // The checked sources' calls, per file.
+    std::vector<std::vector<size_t>> calls(data->files().size());
+    for (int row : rows) {
+        const SyncSourceModel::Entry &e = m_sourceModel->entries()[size_t(row)];
+        const SyncSource &src = m_sourceModel->source(row);
+        calls[e.file].insert(calls[e.file].end(), src.calls.begin(), src.calls.end());
+    }
+    const size_t sources = rows.size();
+    m_whatIfPending = true;
+    updateHeader();
+    m_whatIfRunner->start(
+        tr("What-if"),
+        [data, calls = std::move(calls), sources](const ProgressFn &, const CancelToken *cancel) {
+            WhatIfResult r;
+            r.sources = sources;
+            std::vector<RankInput> ranks;
+            for (size_t f = 0; f < data->files().size(); ++f) {
+                checkCancel(cancel);
+                std::vector<size_t> mine = calls[f];
+                std::sort(mine.begin(), mine.end());
+                r.calls += mine.size();
+                const TimelineFile &file = data->files()[f];
+                SyncReplay replay(file.sync.replay);
+                r.byFile.push_back(replay.run(mine));
+                if (data->files().size() >= 2)
+                    ranks.push_back(makeRankInput(*file.model, file.sync));
+            }
+            if (ranks.size() >= 2) {
+                r.hasJob = true;
+                r.job = jobWhatIfSaving(ranks, calls, cancel);
+            }
+            return r;
+        },
+        this,
+        [this](WhatIfResult r) {
+            m_whatIf = std::move(r);
+            m_whatIfPending = false;
+            updateHeader();
+            Q_EMIT whatIfReady();
+        });
+}
 
 void TimelinePage::updateHeader()
 {
@@ -43,6 +101,40 @@ void TimelinePage::updateHeader()
                 bestFile = &f;
             }
     QStringList parts;
+    // What-if of the checked sources, first: the user asked for it.
+    const std::vector<int> checked = m_sourceModel->checkedRows();
+    QString whatIfTip;
+    if (!checked.empty() && m_whatIfPending) {
+        parts << tr("%n checked source(s) removed together: computing…", nullptr, int(checked.size()));
+    } else if (!checked.empty() && m_whatIf) {
+        const WhatIfResult &w = *m_whatIf;
+        const TimelineFile *wf = nullptr;
+        const DeviceActivity *wd = nullptr;
+        TimeNs saved = -1;
+        for (size_t f = 0; f < w.byFile.size() && f < data->files().size(); ++f) {
+            const TimelineFile &file = data->files()[f];
+            for (size_t d = 0; d < w.byFile[f].size() && d < file.sync.devices.size(); ++d) {
+                whatIfTip += tr("%1 GPU %2 would finish %3 earlier without the checked sources\n")
+                                 .arg(file.label).arg(file.sync.devices[d].device)
+                                 .arg(formatDuration(w.byFile[f][d]));
+                if (w.byFile[f][d] > saved) {
+                    saved = w.byFile[f][d];
+                    wf = &file;
+                    wd = &file.sync.devices[d];
+                }
+            }
+        }
+        QString text = tr("%n checked source(s) (%1 call(s)) removed together: ", nullptr, int(w.sources))
+                           .arg(w.calls);
+        if (w.hasJob)
+            text += tr("the job would finish <b>%1</b> earlier (all ranks)").arg(formatDuration(w.job));
+        if (wd) {
+            const QString gpu = ranks ? tr("%1 GPU %2").arg(wf->label).arg(wd->device) : tr("GPU %1").arg(wd->device);
+            text += (w.hasJob ? tr("; at most %1 on %2 alone") : tr("%2 would finish <b>%1</b> earlier"))
+                        .arg(formatDuration(saved), gpu.toHtmlEscaped());
+        }
+        parts << text;
+    }
     if (best) {
         const QString gpu = ranks ? tr("%1 GPU %2").arg(bestFile->label).arg(best->device)
                                   : tr("GPU %1").arg(best->device);
@@ -107,6 +199,8 @@ void TimelinePage::updateHeader()
                             formatPercent(d.busy, d.span()), formatDuration(d.syncGap));
     tip += tr("Avoidable: how much earlier the device's last activity would end in a replay of the trace "
               "in which the host never waits (every blocking call removed): an upper bound.");
+    if (!whatIfTip.isEmpty())
+        tip = whatIfTip + tip;
     m_header->setToolTip(tip.trimmed());
 }
 
