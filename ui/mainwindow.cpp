@@ -357,6 +357,7 @@ void MainWindow::createMenus()
     QAction *compare = file->addAction(tr("&Compare With…"), this, &MainWindow::compareWithDialog);
     compare->setToolTip(tr("Open a second trace beside the open one: before and after, zoom locked, with the "
                            "deltas of step time, sync gaps, sources, ops and kernels"));
+    file->addAction(m_timeline->exportReportAction());
     file->addSeparator();
     // Explore's save and export actions go before this separator once the lab
     // has loaded; the window's chart actions act on the page shown.

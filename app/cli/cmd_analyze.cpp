@@ -4,6 +4,7 @@
 #include "analysis/advice.h"
 #include "analysis/jobanalysis.h"
 #include "analysis/ranksummary.h"
+#include "analysis/timetext.h"
 #include "cliutil.h"
 #include "commands.h"
 #include "outputs.h"
@@ -18,30 +19,9 @@ namespace syncscope::cli {
 
 namespace {
 
-// Durations from integer ns, in ms with 3 decimals (exact to the microsecond).
-std::string ms(TimeNs ns)
-{
-    const bool neg = ns < 0;
-    const uint64_t mag = neg ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
-    const uint64_t us = (mag + 500) / 1000; // to the nearest microsecond
-    char buf[40];
-    std::snprintf(buf, sizeof buf, "%s%llu.%03llu ms", neg ? "-" : "",
-                  static_cast<unsigned long long>(us / 1000),
-                  static_cast<unsigned long long>(us % 1000));
-    return buf;
-}
+std::string ms(TimeNs ns) { return formatMillis(ns); }
 
-std::string pct(TimeNs part, TimeNs whole)
-{
-    if (whole <= 0)
-        return "0.0%";
-    // Per mille, rounded half up, with integers only.
-    const __int128 permille = (__int128(part) * 2000 + whole) / (2 * __int128(whole));
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%lld.%lld%%", static_cast<long long>(permille / 10),
-                  static_cast<long long>(permille % 10));
-    return buf;
-}
+std::string pct(TimeNs part, TimeNs whole) { return whole <= 0 ? "0.0%" : formatPercent(part, whole); }
 
 std::string clip(std::string_view s, size_t n = 100)
 {

@@ -2,6 +2,7 @@
 // did to step time, GPU busy time and the sync gaps, and which sources of syncs
 // went away or appeared.
 #include "analysis/jsonwriter.h"
+#include "analysis/timetext.h"
 #include "analysis/tracediff.h"
 #include "cliutil.h"
 #include "commands.h"
@@ -16,32 +17,9 @@ namespace syncscope::cli {
 
 namespace {
 
-// Durations from integer ns, in ms with 3 decimals, rounded to the microsecond.
-std::string ms(TimeNs ns, bool sign = false)
-{
-    const bool neg = ns < 0;
-    const uint64_t mag = neg ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
-    const uint64_t us = (mag + 500) / 1000;
-    char buf[48];
-    std::snprintf(buf, sizeof buf, "%s%llu.%03llu ms", neg ? "-" : (sign && ns > 0 ? "+" : ""),
-                  static_cast<unsigned long long>(us / 1000),
-                  static_cast<unsigned long long>(us % 1000));
-    return buf;
-}
+std::string ms(TimeNs ns, bool sign = false) { return formatMillis(ns, sign); }
 
-// part / whole as a percentage with one decimal, rounded half up, from integers.
-std::string pct(TimeNs part, TimeNs whole)
-{
-    if (whole <= 0)
-        return "-";
-    const bool neg = part < 0;
-    const __int128 mag = neg ? -__int128(part) : __int128(part);
-    const __int128 permille = (mag * 2000 + whole) / (2 * __int128(whole)); // half away from zero
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%lld.%lld%%", neg && permille ? "-" : "",
-                  static_cast<long long>(permille / 10), static_cast<long long>(permille % 10));
-    return buf;
-}
+std::string pct(TimeNs part, TimeNs whole) { return formatPercent(part, whole); }
 
 std::string clip(const std::string &s, size_t n = 90)
 {

@@ -18,6 +18,7 @@ void registerAnalyze(CLI::App &app, int &exitCode);
 void registerProfile(CLI::App &app, int &exitCode);
 void registerDiff(CLI::App &app, int &exitCode);
 void registerSummarize(CLI::App &app, int &exitCode);
+void registerReport(CLI::App &app, int &exitCode);
 
 // Runs fn, turning any exception into one sentence on stderr and exit code 1.
 template <typename Fn> void guarded(int &exitCode, Fn &&fn)

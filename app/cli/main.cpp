@@ -39,6 +39,7 @@ int main(int argc, char **argv)
     registerProfile(app, exitCode);
     registerDiff(app, exitCode);
     registerSummarize(app, exitCode);
+    registerReport(app, exitCode);
     try {
         app.parse(argc, argv);
     } catch (const CLI::Success &e) {

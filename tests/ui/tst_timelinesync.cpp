@@ -528,6 +528,38 @@ private Q_SLOTS:
         QVERIFY(sources->checkedRows().empty());
     }
 
+    // File ▸ Export Report…: the open trace as HTML or Markdown, on a worker.
+    void exportReport()
+    {
+        TimelinePage page;
+        QVERIFY(!page.exportReportAction()->isEnabled());
+        QSignalSpy failed(&page, &TimelinePage::reportFailed);
+        page.startReport(m_tmp.filePath(QStringLiteral("none.html")));
+        QCOMPARE(failed.count(), 1);
+        QVERIFY(!QFile::exists(m_tmp.filePath(QStringLiteral("none.html"))));
+        QVERIFY(load(page, {m_hand}));
+        QVERIFY(page.exportReportAction()->isEnabled());
+        QCOMPARE(page.exportReportAction()->shortcut(), QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+        for (const QString name : {QStringLiteral("report.html"), QStringLiteral("report.md")}) {
+            QSignalSpy written(&page, &TimelinePage::reportWritten);
+            const QString path = m_tmp.filePath(name);
+            page.startReport(path);
+            QVERIFY(written.wait(10000));
+            QCOMPARE(written.front().front().toString(), path);
+            const QString text = readLines(path).join(QLatin1Char('\n'));
+            // The header's figure (44.25 µs, to the µs in ms) and the sources' rules.
+            QVERIFY2(text.contains(QStringLiteral("would finish up to ")), qPrintable(text.left(400)));
+            QVERIFY(text.contains(QStringLiteral("0.044 ms")));
+            QVERIFY(text.contains(QStringLiteral("A tensor copied to the host")));
+            QVERIFY(text.contains(QStringLiteral("A scalar read back to the host")));
+            QCOMPARE(text.startsWith(QStringLiteral("<!DOCTYPE html>")), name.endsWith(QLatin1String(".html")));
+        }
+        // An unwritable place: one sentence, the program stays up.
+        page.startReport(m_tmp.filePath(QStringLiteral("no/such/dir/r.html")));
+        QVERIFY(failed.wait(10000));
+        QVERIFY(!failed.back().front().toString().isEmpty());
+    }
+
     void libraryPrefixChangesUserFrame()
     {
         TimelinePage page;

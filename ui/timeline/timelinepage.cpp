@@ -65,6 +65,7 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_loader->setObjectName(QStringLiteral("loader"));
     m_statsRunner = new JobRunner(this);
     m_whatIfRunner = new JobRunner(this);
+    m_reportRunner = new JobRunner(this);
     m_findRunner = new JobRunner(this);
     m_options = AnalysisOptionsDialog::loadSettings();
 
@@ -303,10 +304,12 @@ TimelinePage::~TimelinePage()
     m_loader->cancel();
     m_statsRunner->cancel();
     m_whatIfRunner->cancel();
+    m_reportRunner->cancel();
     m_findRunner->cancel();
     m_loader->waitForDone();
     m_statsRunner->waitForDone();
     m_whatIfRunner->waitForDone();
+    m_reportRunner->waitForDone();
     m_findRunner->waitForDone();
 }
 
@@ -343,6 +346,16 @@ void TimelinePage::createActions()
     cancelLoading->setEnabled(m_loader->isRunning());
     connect(m_loader, &JobRunner::started, cancelLoading, [cancelLoading] { cancelLoading->setEnabled(true); });
     connect(m_loader, &JobRunner::idle, cancelLoading, [cancelLoading] { cancelLoading->setEnabled(false); });
+    m_exportReport = new QAction(tr("Export &Report…"), this);
+    m_exportReport->setShortcut(QKeySequence(Qt::CTRL | Qt::SHIFT | Qt::Key_E));
+    m_exportReport->setToolTip(tr("Save a report to share: the headline, per-step chart, sync sources with what "
+                                  "to change and top gaps, as one HTML page or Markdown (Ctrl+Shift+E)"));
+    m_exportReport->setEnabled(false);
+    connect(m_exportReport, &QAction::triggered, this, &TimelinePage::exportReportWithDialog);
+    connect(this, &TimelinePage::loadFinished, m_exportReport, [this] { m_exportReport->setEnabled(hasTrace()); });
+    connect(m_reportRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        Q_EMIT reportFailed(error);
+    });
     QAction *python = m_view->showPythonAction(); // the view owns its state
     python->setShortcut(QKeySequence(Qt::Key_P));
     python->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -395,6 +408,10 @@ void TimelinePage::releaseData()
     m_statsRunner->waitForDone();
     m_whatIfRunner->cancel();
     m_whatIfRunner->waitForDone();
+    m_reportRunner->cancel();
+    m_reportRunner->waitForDone();
+    if (m_exportReport)
+        m_exportReport->setEnabled(false);
     m_whatIf.reset();
     m_whatIfPending = false;
     m_findRunner->cancel();

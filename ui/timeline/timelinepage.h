@@ -53,6 +53,12 @@ public:
     // Zoom, pan, fit, zoom to selection, find next/previous, sync gap navigation;
     // each has a shortcut active while focus is inside this page.
     QList<QAction *> pageActions() const;
+    // File ▸ Export Report… (Ctrl+Shift+E): the open traces as one HTML page,
+    // or Markdown when the name ends in .md (report.h); enabled with a trace.
+    QAction *exportReportAction() const { return m_exportReport; }
+    void exportReportWithDialog();
+    // Makes and writes the report on a worker; reportWritten or reportFailed follows.
+    void startReport(const QString &path);
 
     bool isLoading() const;
     bool hasTrace() const;
@@ -147,6 +153,9 @@ Q_SIGNALS:
     void findReady();
     // The what-if of the checked sources is in the header (or was cleared).
     void whatIfReady();
+    // A report (startReport) was written, or could not be.
+    void reportWritten(const QString &path);
+    void reportFailed(const QString &error);
 
 private:
     void createActions();
@@ -177,6 +186,8 @@ private:
     JobRunner *m_loader = nullptr;
     JobRunner *m_statsRunner = nullptr;
     JobRunner *m_whatIfRunner = nullptr;
+    JobRunner *m_reportRunner = nullptr;
+    QAction *m_exportReport = nullptr;
     std::optional<WhatIfResult> m_whatIf;
     bool m_whatIfPending = false;
     TimelineView *m_view = nullptr;

@@ -4,10 +4,17 @@
 // where the file went.
 #include "timeline/timelinepage.h"
 
-#include "timeline/rangestatsmodel.h"
+#include "analysis/filereport.h"
+#include "analysis/jobanalysis.h"
+#include "analysis/report.h"
+#include "common/error.h"
+#include "jobs/jobrunner.h"
 #include "shared/savefolder.h"
+#include "timeline/rangestatsmodel.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
+#include "timeline/timelinedata.h"
+#include "timeline/timelineview.h"
 
 #include <QDir>
 #include <QFileDialog>
@@ -30,6 +37,66 @@ std::vector<int> shownOrder(const QSortFilterProxyModel *proxy)
 }
 
 } // namespace
+
+void TimelinePage::exportReportWithDialog()
+{
+    if (!hasTrace())
+        return;
+    QString selected;
+    const QString base = m_files.isEmpty() ? QStringLiteral("trace") : QFileInfo(m_files.front()).completeBaseName();
+    QString path = QFileDialog::getSaveFileName(
+        this, tr("Export Report"), defaultSavePath(base.section(QLatin1Char('.'), 0, 0) + QStringLiteral("-report.html")),
+        tr("HTML page (*.html);;Markdown (*.md)"), &selected);
+    if (path.isEmpty())
+        return;
+    const bool md = selected.contains(QLatin1String("*.md"));
+    const QString suffix = QFileInfo(path).suffix().toLower();
+    if (suffix != QLatin1String("html") && suffix != QLatin1String("htm") && suffix != QLatin1String("md"))
+        path += md ? QStringLiteral(".md") : QStringLiteral(".html");
+    startReport(path);
+}
+
+void TimelinePage::startReport(const QString &path)
+{
+    const auto data = m_view->data();
+    if (!data) {
+        Q_EMIT reportFailed(tr("No trace is open: open one to report on."));
+        return;
+    }
+    const bool md = QFileInfo(path).suffix().compare(QLatin1String("md"), Qt::CaseInsensitive) == 0;
+    Q_EMIT statusMessage(tr("Writing the report…"));
+    m_reportRunner->start(
+        tr("Report"),
+        [data, path, md](const ProgressFn &progress, const CancelToken *cancel) {
+            std::vector<FileReport> reports;
+            std::vector<RankInput> ranks;
+            const size_t n = data->files().size();
+            for (size_t f = 0; f < n; ++f) {
+                checkCancel(cancel);
+                if (progress)
+                    progress(0.8 * double(f) / double(n), "reporting on the traces");
+                const TimelineFile &file = data->files()[f];
+                reports.push_back(makeFileReport(*file.model, file.sync, cancel));
+                if (n >= 2)
+                    ranks.push_back(makeRankInput(*file.model, file.sync));
+            }
+            JobAnalysis job = assembleJob(std::move(reports), ranks, {}, cancel);
+            ReportInput in;
+            in.job = &job;
+            in.generator = "syncscope " SYNCSCOPE_VERSION;
+            const std::string text = md ? reportMarkdown(in) : reportHtml(in);
+            QString error;
+            if (!writeTextAtomically(path, text, &error))
+                throw Error(error.toStdString());
+            return path;
+        },
+        this,
+        [this](QString written) {
+            rememberSaveFolder(written);
+            Q_EMIT statusMessage(tr("Saved the report to %1").arg(QDir::toNativeSeparators(written)));
+            Q_EMIT reportWritten(written);
+        });
+}
 
 bool TimelinePage::exportTable(Table table, const QString &path, QString *error) const
 {
