@@ -144,6 +144,8 @@ void printSummary(const JobAnalysis &job, size_t top)
         std::cout << "\n    " << r.durationEvents << " events, " << r.flows << " flows, "
                   << r.instants << " instants, " << r.counters << " counters, span "
                   << ms(r.maxTime - r.minTime) << "\n";
+        if (r.truncated)
+            std::cout << "    " << truncationSentence(r) << "\n";
         if (r.warnings) {
             std::cout << "    " << r.warnings << " warning(s), " << r.warningKinds.size()
                       << " kind(s):\n";
@@ -173,9 +175,16 @@ void printSummary(const JobAnalysis &job, size_t top)
                 std::cout << "           largest single source: " << ms(best->avoidableByDevice[di])
                           << " earlier without the " << best->count << " call(s) of "
                           << sourceText(*best) << "\n";
+            const TimeNs largest = best ? best->avoidableByDevice[di] : 0;
+            if (d.avoidable > 0 && largest * 2 < d.avoidable)
+                std::cout << "           no single source saves much: the syncs re-synchronize each other; "
+                             "removing all "
+                          << r.syncCalls.size() << " blocking call(s) together saves " << ms(d.avoidable)
+                          << " (pick a set with --what-if)\n";
         }
         if (r.devices.empty())
-            std::cout << "    no GPU activity (kernels, memcpys, memsets) in this trace\n";
+            std::cout << (r.truncated ? "    no GPU activity (kernels, memcpys, memsets) in the part read\n"
+                                      : "    no GPU activity (kernels, memcpys, memsets) in this trace\n");
         size_t copies = 0;
         for (const ReportSyncCall &s : r.syncCalls)
             copies += s.pageableCopy;

@@ -1,6 +1,7 @@
 #include "analysis/filereport.h"
 
 #include "analysis/advice.h"
+#include "analysis/timetext.h"
 
 #include <algorithm>
 
@@ -36,6 +37,8 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
     r.format = m.info().format;
     r.rank = m.info().rank;
     r.torchVersion = torchVersionFromMetadata(m.info().metadataJson);
+    r.truncated = m.info().truncated;
+    r.truncatedAtByte = m.info().truncatedAtByte;
     const TraceCounts &c = m.counts();
     r.durationEvents = c.durationEvents;
     r.flows = c.flows;
@@ -150,6 +153,17 @@ std::map<std::string, uint64_t> mergeCategories(const std::vector<FileReport> &f
         for (const auto &kv : f.categories)
             out[kv.first] += kv.second;
     return out;
+}
+
+std::string truncationSentence(uint64_t atByte, bool gzip, TimeNs covered, uint64_t events)
+{
+    return "the file ends early at byte " + std::to_string(atByte) + (gzip ? " of its decompressed JSON" : "") +
+           ": the analysis covers its first " + formatMillis(covered) + " (" + std::to_string(events) + " events)";
+}
+
+std::string truncationSentence(const FileReport &r)
+{
+    return truncationSentence(r.truncatedAtByte, r.format == "json.gz", r.maxTime - r.minTime, r.durationEvents);
 }
 
 } // namespace syncscope

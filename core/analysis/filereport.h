@@ -88,6 +88,8 @@ struct FileReport {
     std::string path, format;
     int64_t rank = kNoValue; // distributedInfo.rank
     std::string torchVersion; // the PyTorch version the trace states; empty when none
+    bool truncated = false;   // the data ends early: the report covers the events before the cut
+    uint64_t truncatedAtByte = 0; // where (of the decompressed JSON for json.gz)
     uint64_t durationEvents = 0, flows = 0, instants = 0, counters = 0;
     TimeNs minTime = 0, maxTime = 0;
     uint64_t warnings = 0;
@@ -113,6 +115,11 @@ struct FileReport {
 // The report of one file from its model and its analysis.
 FileReport makeFileReport(const TraceModel &model, const SyncAnalysis &analysis,
                           const CancelToken *cancel = nullptr);
+
+// What a truncated file covers, in one sentence: "the file ends early at byte
+// B (of its decompressed JSON): the analysis covers its first T (N events)".
+std::string truncationSentence(uint64_t atByte, bool gzip, TimeNs covered, uint64_t events);
+std::string truncationSentence(const FileReport &r);
 
 // The op statistics of several files merged by (name, cat), longest total first
 // (ties in (name, cat) order).

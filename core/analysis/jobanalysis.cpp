@@ -157,6 +157,11 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
         w.key("instants").value(r.instants);
         w.key("counters").value(r.counters);
         w.key("warnings").value(r.warnings);
+        w.key("truncated_at_byte");
+        if (r.truncated)
+            w.value(r.truncatedAtByte);
+        else
+            w.null();
         w.key("unplaced_gpu_events").value(r.unplacedActivities);
         w.key("span_us").micros(r.maxTime - r.minTime);
         w.key("wait_mode").value(r.waitMode == WaitMode::Exact ? "exact" : "inferred");

@@ -177,6 +177,8 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
     ar.io(r.format);
     ar.io(r.rank);
     ar.io(r.torchVersion);
+    ar.io(r.truncated);
+    ar.io(r.truncatedAtByte);
     ar.io(r.durationEvents);
     ar.io(r.flows);
     ar.io(r.instants);

@@ -225,6 +225,10 @@ std::vector<Section> content(const ReportInput &in)
                                         {formatMillis(d.avoidable)}});
         if (!t.table.rows.empty())
             sec.blocks.push_back(std::move(t));
+        for (const FileReport &f : job.files)
+            if (f.truncated)
+                sec.blocks.push_back(paragraph({{baseName(f.path), false, true},
+                                                {": " + truncationSentence(f) + ".", false, false}}));
         if (job.hasJobScale && !job.jobScale.rankRows.empty()) {
             Block r;
             r.kind = Block::TableBlock;

@@ -223,11 +223,13 @@ void Loader::handleEnd()
         break;
     default: {
         info.truncated = true;
+        info.truncatedAtByte = m_data.bytesRead(); // the end of the data, not of the last event kept
         std::string why = m_in.gzipProblem().empty() ? "the file is truncated"
                                                      : m_in.gzipProblem();
-        m_builder->warn(why + " at byte " + std::to_string(off) +
+        m_builder->warn(why + " at byte " + std::to_string(info.truncatedAtByte) +
                         (m_in.isGzip() ? " of the decompressed data" : "") + "; the " +
-                        std::to_string(m_elements) + " complete events before it were kept");
+                        std::to_string(m_elements) + " complete events before byte " + std::to_string(off) +
+                        " were kept");
         break;
     }
     }

@@ -307,6 +307,7 @@ struct TraceInfo {
     std::string devicePropertiesJson;
     std::string metadataJson;           // the top-level "metadata" object, raw; empty when absent
     bool truncated = false;
+    uint64_t truncatedAtByte = 0;       // when truncated: where the data ends (of the decompressed JSON for gzip)
 };
 
 struct TraceCounts {

@@ -14,7 +14,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_stats  # noqa: E402
 
 SHAPE = {
-    "files": ["path", "rank", "format", "torch_version", "runtime", "events", "flows", "instants", "counters", "warnings",
+    "files": ["path", "rank", "format", "torch_version", "runtime", "events", "flows", "instants", "counters", "warnings", "truncated_at_byte",
               "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "warning_kinds"],
     "devices": ["file", "device", "name", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
                 "sync_gap_us", "avoidable_us"],
@@ -83,6 +83,22 @@ def main(cli, data, shared):
     b = doc["idle_breakdown"][0]
     check((b["host_wait_us"], b["kernel_wait_us"], b["other_us"]) == (455, 5, 50), f"breakdown {b}")
     check(len(doc["top_ops"]) == 2, "--top 2")
+
+    check(doc["files"][0]["truncated_at_byte"] is None, "a whole file has no truncated_at_byte")
+    # A file that ends early says where and what the analysis covers.
+    cut = os.path.join(data, "truncated.json")
+    doc = analyze(cli, [cut])
+    check(doc["files"][0]["truncated_at_byte"] == os.path.getsize(cut),
+          f"truncated_at_byte {doc['files'][0]['truncated_at_byte']}, the file has {os.path.getsize(cut)} bytes")
+    p = subprocess.run([cli, "analyze", cut], capture_output=True, text=True, timeout=60)
+    check(f"the file ends early at byte {os.path.getsize(cut)}: the analysis covers its first 0.003 ms (2 events)"
+          in p.stdout, f"text: {p.stdout[:400]!r}")
+
+    check("in the part read" in p.stdout and "in this trace" not in p.stdout, f"text: {p.stdout[:400]!r}")
+    # No single source near the total: said in words.
+    p = subprocess.run([cli, "analyze", os.path.join(data, "resync.json")], capture_output=True, text=True, timeout=60)
+    check("no single source saves much: the syncs re-synchronize each other; removing all 2 blocking call(s) "
+          "together saves 0.012 ms" in p.stdout, f"resync text: {p.stdout[:600]!r}")
 
     # Errors: non-zero and one sentence on stderr.
     for args in (["analyze", os.path.join(data, "malformed.json")],

@@ -41,7 +41,7 @@ SAME(ReportSource, x.sync, x.op, x.userFrame, x.count, x.gaps, x.gapTime, x.avoi
      x.avoidableByDevice, x.advice, x.adviceCalls)
 SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max, x.gpuCount, x.gpuTime)
 SAME(RuntimeUse, x.runtime, x.cudaCalls, x.hipCalls, x.otherCalls, x.namesSeen, x.distinctNames)
-SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.durationEvents, x.flows, x.instants, x.counters,
+SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.truncated, x.truncatedAtByte, x.durationEvents, x.flows, x.instants, x.counters,
      x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.runtime,
      x.unplacedActivities, x.devices, x.syncCalls, x.cudaSyncEvents, x.waitMode,
      x.streamDependencies, x.streamWaits, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
@@ -76,6 +76,8 @@ RankSummary everyField()
     r.format = "json.gz";
     r.rank = 7;
     r.torchVersion = "2.1.0+cu121";
+    r.truncated = true;
+    r.truncatedAtByte = UINT64_MAX - 1;
     r.durationEvents = 1'000'001;
     r.flows = 2;
     r.instants = 3;

@@ -47,3 +47,24 @@ TEST(Report, SectionsAndAdviceOnAHandMadeTrace)
     EXPECT_NE(page.find("torch.zeros(batch, max_len, dim, device=&#39;cuda&#39;)"), std::string::npos);
     EXPECT_NE(page.find("<svg"), std::string::npos);
 }
+
+TEST(Report, ATruncatedFileSaysWhereItEndsAndWhatItCovers)
+{
+    const auto model = loadTrace(test::dataPath("truncated.json"));
+    const FileReport r = makeFileReport(*model, analyzeSyncs(*model));
+    EXPECT_TRUE(r.truncated);
+    EXPECT_EQ(r.truncatedAtByte, 227u); // the file's size: the data ends there
+    EXPECT_EQ(truncationSentence(r), "the file ends early at byte 227: the analysis covers its first 0.003 ms (2 events)");
+    // A gzip cut short: the byte is of the decompressed JSON.
+    const std::string whole = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 0, "dur": 5},
+        {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]})";
+    const std::string gz = test::gzipBytes(whole);
+    const auto cut = loadTraceFromMemory(gz.substr(0, gz.size() - 12), "cut.json.gz");
+    EXPECT_TRUE(cut->info().truncated);
+    const FileReport c = makeFileReport(*cut, analyzeSyncs(*cut));
+    EXPECT_NE(truncationSentence(c).find(" of its decompressed JSON: the analysis covers its first"), std::string::npos)
+        << truncationSentence(c);
+    // A whole file is not truncated.
+    const auto full = loadTrace(test::dataPath("gpu_sync_gaps.json"));
+    EXPECT_FALSE(makeFileReport(*full, analyzeSyncs(*full)).truncated);
+}

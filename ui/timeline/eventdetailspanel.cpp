@@ -169,11 +169,13 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
             continue;
         TimeNs gapTime = 0;
         int gaps = 0;
+        int64_t gapDevice = kNoValue;
         const size_t ci = size_t(c - calls.begin());
         for (const SyncGap &g : file.sync.syncGaps)
             if (g.syncCall == ci) {
                 gapTime += g.interval.length();
                 ++gaps;
+                gapDevice = g.device;
             }
         add(tr("Blocking sync"), gaps ? tr("caused %n GPU idle gap(s), %1 in total", nullptr, gaps)
                                             .arg(formatDuration(gapTime))
@@ -182,6 +184,8 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
             add(tr("Hidden sync"), tr("a device-to-host copy into pageable memory blocks the host"));
         add(tr("Avoidable"), tr("%1 (the GPUs finish this much earlier in a replay without this call alone)")
                                  .arg(formatDuration(c->avoidable)));
+        if (c->avoidable == 0 && gaps > 0)
+            add(tr("Why 0"), whyNothingAvoidable(file.sync, gapDevice));
         if (file.hasPythonFrames) {
             add(tr("User frame"), c->userFrame.valid() ? data->text(tt.file, c->userFrame) : tr("none (library code only)"));
             if (c->pyFrame.valid())

@@ -78,6 +78,10 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
         case Blocked:
             return tr("The host waited %1 in the blocking call that caused this gap").arg(formatDuration(gap.blocked));
         case Avoidable:
+            if (gap.avoidable == 0)
+                return tr("Device %1 would finish no earlier without this gap's blocking call alone: %2")
+                    .arg(gap.device)
+                    .arg(whyNothingAvoidable(file.sync, gap.device));
             return tr("Device %1 would finish %2 earlier in a replay of the trace without this "
                       "gap's blocking call alone").arg(gap.device).arg(formatDuration(gap.avoidable));
         case UserFrame:

@@ -1,5 +1,7 @@
 #include "timeline/timelinedata.h"
 
+#include <QCoreApplication>
+
 #include "analysis/runtime.h"
 #include "common/error.h"
 #include "timeline/timelinepalette.h"
@@ -678,6 +680,19 @@ TimelineData::linkedEvents(const TimelineEvent &e) const
         }
     }
     return out;
+}
+
+QString whyNothingAvoidable(const SyncAnalysis &analysis, int64_t device)
+{
+    const size_t d = analysis.deviceIndex(device);
+    if (d != SIZE_MAX && analysis.devices[d].avoidable > 0)
+        return QCoreApplication::translate("syncscope::ui::TimelineData",
+                                           "another blocking call waits for the same work, so removing this one "
+                                           "alone moves nothing; check several sources to see what removing them "
+                                           "together saves");
+    return QCoreApplication::translate("syncscope::ui::TimelineData",
+                                       "removing every blocking call saves this device nothing either: its work "
+                                       "waits on other streams, launches or latency that the replay keeps");
 }
 
 } // namespace syncscope::ui

@@ -237,4 +237,10 @@ private:
     TimeNs m_minTime = 0, m_maxTime = 0;
 };
 
+// Why removing one gap's blocking call saves its device nothing, in one
+// sentence: when removing every call does save something, another blocking
+// call waits for the same work; when even that saves nothing, the device's
+// work waits on something the replay keeps (other streams, launches, latency).
+QString whyNothingAvoidable(const SyncAnalysis &analysis, int64_t device);
+
 } // namespace syncscope::ui

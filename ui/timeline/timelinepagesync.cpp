@@ -3,6 +3,7 @@
 #include "timeline/timelinepage.h"
 
 #include "analysis/advice.h"
+#include "analysis/filereport.h"
 #include "analysis/jobscale.h"
 #include "analysis/runtime.h"
 #include "analysis/syncreplay.h"
@@ -101,6 +102,18 @@ void TimelinePage::updateHeader()
                 bestFile = &f;
             }
     QStringList parts;
+    // A file that ends early says so first: every figure covers only its start.
+    bool truncated = false;
+    for (const TimelineFile &f : data->files()) {
+        const TraceInfo &info = f.model->info();
+        if (!info.truncated)
+            continue;
+        truncated = true;
+        const QString sentence = QString::fromStdString(
+            truncationSentence(info.truncatedAtByte, info.format == "json.gz", f.model->maxTime() - f.model->minTime(),
+                               f.model->counts().durationEvents));
+        parts << QStringLiteral("<b>%1</b>").arg((ranks ? f.label + QStringLiteral(": ") + sentence : sentence).toHtmlEscaped());
+    }
     // What-if of the checked sources, first: the user asked for it.
     const std::vector<int> checked = m_sourceModel->checkedRows();
     QString whatIfTip;
@@ -142,7 +155,7 @@ void TimelinePage::updateHeader()
                      .arg(gpu.toHtmlEscaped(), formatDuration(best->avoidable),
                           formatPercent(best->avoidable, best->span()));
     } else {
-        parts << tr("no GPU activity in this trace");
+        parts << (truncated ? tr("no GPU activity in the part read") : tr("no GPU activity in this trace"));
     }
     parts << tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime));
     if (best) {
@@ -165,6 +178,13 @@ void TimelinePage::updateHeader()
                          .arg(formatDuration(top->avoidableByDevice[di]),
                               fm.elidedText(where, Qt::ElideMiddle, 420).toHtmlEscaped());
         }
+        // The total with no single source near it: the syncs hold each other up.
+        const TimeNs largest = top ? top->avoidableByDevice[di] : 0;
+        if (best->avoidable > 0 && largest * 2 < best->avoidable)
+            parts << tr("no single source saves much: the syncs re-synchronize each other; removing all %n "
+                        "blocking call(s) together saves %1 (check sources to see what a set saves)",
+                        nullptr, int(sa.syncCalls.size()))
+                         .arg(formatDuration(best->avoidable));
     }
     if (s.devices > 0)
         parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span));
