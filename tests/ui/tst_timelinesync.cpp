@@ -600,6 +600,37 @@ private Q_SLOTS:
             QStringLiteral("would finish no earlier without this gap's blocking call alone: removing every")));
     }
 
+    // Names that tell the files apart: ranks by their number and the part of
+    // the name that differs, captures by variant and N.
+    void fileLabelsTellFilesApart()
+    {
+        std::vector<QString> names;
+        std::vector<int64_t> ranks;
+        for (int r = 0; r < 8; ++r) {
+            names.push_back(QStringLiteral("worker%1_step_12.16941282015%2.pt.trace.json").arg(r).arg(40 + r));
+            ranks.push_back(r);
+        }
+        const std::vector<QString> dlrm = fileLabels(names, ranks);
+        QCOMPARE(dlrm[0], QStringLiteral("Rank 0 · worker0"));
+        QCOMPARE(dlrm[7], QStringLiteral("Rank 7 · worker7"));
+        QCOMPARE(fileLabels({QStringLiteral("sampled_rank-0.json.gz"), QStringLiteral("sampled_rank-1.json.gz")}, {0, 1}),
+                 (std::vector<QString>{QStringLiteral("Rank 0 · rank-0"), QStringLiteral("Rank 1 · rank-1")}));
+        // Captures: variant, N and device; the same run twice keeps its time to tell them apart.
+        const std::vector<QString> caps = fileLabels({QStringLiteral("20261201-101500-123-naive-cpu-n100000.json.gz"),
+                                                      QStringLiteral("20261201-101512-004-static-cpu-n100000.json.gz"),
+                                                      QStringLiteral("20261201-101530-777-static-cpu-n100000.json.gz")},
+                                                     {kNoValue, kNoValue, kNoValue});
+        QCOMPARE(caps[0], QStringLiteral("naive, N=100000 (cpu)"));
+        QVERIFY2(caps[1].startsWith(QStringLiteral("static, N=100000 (cpu) · ")) && caps[1] != caps[2], qPrintable(caps[1]));
+        QCOMPARE(fileLabels({QStringLiteral("20261201-101500-123-fused-cuda-n1000.json.gz")}, {kNoValue})[0],
+                 QStringLiteral("fused, N=1000 (cuda)"));
+        // One plain file: its name.
+        QCOMPARE(fileLabels({QStringLiteral("trace.json")}, {kNoValue})[0], QStringLiteral("trace.json"));
+        // Every label unique even when names share all but one token.
+        const std::vector<QString> two = fileLabels({QStringLiteral("a.x.json"), QStringLiteral("a.y.json")}, {kNoValue, kNoValue});
+        QCOMPARE(two, (std::vector<QString>{QStringLiteral("x"), QStringLiteral("y")}));
+    }
+
     // A file that ends early says so first, never "no GPU activity in this trace".
     void truncatedTraceSaysWhatItCovers()
     {

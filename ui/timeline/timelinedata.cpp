@@ -1,6 +1,7 @@
 #include "timeline/timelinedata.h"
 
 #include <QCoreApplication>
+#include <QRegularExpression>
 
 #include "analysis/runtime.h"
 #include "common/error.h"
@@ -433,11 +434,16 @@ int TimelineData::globalInstantNear(TimeNs t, TimeNs tol) const
 void TimelineData::layout()
 {
     // indexFile() queued one header marker per process; expand into final rows.
-    for (TimelineFile &file : m_files) {
-        const TraceInfo &info = file.model->info();
-        const QString base = QFileInfo(QString::fromStdString(info.path)).fileName();
-        file.label = info.rank != kNoValue ? QStringLiteral("Rank %1 · %2").arg(info.rank).arg(base)
-                                           : base;
+    {
+        std::vector<QString> names;
+        std::vector<int64_t> ranks;
+        for (const TimelineFile &file : m_files) {
+            names.push_back(QFileInfo(QString::fromStdString(file.model->info().path)).fileName());
+            ranks.push_back(file.model->info().rank);
+        }
+        const std::vector<QString> labels = fileLabels(names, ranks);
+        for (size_t f = 0; f < m_files.size(); ++f)
+            m_files[f].label = labels[f];
     }
     std::vector<TimelineRow> markers;
     markers.swap(m_rows);
@@ -693,6 +699,72 @@ QString whyNothingAvoidable(const SyncAnalysis &analysis, int64_t device)
     return QCoreApplication::translate("syncscope::ui::TimelineData",
                                        "removing every blocking call saves this device nothing either: its work "
                                        "waits on other streams, launches or latency that the replay keeps");
+}
+
+std::vector<QString> fileLabels(const std::vector<QString> &fileNames, const std::vector<int64_t> &ranks)
+{
+    static const QRegularExpression capture(
+        QStringLiteral("^\\d{8}-\\d{6}-\\d{3}-(.+)-([a-z]+[0-9]*)-n(\\d+)\\.json(\\.gz)?$"));
+    static const QRegularExpression separators(QStringLiteral("[._-]"));
+    const size_t n = fileNames.size();
+    std::vector<QString> part(n);
+    std::vector<QStringList> tokens(n);
+    for (size_t i = 0; i < n; ++i) {
+        const QRegularExpressionMatch m = capture.match(fileNames[i]);
+        if (m.hasMatch())
+            part[i] = QStringLiteral("%1, N=%2 (%3)").arg(m.captured(1), m.captured(3), m.captured(2));
+        tokens[i] = fileNames[i].split(separators);
+    }
+    // Several files: the positions whose tokens differ, fewest first that make names unique.
+    if (n >= 2) {
+        size_t width = 0;
+        for (const QStringList &t : tokens)
+            width = std::max(width, size_t(t.size()));
+        std::vector<size_t> differing;
+        for (size_t p = 0; p < width; ++p) {
+            const QString first = p < size_t(tokens[0].size()) ? tokens[0][int(p)] : QString();
+            for (size_t i = 1; i < n; ++i)
+                if ((p < size_t(tokens[i].size()) ? tokens[i][int(p)] : QString()) != first) {
+                    differing.push_back(p);
+                    break;
+                }
+        }
+        std::vector<QString> joined(n);
+        auto tokenAt = [&](size_t i, size_t p) { return p < size_t(tokens[i].size()) ? tokens[i][int(p)] : QString(); };
+        for (size_t used = 0; used < differing.size(); ++used) {
+            for (size_t i = 0; i < n; ++i) {
+                const size_t p = differing[used];
+                QString tok = tokenAt(i, p);
+                // A bare number reads better with the word before it ("rank-0").
+                bool numeric = false;
+                tok.toLongLong(&numeric);
+                if (numeric && p > 0 && !tokenAt(i, p - 1).isEmpty())
+                    tok = tokenAt(i, p - 1) + QLatin1Char('-') + tok;
+                joined[i] += (used ? QStringLiteral(" ") : QString()) + tok;
+            }
+            std::vector<QString> sorted = joined;
+            std::sort(sorted.begin(), sorted.end());
+            if (std::adjacent_find(sorted.begin(), sorted.end()) == sorted.end())
+                break;
+        }
+        std::map<QString, int> seen;
+        for (const QString &p : part)
+            ++seen[p];
+        for (size_t i = 0; i < n; ++i) {
+            if (joined[i].isEmpty())
+                continue;
+            if (part[i].isEmpty())
+                part[i] = joined[i];
+            else if (seen[part[i]] > 1) // captures of one variant and N: their times tell them apart
+                part[i] += QStringLiteral(" · ") + joined[i];
+        }
+    }
+    std::vector<QString> out(n);
+    for (size_t i = 0; i < n; ++i) {
+        const QString name = part[i].isEmpty() ? fileNames[i] : part[i];
+        out[i] = ranks[i] != kNoValue ? QStringLiteral("Rank %1 · %2").arg(ranks[i]).arg(name) : name;
+    }
+    return out;
 }
 
 } // namespace syncscope::ui

@@ -243,4 +243,11 @@ private:
 // work waits on something the replay keeps (other streams, launches, latency).
 QString whyNothingAvoidable(const SyncAnalysis &analysis, int64_t device);
 
+// The names that tell the open files apart, one per file: a capture
+// ("20261201-101500-123-naive-cpu-n100000.json.gz") by its variant, N and
+// device; several files by the parts of their names (split at '_', '.', '-')
+// that differ between them, the fewest that make every name unique; a rank
+// before it ("Rank 3 · worker3"). `ranks[i]` is kNoValue for a file without one.
+std::vector<QString> fileLabels(const std::vector<QString> &fileNames, const std::vector<int64_t> &ranks);
+
 } // namespace syncscope::ui
