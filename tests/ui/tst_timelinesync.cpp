@@ -500,6 +500,7 @@ private Q_SLOTS:
         QCOMPARE(page.whatIf()->byFile[0], std::vector<TimeNs>{44'250});
         QVERIFY2(page.headerText().contains(QStringLiteral("would finish <b>%1</b> earlier").arg(formatDuration(44'250))),
                  qPrintable(page.headerText()));
+        QVERIFY(!page.headerText().contains(QStringLiteral("all ranks")));
         // Unchecked: the header is as before.
         ready.clear();
         sources->clearChecks();
@@ -511,6 +512,10 @@ private Q_SLOTS:
         const QString d = QStringLiteral(SYNCSCOPE_TEST_DATA_DIR);
         QVERIFY(load(page, {d + QStringLiteral("/job_straggler_rank0.json"), d + QStringLiteral("/job_straggler_rank1.json"),
                             d + QStringLiteral("/job_straggler_rank2.json")}));
+        // Job-wide figures name their scope.
+        QVERIFY2(page.headerText().contains(QStringLiteral("gap(s) (all ranks)")) &&
+                     page.headerText().contains(QStringLiteral("sync call(s) (all ranks)")),
+                 qPrintable(page.headerText()));
         int nonzero = -1;
         for (int r = 0; r < sources->rowCount(); ++r)
             if (sources->data(sources->index(r, SyncSourceModel::Op)).toString() == QStringLiteral("aten::nonzero"))

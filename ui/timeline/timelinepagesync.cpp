@@ -157,7 +157,9 @@ void TimelinePage::updateHeader()
     } else {
         parts << (truncated ? tr("no GPU activity in the part read") : tr("no GPU activity in this trace"));
     }
-    parts << tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime));
+    // Job-wide figures name their scope when several ranks are open.
+    const QString all = ranks ? tr(" (all ranks)") : QString();
+    parts << tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime)) + all;
     if (best) {
         const SyncAnalysis &sa = bestFile->sync;
         const size_t di = sa.deviceIndex(best->device);
@@ -176,7 +178,8 @@ void TimelinePage::updateHeader()
             const QFontMetrics fm(m_header->font());
             parts << tr("largest single source <b>%1</b>: %2")
                          .arg(formatDuration(top->avoidableByDevice[di]),
-                              fm.elidedText(where, Qt::ElideMiddle, 420).toHtmlEscaped());
+                              fm.elidedText(where, Qt::ElideMiddle, 420).toHtmlEscaped()) +
+                         (ranks ? tr(" (%1)").arg(bestFile->label.toHtmlEscaped()) : QString());
         }
         // The total with no single source near it: the syncs hold each other up.
         const TimeNs largest = top ? top->avoidableByDevice[di] : 0;
@@ -187,8 +190,8 @@ void TimelinePage::updateHeader()
                          .arg(formatDuration(best->avoidable));
     }
     if (s.devices > 0)
-        parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span));
-    parts << tr("%n sync call(s)", nullptr, int(s.syncCalls));
+        parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span)) + all;
+    parts << tr("%n sync call(s)", nullptr, int(s.syncCalls)) + all;
     // The runtime each file was recorded with (CUDA, HIP), or why there is no sync analysis.
     QStringList runtimes;
     int unknown = 0;
