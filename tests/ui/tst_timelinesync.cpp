@@ -636,6 +636,28 @@ private Q_SLOTS:
         QCOMPARE(two, (std::vector<QString>{QStringLiteral("x"), QStringLiteral("y")}));
     }
 
+    // An unknown runtime is named, never "0 sync call(s)".
+    void unknownRuntimeIsNamed()
+    {
+        const QString path = m_tmp.filePath(QStringLiteral("unknown_runtime.json"));
+        QFile f(path);
+        QVERIFY(f.open(QIODevice::WriteOnly));
+        f.write(R"({"traceEvents": [
+            {"ph":"X","cat":"cuda_runtime","name":"mluLaunchKernel","pid":1,"tid":1,"ts":1,"dur":1},
+            {"ph":"X","cat":"cuda_runtime","name":"mluQueueSync","pid":1,"tid":1,"ts":3,"dur":5},
+            {"ph":"X","cat":"kernel","name":"k","pid":0,"tid":7,"ts":2,"dur":4,"args":{"device":0,"stream":7}}]})");
+        f.close();
+        TimelinePage page;
+        QVERIFY(load(page, {path}));
+        const QString h = page.headerText();
+        QVERIFY2(h.contains(QStringLiteral("no runtime calls syncscope knows (names seen: mluLaunchKernel, mluQueueSync): "
+                                           "sync analysis unavailable")),
+                 qPrintable(h));
+        QVERIFY2(!h.contains(QStringLiteral("sync call(s)")), qPrintable(h));
+        QVERIFY(load(page, {m_hand}));
+        QVERIFY(page.headerText().contains(QStringLiteral("2 sync call(s)")));
+    }
+
     // A file that ends early says so first, never "no GPU activity in this trace".
     void truncatedTraceSaysWhatItCovers()
     {

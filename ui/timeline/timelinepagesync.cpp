@@ -191,7 +191,6 @@ void TimelinePage::updateHeader()
     }
     if (s.devices > 0)
         parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span)) + all;
-    parts << tr("%n sync call(s)", nullptr, int(s.syncCalls)) + all;
     // The runtime each file was recorded with (CUDA, HIP), or why there is no sync analysis.
     QStringList runtimes;
     int unknown = 0;
@@ -202,6 +201,9 @@ void TimelinePage::updateHeader()
         else if (!runtimes.contains(label))
             runtimes << label;
     }
+    // No count of sync calls where no file's runtime is known: "0" would be a verdict.
+    if (unknown < int(data->files().size()))
+        parts << tr("%n sync call(s)", nullptr, int(s.syncCalls)) + all;
     if (!runtimes.isEmpty())
         parts << tr("runtime %1").arg(runtimes.join(QStringLiteral(", ")));
     if (unknown && !ranks)
