@@ -17,6 +17,7 @@
 #include <QLineSeries>
 #include <QScatterSeries>
 #include <QSignalSpy>
+#include <QLogValueAxis>
 #include <QStackedBarSeries>
 #include <QStandardPaths>
 #include <QSvgRenderer>
@@ -134,6 +135,43 @@ private Q_SLOTS:
             if (qobject_cast<QLineSeries *>(s) && !s->name().isEmpty())
                 ++named;
         QCOMPARE(named, 3);
+    }
+
+    // An exported chart says what it measured: the point or the swept range,
+    // threads, device and LibTorch, on a line of its own under the title; the
+    // end markers of a log axis are not at the plot edge.
+    void chartsDescribeTheirRun()
+    {
+        lab::BenchReport r;
+        r.device = "cpu";
+        r.threads = 2;
+        r.torchVersion = "1.13.1";
+        for (int64_t n : {1000, 1000000}) {
+            lab::BenchResult x;
+            x.variant = "fused";
+            x.point.n = n;
+            x.point.k = 10;
+            x.stats.medianMs = x.stats.p5Ms = x.stats.p95Ms = 1e-3 * static_cast<double>(n);
+            r.results.push_back(x);
+        }
+        QString why;
+        std::unique_ptr<QChart> sweep(makeSweepChart(r, &why));
+        QVERIFY2(sweep, qPrintable(why));
+        const QString t = sweep->title();
+        QVERIFY2(t.contains(QStringLiteral("<br><span style=\"font-weight:normal\">N (items per row) from 1000 to "
+                                           "1000000, D=")) &&
+                     t.contains(QStringLiteral(" · 2 thread(s) · cpu · LibTorch 1.13.1</span>")),
+                 qPrintable(t));
+        auto *x = qobject_cast<QLogValueAxis *>(sweep->axes(Qt::Horizontal).value(0));
+        QVERIFY(x);
+        QVERIFY2(x->max() > 1000000 && x->min() < 1000, qPrintable(QStringLiteral("%1..%2").arg(x->min()).arg(x->max())));
+        std::unique_ptr<QChart> step(makeStepTimeChart(r, r.results[1].point, &why));
+        QVERIFY2(step, qPrintable(why));
+        QVERIFY2(step->title().contains(describePoint(r.results[1].point).toHtmlEscaped() +
+                                        QStringLiteral(" · 2 thread(s) · cpu · LibTorch 1.13.1")),
+                 qPrintable(step->title()));
+        r.threads = 0;
+        QVERIFY(runCaption(r, nullptr).contains(QStringLiteral("all cores")));
     }
 
     void sweepDrawsTheGatherFloor()

@@ -169,7 +169,13 @@ QAbstractAxis *makeAxis(bool log, const QString &title, double lo, double hi)
         a->setLabelFormat("%g");
         a->setMinorTickCount(8);
         a->setTitleText(title);
-        a->setRange(std::pow(10, std::floor(std::log10(lo))), std::pow(10, std::ceil(std::log10(hi))));
+        // A quarter of a decade's room at each end, so the end markers are not
+        // cut at the plot edge; whole decades when that would hide every label.
+        const double plo = lo / 1.25, phi = hi * 1.25;
+        if (std::floor(std::log10(phi)) > std::floor(std::log10(plo)))
+            a->setRange(plo, phi);
+        else
+            a->setRange(std::pow(10, std::floor(std::log10(plo))), std::pow(10, std::ceil(std::log10(phi))));
         return a;
     }
     auto *a = new QValueAxis;
@@ -413,7 +419,7 @@ bool stepTimeSpansDecades(const lab::BenchReport &report, const lab::BenchPoint 
     return hi > 0 && hi > 100.0 * lo;
 }
 
-QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why,
+static QChart *makeStepTimeChartBare(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why,
                           std::optional<bool> logY)
 {
     std::vector<BarItem> items;
@@ -441,7 +447,7 @@ QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint 
                     logY.value_or(stepTimeSpansDecades(report, point)));
 }
 
-QChart *makeStepSamplesChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+static QChart *makeStepSamplesChartBare(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
 {
     struct Strip {
         std::string variant;
@@ -512,7 +518,7 @@ QChart *makeStepSamplesChart(const lab::BenchReport &report, const lab::BenchPoi
     return chart;
 }
 
-QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
+static QChart *makeSweepChartBare(const lab::BenchReport &report, QString *why)
 {
     const SweepAxis axis = detectSweepAxis(report);
     if (axis == SweepAxis::None)
@@ -560,7 +566,7 @@ QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
                      sweepAxisLabel(axis), QStringLiteral("ms per step"), lines, refs);
 }
 
-QChart *makeSpeedupChart(const lab::BenchReport &report, const std::string &baseline, QString *why)
+static QChart *makeSpeedupChartBare(const lab::BenchReport &report, const std::string &baseline, QString *why)
 {
     const auto variants = reportVariants(report);
     if (std::find(variants.begin(), variants.end(), baseline) == variants.end())
@@ -651,14 +657,94 @@ QChart *measuredChart(const lab::BenchReport &report, const lab::BenchPoint &poi
 }
 } // namespace
 
-QChart *makeSyncsChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+static QChart *makeSyncsChartBare(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
 {
     return measuredChart(report, point, why, true);
 }
 
-QChart *makeMemoryChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+static QChart *makeMemoryChartBare(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
 {
     return measuredChart(report, point, why, false);
+}
+
+// The run behind a chart, for a chart that leaves the window (an export, a
+// report): its point (or the swept range), threads, device and LibTorch.
+QString runCaption(const lab::BenchReport &report, const lab::BenchPoint *point)
+{
+    QStringList parts;
+    if (point) {
+        parts << describePoint(*point);
+    } else if (const SweepAxis axis = detectSweepAxis(report); axis != SweepAxis::None) {
+        double lo = INFINITY, hi = -INFINITY;
+        for (const auto &r : report.results) {
+            lo = std::min(lo, sweepValue(r.point, axis));
+            hi = std::max(hi, sweepValue(r.point, axis));
+        }
+        QString rest;
+        if (!report.results.empty()) {
+            const lab::BenchPoint &p = report.results.front().point;
+            if (axis != SweepAxis::N)
+                rest += QStringLiteral(", N=%1").arg(p.n);
+            rest += QStringLiteral(", D=%1").arg(p.dim);
+            if (axis != SweepAxis::Batch)
+                rest += QStringLiteral(", B=%1").arg(p.batch);
+            if (axis != SweepAxis::PosFrac)
+                rest += QStringLiteral(", p=%1").arg(p.posFrac, 0, 'g', 3);
+        }
+        parts << QStringLiteral("%1 from %2 to %3%4").arg(sweepAxisLabel(axis)).arg(lo, 0, 'g', 7).arg(hi, 0, 'g', 7).arg(rest);
+    }
+    parts << (report.threads > 0 ? QStringLiteral("%1 thread(s)").arg(report.threads) : QStringLiteral("all cores"));
+    parts << QString::fromStdString(report.device);
+    if (!report.torchVersion.empty())
+        parts << QStringLiteral("LibTorch %1").arg(QString::fromStdString(report.torchVersion));
+    return parts.join(QStringLiteral(" · "));
+}
+
+namespace {
+
+// The title is rich text: the caption goes on a line of its own, in plain weight.
+QChart *captioned(QChart *chart, const QString &caption)
+{
+    if (chart)
+        chart->setTitle(chart->title().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) +
+                        QStringLiteral("<br><span style=\"font-weight:normal\">%1</span>").arg(caption.toHtmlEscaped()));
+    return chart;
+}
+
+} // namespace
+
+QChart *makeStepTimeChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why,
+                          std::optional<bool> logY)
+{
+    return captioned(makeStepTimeChartBare(report, point, why, logY), runCaption(report, &point));
+}
+
+QChart *makeStepSamplesChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+{
+    return captioned(makeStepSamplesChartBare(report, point, why), runCaption(report, &point));
+}
+
+QChart *makeSweepChart(const lab::BenchReport &report, QString *why)
+{
+    return captioned(makeSweepChartBare(report, why), runCaption(report, nullptr));
+}
+
+QChart *makeSpeedupChart(const lab::BenchReport &report, const std::string &baseline, QString *why)
+{
+    const SweepAxis axis = detectSweepAxis(report);
+    const lab::BenchPoint point = defaultPoint(report);
+    return captioned(makeSpeedupChartBare(report, baseline, why),
+                     runCaption(report, axis == SweepAxis::None ? &point : nullptr));
+}
+
+QChart *makeSyncsChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+{
+    return captioned(makeSyncsChartBare(report, point, why), runCaption(report, &point));
+}
+
+QChart *makeMemoryChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why)
+{
+    return captioned(makeMemoryChartBare(report, point, why), runCaption(report, &point));
 }
 
 } // namespace syncscope::ui

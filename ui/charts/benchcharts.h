@@ -26,6 +26,10 @@ SweepAxis detectSweepAxis(const lab::BenchReport &report);
 
 bool samePoint(const lab::BenchPoint &a, const lab::BenchPoint &b);
 QString describePoint(const lab::BenchPoint &p);
+// What a chart's title ends with, so an exported chart says what it measured:
+// the point (or, with none, the swept range and the fixed parameters), the
+// threads, the device and the LibTorch version, " · " between them.
+QString runCaption(const lab::BenchReport &report, const lab::BenchPoint *point);
 // Variants in order of first appearance.
 std::vector<std::string> reportVariants(const lab::BenchReport &report);
 // The point the step-time chart shows by default: the last one measured.
