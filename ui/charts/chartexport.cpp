@@ -11,6 +11,7 @@
 #include <QRegularExpression>
 #include <QSaveFile>
 #include <QSvgGenerator>
+#include <QTextDocumentFragment>
 
 #include <algorithm>
 
@@ -153,6 +154,9 @@ QByteArray renderPainted(const PaintFn &paint, const QSize &size, ChartFormat fo
     QByteArray bytes;
     QBuffer buffer(&bytes);
     buffer.open(QIODevice::WriteOnly);
+    // Chart titles are rich text; the files' metadata takes plain text (and
+    // QSvgGenerator writes it into the XML as it is, so it is escaped here).
+    const QString plainTitle = QTextDocumentFragment::fromHtml(title).toPlainText().simplified();
     switch (format) {
     case ChartFormat::Png: {
         const QImage image = renderPaintedImage(paint, size, 1.0);
@@ -168,7 +172,7 @@ QByteArray renderPainted(const PaintFn &paint, const QSize &size, ChartFormat fo
         svg.setOutputDevice(&buffer);
         svg.setSize(size);
         svg.setViewBox(QRect(QPoint(0, 0), size));
-        svg.setTitle(title);
+        svg.setTitle(plainTitle.toHtmlEscaped());
         svg.setDescription(QStringLiteral("syncscope chart"));
         QPainter painter(&svg);
         painter.fillRect(QRect(QPoint(0, 0), size), Qt::white);
@@ -182,7 +186,7 @@ QByteArray renderPainted(const PaintFn &paint, const QSize &size, ChartFormat fo
         pdf.setResolution(72);
         pdf.setPageSize(QPageSize(QSizeF(size), QPageSize::Point, QString(), QPageSize::ExactMatch));
         pdf.setPageMargins(QMarginsF(0, 0, 0, 0));
-        pdf.setTitle(title);
+        pdf.setTitle(plainTitle);
         pdf.setCreator(QStringLiteral("syncscope"));
         QPainter painter(&pdf);
         paint(&painter, size);
