@@ -151,6 +151,21 @@ std::string stepChart(const FileReport &f, int64_t device, const std::string &ca
     return s;
 }
 
+// One row per item of every file, with the file it came from.
+template <typename T> struct FileRow {
+    size_t file;
+    const T *s;
+};
+template <typename T>
+std::vector<FileRow<T>> rowsOfEveryFile(const JobAnalysis &job, std::vector<T> FileReport::*member)
+{
+    std::vector<FileRow<T>> rows;
+    for (size_t f = 0; f < job.files.size(); ++f)
+        for (const T &item : job.files[f].*member)
+            rows.push_back({f, &item});
+    return rows;
+}
+
 std::vector<Section> content(const ReportInput &in)
 {
     std::vector<Section> out;
@@ -304,14 +319,8 @@ std::vector<Section> content(const ReportInput &in)
     std::vector<std::string> rulesShown;
     {
         Section sec{"sources", "Sync sources and what to change", {}};
-        struct Row {
-            size_t file;
-            const ReportSource *s;
-        };
-        std::vector<Row> rows;
-        for (size_t f = 0; f < job.files.size(); ++f)
-            for (const ReportSource &s : job.files[f].sources)
-                rows.push_back({f, &s});
+        using Row = FileRow<ReportSource>;
+        std::vector<Row> rows = rowsOfEveryFile(job, &FileReport::sources);
         std::stable_sort(rows.begin(), rows.end(),
                          [](const Row &a, const Row &b) { return a.s->avoidable > b.s->avoidable; });
         if (rows.size() > in.topSources)
@@ -389,18 +398,12 @@ std::vector<Section> content(const ReportInput &in)
     // The top gaps.
     {
         Section sec{"gaps", "Top sync gaps", {}};
-        struct Row {
-            size_t file;
-            const SyncGap *g;
-        };
-        std::vector<Row> rows;
-        for (size_t f = 0; f < job.files.size(); ++f)
-            for (const SyncGap &g : job.files[f].syncGaps)
-                rows.push_back({f, &g});
+        using Row = FileRow<SyncGap>;
+        std::vector<Row> rows = rowsOfEveryFile(job, &FileReport::syncGaps);
         std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-            if (a.g->avoidable != b.g->avoidable)
-                return a.g->avoidable > b.g->avoidable;
-            return a.g->interval.length() > b.g->interval.length();
+            if (a.s->avoidable != b.s->avoidable)
+                return a.s->avoidable > b.s->avoidable;
+            return a.s->interval.length() > b.s->interval.length();
         });
         if (rows.size() > in.topGaps)
             rows.resize(in.topGaps);
@@ -415,7 +418,7 @@ std::vector<Section> content(const ReportInput &in)
             t.table.right = {true, true, true, true, false, false, false};
             for (const Row &r : rows) {
                 const FileReport &f = job.files[r.file];
-                const SyncGap &g = *r.g;
+                const SyncGap &g = *r.s;
                 const ReportSyncCall &c = f.syncCalls[g.syncCall];
                 t.table.rows.push_back({{formatMillis(g.avoidable)},
                                         {formatMillis(g.interval.length())},
