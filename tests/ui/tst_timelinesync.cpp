@@ -32,6 +32,7 @@
 #include <QSettings>
 #include <QSignalSpy>
 #include <QSortFilterProxyModel>
+#include <QSplitter>
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
@@ -656,6 +657,41 @@ private Q_SLOTS:
         QVERIFY2(!h.contains(QStringLiteral("sync call(s)")), qPrintable(h));
         QVERIFY(load(page, {m_hand}));
         QVERIFY(page.headerText().contains(QStringLiteral("2 sync call(s)")));
+    }
+
+    // At 1600 px the side panel opens wide enough for every number of the gap,
+    // source and range tables; names elide in the middle; the handle is visible.
+    void sidePanelShowsEveryNumber()
+    {
+        TimelinePage page;
+        page.resize(1600, 1000);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        const QString shared = QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/hta_16rank_job_rank0.json.gz");
+        QVERIFY(load(page, {QFile::exists(shared) ? shared : m_hand}));
+        QCoreApplication::processEvents();
+        auto shows = [](QTableView *t, std::initializer_list<int> cols) {
+            QStringList cut;
+            for (int c : cols)
+                if (!t->isColumnHidden(c) && t->columnViewportPosition(c) + t->columnWidth(c) > t->viewport()->width())
+                    cut << t->model()->headerData(c, Qt::Horizontal).toString();
+            return cut.join(QStringLiteral(", "));
+        };
+        QCOMPARE(shows(page.gapTable(), {SyncGapModel::Avoidable, SyncGapModel::Blocked, SyncGapModel::Duration,
+                                         SyncGapModel::Start, SyncGapModel::Device}),
+                 QString());
+        QCOMPARE(shows(page.sourceTable(), {SyncSourceModel::Avoidable, SyncSourceModel::Count, SyncSourceModel::Gaps,
+                                            SyncSourceModel::GapTime}),
+                 QString());
+        QCOMPARE(page.gapTable()->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(page.sourceTable()->textElideMode(), Qt::ElideMiddle);
+        QSplitter *split = nullptr;
+        for (QSplitter *sp : page.findChildren<QSplitter *>())
+            if (sp->orientation() == Qt::Horizontal)
+                split = sp;
+        QVERIFY(split);
+        QCOMPARE(split->handleWidth(), 6);
+        QVERIFY2(split->sizes().value(1) >= 360, qPrintable(QString::number(split->sizes().value(1))));
     }
 
     // A file that ends early says so first, never "no GPU activity in this trace".

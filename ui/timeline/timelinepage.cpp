@@ -30,6 +30,7 @@
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
+#include <QScrollBar>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -54,6 +55,8 @@ QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
     t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
     t->horizontalHeader()->setStretchLastSection(true);
     t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    // Long names (ops, frames) lose their middle, not their ends; the tooltip has all.
+    t->setTextElideMode(Qt::ElideMiddle);
     return t;
 }
 
@@ -133,6 +136,14 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_sourceProxy->setSortRole(SyncSourceModel::SortRole);
     m_sourceTable = makeTable(m_sourceProxy, this);
     m_sourceTable->sortByColumn(SyncSourceModel::Avoidable, Qt::DescendingOrder);
+    // The numbers first, the names after them: in a narrow panel the names elide.
+    {
+        QHeaderView *h = m_sourceTable->horizontalHeader();
+        int to = 1;
+        for (int c : {int(SyncSourceModel::Count), int(SyncSourceModel::Gaps), int(SyncSourceModel::GapTime),
+                      int(SyncSourceModel::Rank)})
+            h->moveSection(h->visualIndex(c), to++);
+    }
     m_stepChart = new StepChart(this);
 
     m_rangeModel = new RangeStatsModel(this);
@@ -211,6 +222,10 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(m_view);
     split->addWidget(side);
+    // A handle that can be seen and grabbed.
+    split->setHandleWidth(6);
+    split->setStyleSheet(QStringLiteral("QSplitter::handle:horizontal { background: palette(mid); margin: 0 2px; }"));
+    m_split = split;
     side->setSizes({260, 320, 300});
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
@@ -511,6 +526,28 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     for (QTableView *t : {m_gapTable, m_sourceTable})
         for (int c = 0; c < t->model()->columnCount(); ++c)
             t->setColumnWidth(c, std::min(t->columnWidth(c), 260));
+    // On the first trace, the side panel opens wide enough for every number
+    // of the gap and source tables (the user's own width is kept after that).
+    if (!m_sideSized && m_split && width() > 0) {
+        auto numbers = [](QTableView *t, std::initializer_list<int> cols) {
+            int w = 0;
+            for (int c : cols)
+                if (!t->isColumnHidden(c))
+                    w += t->columnWidth(c);
+            return w;
+        };
+        const int need = std::max(numbers(m_gapTable, {SyncGapModel::Avoidable, SyncGapModel::Blocked,
+                                                       SyncGapModel::Duration, SyncGapModel::Start,
+                                                       SyncGapModel::Device, SyncGapModel::Rank}),
+                                  numbers(m_sourceTable, {SyncSourceModel::Avoidable, SyncSourceModel::Count,
+                                                          SyncSourceModel::Gaps, SyncSourceModel::GapTime,
+                                                          SyncSourceModel::Rank})) +
+                         m_gapTable->verticalScrollBar()->sizeHint().width() + 24;
+        const int total = m_split->width() > 0 ? m_split->width() : width();
+        const int side = std::clamp(need, 360, total / 2);
+        m_split->setSizes({total - side, side});
+        m_sideSized = true;
+    }
     updateHeader();
     updateMatcher();
     const TimelineSummary &s = data->summary();

@@ -205,6 +205,8 @@ private:
     bool m_keepView = false; // the next result is a re-analysis of what is shown
     EventDetailsPanel *m_details = nullptr;
     AdvicePanel *m_advice = nullptr;
+    QSplitter *m_split = nullptr;
+    bool m_sideSized = false; // the side panel's width was set on the first trace
     QTabWidget *m_sideTabs = nullptr;
     QLabel *m_header = nullptr;
     QLabel *m_rangeLabel = nullptr;
