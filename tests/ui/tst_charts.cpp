@@ -7,6 +7,7 @@
 #include "distribution/distributioncharts.h"
 #include "distribution/distributionpage.h"
 #include "jobs/jobrunner.h"
+#include "shared/countspinbox.h"
 
 #include <QAction>
 #include <QBarSet>
@@ -172,6 +173,29 @@ private Q_SLOTS:
                  qPrintable(step->title()));
         r.threads = 0;
         QVERIFY(runCaption(r, nullptr).contains(QStringLiteral("all cores")));
+    }
+
+    // Distribution's counts read the one grammar: 10k, 1e6, 1_000_000.
+    void countSpinBoxReadsTheNumberGrammar()
+    {
+        CountSpinBox box;
+        box.setRange(1, 10'000'000);
+        box.setValue(1000);
+        auto type = [&](const QString &text) {
+            box.selectAll();
+            QTest::keyClicks(&box, text);
+            box.interpretText();
+            return box.value();
+        };
+        QCOMPARE(type(QStringLiteral("10k")), 10000);
+        QCOMPARE(type(QStringLiteral("1e6")), 1000000);
+        QCOMPARE(type(QStringLiteral("2_500")), 2500);
+        QCOMPARE(type(QStringLiteral("2M")), 2000000);
+        // Letters outside the grammar are refused as typed; the value stays.
+        QCOMPARE(type(QStringLiteral("abc")), 2000000);
+        QString bad = QStringLiteral("12x");
+        int pos = 0;
+        QCOMPARE(static_cast<const QAbstractSpinBox &>(box).validate(bad, pos), QValidator::Invalid);
     }
 
     void sweepDrawsTheGatherFloor()

@@ -4,6 +4,7 @@
 #include "distribution/distributioncharts.h"
 #include "jobs/jobrunner.h"
 #include "lab/variants.h"
+#include "shared/countspinbox.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -75,7 +76,7 @@ DistributionPage::DistributionPage(QWidget *parent) : QWidget(parent)
         m_device->setToolTip(reason);
     }
     auto spin = [&](int lo, int hi, int value, const QString &tip) {
-        auto *s = new QSpinBox(formBox);
+        auto *s = new CountSpinBox(formBox); // 1e6, 10k and 1_000_000 too, as everywhere
         s->setRange(lo, hi);
         s->setValue(value);
         s->setGroupSeparatorShown(true);
