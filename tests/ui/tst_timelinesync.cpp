@@ -22,6 +22,7 @@
 #include "trace/tracewriter.h"
 
 #include <QAbstractItemModelTester>
+#include <QCategoryAxis>
 #include <QClipboard>
 #include <QElapsedTimer>
 #include <QPushButton>
@@ -362,6 +363,18 @@ private Q_SLOTS:
         }
         QCOMPARE(avoid[0].y(), 0.01025); // by hand: step 0 without its sync
         QCOMPARE(avoid[1].y(), 0.034);   // step 1 without its copy
+        // The x axis names the steps; the chart opens in a window of its own.
+        auto *x = qobject_cast<QCategoryAxis *>(chart->series(0)->attachedAxes().value(0));
+        QVERIFY(x);
+        QCOMPARE(x->categoriesLabels(), (QStringList{QStringLiteral("ProfilerStep#0"), QStringLiteral("ProfilerStep#1")}));
+        StepChart *big = chart->openInWindow();
+        QVERIFY(big && big->isVisible() && big->window() != chart->window());
+        QCOMPARE(big->series(2)->points(), avoid);
+        QVERIFY(big->window()->width() >= 900);
+        QSignalSpy fromWindow(page.view(), &TimelineView::stepActivated);
+        Q_EMIT big->series(2)->clicked(avoid[0]);
+        QCOMPARE(fromWindow.count(), 1); // a click there zooms the Timeline too
+        big->window()->close();
         // a point click zooms to its step
         QSignalSpy activated(page.view(), &TimelineView::stepActivated);
         Q_EMIT chart->series(2)->clicked(avoid[1]);

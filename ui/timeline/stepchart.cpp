@@ -3,14 +3,18 @@
 #include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 
+#include <QCategoryAxis>
 #include <QChart>
 #include <QChartView>
+#include <QDialog>
+#include <QToolButton>
 #include <QComboBox>
 #include <QCursor>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
 #include <QToolTip>
+#include <QHBoxLayout>
 #include <QVBoxLayout>
 #include <QValueAxis>
 
@@ -23,6 +27,10 @@ StepChart::StepChart(QWidget *parent) : QWidget(parent)
 {
     m_picker = new QComboBox(this);
     m_picker->setToolTip(tr("The device whose steps are charted"));
+    m_enlarge = new QToolButton(this);
+    m_enlarge->setText(tr("Open in Window"));
+    m_enlarge->setToolTip(tr("Show this chart in a window of its own, which can be resized"));
+    connect(m_enlarge, &QToolButton::clicked, this, [this] { openInWindow(); });
     m_view = new QChartView(this);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(160);
@@ -31,7 +39,10 @@ StepChart::StepChart(QWidget *parent) : QWidget(parent)
     m_message->setAlignment(Qt::AlignCenter);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(2, 2, 2, 2);
-    layout->addWidget(m_picker);
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_picker, 1);
+    top->addWidget(m_enlarge);
+    layout->addLayout(top);
     layout->addWidget(m_view, 1);
     layout->addWidget(m_message, 1);
     connect(m_picker, qOverload<int>(&QComboBox::currentIndexChanged), this, &StepChart::setCurrentDevice);
@@ -41,6 +52,8 @@ StepChart::StepChart(QWidget *parent) : QWidget(parent)
 void StepChart::setTimelineData(std::shared_ptr<const TimelineData> data)
 {
     m_data = std::move(data);
+    if (m_windowChart && m_window && m_window->isVisible())
+        m_windowChart->setTimelineData(m_data);
     m_devices.clear();
     if (m_data)
         for (uint32_t f = 0; f < m_data->files().size(); ++f) {
@@ -96,6 +109,27 @@ int StepChart::timelineStepOf(int point) const
 
 QString StepChart::message() const { return m_message->isHidden() ? QString() : m_message->text(); }
 
+StepChart *StepChart::openInWindow()
+{
+    if (!m_window) {
+        m_window = new QDialog(this);
+        m_window->setWindowTitle(tr("Steps"));
+        m_window->setSizeGripEnabled(true);
+        auto *layout = new QVBoxLayout(m_window);
+        m_windowChart = new StepChart(m_window);
+        m_windowChart->m_enlarge->hide();
+        layout->addWidget(m_windowChart);
+        m_window->resize(960, 540);
+        // A point clicked there zooms the Timeline as one clicked here does.
+        connect(m_windowChart, &StepChart::stepClicked, this, &StepChart::stepClicked);
+    }
+    m_windowChart->setTimelineData(m_data);
+    m_windowChart->setCurrentDevice(m_current);
+    m_window->show();
+    m_window->raise();
+    return m_windowChart;
+}
+
 void StepChart::rebuild()
 {
     m_points.clear();
@@ -148,13 +182,16 @@ void StepChart::rebuild()
         m_points.push_back(timelineIndex[s.step]);
     }
     const int n = int(sa.steps.size());
-    auto *axisX = new QValueAxis(chart);
-    axisX->setTitleText(tr("step (0 = the first in the trace)"));
-    axisX->setLabelFormat(QStringLiteral("%d"));
+    // The x axis names the steps (at most about 12 labels, evenly spaced).
+    auto *axisX = new QCategoryAxis(chart);
+    axisX->setTitleText(tr("step"));
+    axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     axisX->setRange(-0.5, std::max(0.5, double(n) - 0.5));
-    axisX->setTickType(QValueAxis::TicksDynamic);
-    axisX->setTickAnchor(0);
-    axisX->setTickInterval(std::max(1, (n + 9) / 10));
+    const int every = std::max(1, (n + 11) / 12);
+    for (int i = 0; i < n; i += every)
+        axisX->append(m_data->text(dev.file, sa.steps[size_t(i)].name), double(i));
+    if (n > 4)
+        axisX->setLabelsAngle(-30);
     // Busy time on the left; the far smaller sync-gap and avoidable times get
     // their own scale on the right, so an outlier step among them shows.
     auto *axisBusy = new QValueAxis(chart);

@@ -1,8 +1,9 @@
 #pragma once
 // The per-step chart of the Timeline: for one device, each step's GPU busy time,
 // sync-gap time and avoidable time (replay without the step's blocking calls),
-// so an outlier step stands out. Hovering a point shows the exact figures;
-// clicking one asks to zoom to that step.
+// so an outlier step stands out, against the steps by name. Hovering a point
+// shows the exact figures; clicking one asks to zoom to that step; the chart
+// opens in a resizable window of its own too.
 #include <QWidget>
 
 #include <memory>
@@ -12,6 +13,8 @@ QT_BEGIN_NAMESPACE
 class QChart;
 class QChartView;
 class QComboBox;
+class QDialog;
+class QToolButton;
 class QLabel;
 class QLineSeries;
 QT_END_NAMESPACE
@@ -37,6 +40,9 @@ public:
     // Index into TimelineData::steps() of a point of the current chart, or -1.
     int timelineStepOf(int point) const;
     QString message() const;
+    // The same chart in a resizable window of its own (made once, then reused);
+    // it follows new data while shown. Returns its chart.
+    StepChart *openInWindow();
 
 Q_SIGNALS:
     // Index into TimelineData::steps().
@@ -56,6 +62,9 @@ private:
     QComboBox *m_picker = nullptr;
     QChartView *m_view = nullptr;
     QLabel *m_message = nullptr;
+    QToolButton *m_enlarge = nullptr;
+    QDialog *m_window = nullptr;
+    StepChart *m_windowChart = nullptr;
     QLineSeries *m_series[3] = {nullptr, nullptr, nullptr};
 };
 
