@@ -192,6 +192,26 @@ private Q_SLOTS:
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 3); // no temporary left behind
     }
 
+    // Tables read like the rest of the app: times in one format (exact µs in the
+    // tooltip and the exports), names elided in the middle; Ctrl+W and Esc close.
+    void tablesReadAndTheWindowCloses()
+    {
+        QTableView *t = m_view->table(DiffTableModel::Steps);
+        t->sortByColumn(3, Qt::DescendingOrder); // step 0 first: 500 us before, 300 after
+        QCOMPARE(t->model()->index(0, 3).data().toString(), QStringLiteral("500.0 µs"));
+        QCOMPARE(t->model()->index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("500.000 µs exactly"));
+        QCOMPARE(t->model()->index(0, 3).data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignRight | Qt::AlignVCenter));
+        QCOMPARE(t->textElideMode(), Qt::ElideMiddle);
+        for (const QKeySequence &keys : {QKeySequence(QKeySequence::Close), QKeySequence(Qt::Key_Escape)}) {
+            CompareView v;
+            v.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&v));
+            QVERIFY(v.isVisible());
+            QTest::keySequence(&v, keys);
+            QVERIFY2(!v.isVisible(), qPrintable(keys.toString()));
+        }
+    }
+
     void stepChartExports()
     {
         QTemporaryDir tmp;

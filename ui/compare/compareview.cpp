@@ -10,6 +10,7 @@
 #include "timeline/timelineview.h"
 #include "trace/categories.h"
 
+#include <QAction>
 #include <QChart>
 #include <QChartView>
 #include <QComboBox>
@@ -106,6 +107,12 @@ TimelineEvent firstEvent(const TimelineData &d, const std::string &name, const s
 CompareView::CompareView(QWidget *parent) : QWidget(parent)
 {
     setWindowTitle(tr("Compare — syncscope"));
+    // Ctrl+W and Esc close the window, as a window of its own should.
+    auto *closeWindow = new QAction(tr("Close Window"), this);
+    closeWindow->setShortcuts({QKeySequence(QKeySequence::Close), QKeySequence(Qt::Key_Escape)});
+    closeWindow->setShortcutContext(Qt::WindowShortcut);
+    connect(closeWindow, &QAction::triggered, this, &QWidget::close);
+    addAction(closeWindow);
     auto *layout = new QVBoxLayout(this);
     m_header = new QLabel(tr("Open two traces to compare: File ▸ Compare With…"), this);
     m_header->setWordWrap(true);
@@ -255,6 +262,7 @@ QWidget *CompareView::makeTablePage(DiffTableModel::Section s)
     m_tables[s]->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tables[s]->verticalHeader()->hide();
     m_tables[s]->horizontalHeader()->setStretchLastSection(true);
+    m_tables[s]->setTextElideMode(Qt::ElideMiddle); // long op and kernel names keep both ends
     connect(m_tables[s], &QTableView::clicked, this, [this, s](const QModelIndex &i) {
         activateRow(s, m_proxies[s]->mapToSource(i).row());
     });

@@ -3,6 +3,7 @@
 #include "analysis/csv.h"
 #include "analysis/jsonwriter.h"
 #include "compare/comparedata.h"
+#include "timeline/timeformat.h"
 
 #include <limits>
 
@@ -256,8 +257,8 @@ QVariant DiffTableModel::data(const QModelIndex &index, int role) const
                                                               : QStringLiteral("absent");
         if (c.kind == Cell::Text)
             return QString::fromStdString(*c.text);
-        if (c.kind == Cell::Time)
-            return QString::fromStdString(formatMicros(*c.number));
+        if (c.kind == Cell::Time) // as every table of the app; the tooltip and exports keep exact µs
+            return formatDuration(*c.number);
         return QString::number(*c.number);
     }
     if (role == SortRole) {
@@ -270,6 +271,8 @@ QVariant DiffTableModel::data(const QModelIndex &index, int role) const
         return int(Qt::AlignRight | Qt::AlignVCenter);
     if (role == Qt::ToolTipRole && c.kind == Cell::Text && c.text)
         return QString::fromStdString(*c.text);
+    if (role == Qt::ToolTipRole && c.kind == Cell::Time && c.number)
+        return tr("%1 µs exactly").arg(QString::fromStdString(formatMicros(*c.number)));
     return {};
 }
 
