@@ -202,6 +202,7 @@ private Q_SLOTS:
         QCOMPARE(t->model()->index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("500.000 µs exactly"));
         QCOMPARE(t->model()->index(0, 3).data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignRight | Qt::AlignVCenter));
         QCOMPARE(t->textElideMode(), Qt::ElideMiddle);
+        QCOMPARE(t->model()->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Step time before"));
         for (const QKeySequence &keys : {QKeySequence(QKeySequence::Close), QKeySequence(Qt::Key_Escape)}) {
             CompareView v;
             v.show();

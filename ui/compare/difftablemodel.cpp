@@ -281,7 +281,10 @@ QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= columnCount())
         return {};
-    return QString::fromUtf8(columns()[size_t(section)].title);
+    // The cells show each time in its own unit (formatDuration), so the titles name none.
+    QString title = QString::fromUtf8(columns()[size_t(section)].title);
+    title.remove(QStringLiteral(" (µs)"));
+    return title;
 }
 
 
