@@ -176,7 +176,7 @@ void printSummary(const JobAnalysis &job, size_t top)
                           << " earlier without the " << best->count << " call(s) of "
                           << sourceText(*best) << "\n";
             const TimeNs largest = best ? best->avoidableByDevice[di] : 0;
-            if (d.avoidable > 0 && largest * 2 < d.avoidable)
+            if (noSingleSourceExplains(largest, d.avoidable))
                 std::cout << "           no single source saves much: the syncs re-synchronize each other; "
                              "removing all "
                           << r.syncCalls.size() << " blocking call(s) together saves " << ms(d.avoidable)

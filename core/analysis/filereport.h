@@ -116,6 +116,14 @@ struct FileReport {
 FileReport makeFileReport(const TraceModel &model, const SyncAnalysis &analysis,
                           const CancelToken *cancel = nullptr);
 
+// Whether a device's total avoidable time is far from what any single source
+// saves (the largest under half of it): the syncs re-synchronize each other,
+// and the header, the text and the report say so in words.
+inline bool noSingleSourceExplains(TimeNs largestSource, TimeNs total)
+{
+    return total > 0 && largestSource * 2 < total;
+}
+
 // What a truncated file covers, in one sentence: "the file ends early at byte
 // B (of its decompressed JSON): the analysis covers its first T (N events)".
 std::string truncationSentence(uint64_t atByte, bool gzip, TimeNs covered, uint64_t events);

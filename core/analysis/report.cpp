@@ -216,7 +216,7 @@ std::vector<Section> content(const ReportInput &in)
             for (const ReportSource &s : bf->sources)
                 if (di < s.avoidableByDevice.size())
                     largest = std::max(largest, s.avoidableByDevice[di]);
-            if (bd->avoidable > 0 && largest * 2 < bd->avoidable)
+            if (noSingleSourceExplains(largest, bd->avoidable))
                 sec.blocks.push_back(paragraph(
                     {{"No single source saves much: the largest saves " + formatMillis(largest) +
                           " there. The syncs re-synchronize each other; removing all " +

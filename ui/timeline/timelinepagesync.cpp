@@ -183,7 +183,7 @@ void TimelinePage::updateHeader()
         }
         // The total with no single source near it: the syncs hold each other up.
         const TimeNs largest = top ? top->avoidableByDevice[di] : 0;
-        if (best->avoidable > 0 && largest * 2 < best->avoidable)
+        if (noSingleSourceExplains(largest, best->avoidable))
             parts << tr("no single source saves much: the syncs re-synchronize each other; removing all %n "
                         "blocking call(s) together saves %1 (check sources to see what a set saves)",
                         nullptr, int(sa.syncCalls.size()))
