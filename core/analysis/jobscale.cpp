@@ -352,6 +352,129 @@ void percentiles(std::vector<TimeNs> v, TimeNs &median, TimeNs &p5, TimeNs &p95)
     p95 = v[(95 * (n - 1) + 99) / 100];
 }
 
+
+int64_t rankOf(const std::vector<RankInput> &input, size_t i)
+{
+    return input[i].rank != kNoValue ? input[i].rank : int64_t(i);
+}
+
+// Rank identity: distributedInfo.rank, else the position of the file. The
+// positions in rank order; two files of one rank are an Error.
+std::vector<size_t> rankOrder(const std::vector<int64_t> &rank, const std::vector<std::string> &file)
+{
+    std::vector<std::pair<int64_t, size_t>> order;
+    for (size_t i = 0; i < rank.size(); ++i)
+        order.push_back({rank[i] != kNoValue ? rank[i] : int64_t(i), i});
+    std::stable_sort(order.begin(), order.end(),
+                     [](const auto &x, const auto &y) { return x.first < y.first; });
+    for (size_t i = 1; i < order.size(); ++i)
+        if (order[i].first == order[i - 1].first)
+            throw Error("'" + file[order[i - 1].second] + "' and '" + file[order[i].second] +
+                        "' are both rank " + std::to_string(order[i].first) +
+                        " of the job: give each rank's trace once");
+    std::vector<size_t> out;
+    for (const auto &o : order)
+        out.push_back(o.second);
+    return out;
+}
+
+std::vector<size_t> rankOrder(const std::vector<RankInput> &input)
+{
+    std::vector<int64_t> rank;
+    std::vector<std::string> file;
+    for (const RankInput &r : input) {
+        rank.push_back(r.rank);
+        file.push_back(r.file);
+    }
+    return rankOrder(rank, file);
+}
+
+// The collectives of ranks (in rank order) matched by (group, seq), in group,
+// then sequence order; the ones that cannot be coupled are counted in `unmatched`.
+std::vector<Coupled> coupleCollectives(const std::vector<const ReplayInput *> &ranks, size_t &unmatched)
+{
+    const size_t n = ranks.size();
+    // Collectives: by group, the ranks that have any, and each (group, seq).
+    std::map<std::string, std::vector<char>> groupRanks;
+    std::map<std::pair<std::string, uint32_t>, std::vector<const CollectiveKernel *>> bySeq;
+    for (size_t r = 0; r < n; ++r)
+        for (const CollectiveKernel &c : ranks[r]->collectives) {
+            auto &g = groupRanks[c.group];
+            g.resize(n, 0);
+            g[r] = 1;
+            auto &v = bySeq[{c.group, c.seq}];
+            v.resize(n, nullptr);
+            v[r] = &c;
+        }
+    std::vector<Coupled> coupled;
+    for (const auto &kv : bySeq) {
+        const std::vector<char> &members = groupRanks[kv.first.first];
+        bool ok = true;
+        const CollectiveKernel *first = nullptr;
+        for (size_t r = 0; r < n && ok; ++r) {
+            if (!members[r])
+                continue;
+            const CollectiveKernel *k = kv.second[r];
+            if (!k || (first && k->name != first->name))
+                ok = false;
+            else if (!first)
+                first = k;
+        }
+        size_t memberCount = 0;
+        for (char m : members)
+            memberCount += m != 0;
+        if (!ok || !first || memberCount < 2) {
+            ++unmatched;
+            continue;
+        }
+        Coupled c;
+        c.group = kv.first.first;
+        c.seq = kv.first.second;
+        c.name = first->name;
+        TimeNs d = std::numeric_limits<TimeNs>::max();
+        for (size_t r = 0; r < n; ++r) {
+            const CollectiveKernel *k = members[r] ? kv.second[r] : nullptr;
+            if (!k)
+                continue;
+            const ReplayActivity &a = ranks[r]->activities[k->activity];
+            c.parts.push_back({r, k->activity, a.start, a.end, 0});
+            d = std::min(d, a.end - a.start);
+        }
+        for (Coupled::Part &p : c.parts)
+            p.wait = (p.end - p.start) - d;
+        // The last: no wait (ties: the lowest rank); lateness: the second smallest wait.
+        std::vector<TimeNs> waits;
+        for (size_t i = 0; i < c.parts.size(); ++i) {
+            waits.push_back(c.parts[i].wait);
+            if (c.parts[i].wait < c.parts[c.last].wait)
+                c.last = i;
+        }
+        std::sort(waits.begin(), waits.end());
+        c.lateness = waits.size() > 1 ? waits[1] : 0;
+        coupled.push_back(std::move(c));
+    }
+    return coupled;
+}
+
+// Clock offsets from the coupled collectives' ends, against the first rank.
+std::vector<ClockOffset> offsetsFrom(const std::vector<Coupled> &coupled, size_t n)
+{
+    std::vector<std::vector<TimeNs>> diffs(n);
+    for (const Coupled &c : coupled) {
+        if (c.parts.front().rank != 0)
+            continue;
+        const TimeNs end0 = c.parts.front().end;
+        for (const Coupled::Part &p : c.parts)
+            diffs[p.rank].push_back(p.end - end0);
+    }
+    std::vector<ClockOffset> out(n);
+    for (size_t r = 0; r < n; ++r)
+        if (!diffs[r].empty()) {
+            out[r].known = true;
+            percentiles(diffs[r], out[r].median, out[r].p5, out[r].p95);
+        }
+    return out;
+}
 } // namespace
 
 RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
@@ -359,6 +482,7 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
     RankInput r;
     r.rank = model.info().rank;
     r.file = model.info().path;
+    r.clockShift = model.info().clockShift;
     r.replay = analysis.replay;
     for (const SyncSource &s : analysis.sources) {
         RankSource rs;
@@ -384,6 +508,21 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
     for (const DeviceActivity &d : analysis.devices)
         r.localAvoidable.push_back(d.avoidable);
     return r;
+}
+
+std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const std::vector<std::string> &file,
+                                      const std::vector<const ReplayInput *> &replays)
+{
+    const std::vector<size_t> order = rankOrder(rank, file);
+    std::vector<const ReplayInput *> sorted;
+    for (size_t i : order)
+        sorted.push_back(replays[i]);
+    size_t unmatched = 0;
+    const std::vector<ClockOffset> byRank = offsetsFrom(coupleCollectives(sorted, unmatched), sorted.size());
+    std::vector<ClockOffset> out(replays.size());
+    for (size_t r = 0; r < order.size(); ++r)
+        out[order[r]] = byRank[r];
+    return out;
 }
 
 namespace {
@@ -430,108 +569,43 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     JobScale job;
     for (const RankInput &r : input)
         validate(r);
-    // Rank identity: distributedInfo.rank, else the position of the file.
-    std::vector<std::pair<int64_t, const RankInput *>> order;
-    for (size_t i = 0; i < input.size(); ++i)
-        order.push_back({input[i].rank != kNoValue ? input[i].rank : int64_t(i), &input[i]});
-    std::stable_sort(order.begin(), order.end(),
-                     [](const auto &x, const auto &y) { return x.first < y.first; });
-    for (size_t i = 1; i < order.size(); ++i)
-        if (order[i].first == order[i - 1].first)
-            throw Error("'" + order[i - 1].second->file + "' and '" + order[i].second->file +
-                        "' are both rank " + std::to_string(order[i].first) +
-                        " of the job: give each rank's trace once");
+    const std::vector<size_t> order = rankOrder(input);
     std::vector<const RankInput *> ranks;
-    for (const auto &o : order)
-        ranks.push_back(o.second);
+    std::vector<const ReplayInput *> replays;
+    for (size_t i : order) {
+        ranks.push_back(&input[i]);
+        replays.push_back(&input[i].replay);
+    }
     const size_t n = ranks.size();
     job.ranks = n;
-
-    // Collectives: by group, the ranks that have any, and each (group, seq).
-    std::map<std::string, std::vector<char>> groupRanks;
-    std::map<std::pair<std::string, uint32_t>, std::vector<const CollectiveKernel *>> bySeq;
-    for (size_t r = 0; r < n; ++r)
-        for (const CollectiveKernel &c : ranks[r]->replay.collectives) {
-            auto &g = groupRanks[c.group];
-            g.resize(n, 0);
-            g[r] = 1;
-            auto &v = bySeq[{c.group, c.seq}];
-            v.resize(n, nullptr);
-            v[r] = &c;
-        }
-    std::vector<Coupled> coupled;
-    for (const auto &kv : bySeq) {
-        const std::vector<char> &members = groupRanks[kv.first.first];
-        bool ok = true;
-        const CollectiveKernel *first = nullptr;
-        for (size_t r = 0; r < n && ok; ++r) {
-            if (!members[r])
-                continue;
-            const CollectiveKernel *k = kv.second[r];
-            if (!k || (first && k->name != first->name))
-                ok = false;
-            else if (!first)
-                first = k;
-        }
-        size_t memberCount = 0;
-        for (char m : members)
-            memberCount += m != 0;
-        if (!ok || !first || memberCount < 2) {
-            ++job.unmatched;
-            continue;
-        }
-        Coupled c;
-        c.group = kv.first.first;
-        c.seq = kv.first.second;
-        c.name = first->name;
-        TimeNs d = std::numeric_limits<TimeNs>::max();
-        for (size_t r = 0; r < n; ++r) {
-            const CollectiveKernel *k = members[r] ? kv.second[r] : nullptr;
-            if (!k)
-                continue;
-            const ReplayActivity &a = ranks[r]->replay.activities[k->activity];
-            c.parts.push_back({r, k->activity, a.start, a.end, 0});
-            d = std::min(d, a.end - a.start);
-        }
-        for (Coupled::Part &p : c.parts)
-            p.wait = (p.end - p.start) - d;
-        // The last: no wait (ties: the lowest rank); lateness: the second smallest wait.
-        std::vector<TimeNs> waits;
-        for (size_t i = 0; i < c.parts.size(); ++i) {
-            waits.push_back(c.parts[i].wait);
-            if (c.parts[i].wait < c.parts[c.last].wait)
-                c.last = i;
-        }
-        std::sort(waits.begin(), waits.end());
-        c.lateness = waits.size() > 1 ? waits[1] : 0;
-        coupled.push_back(std::move(c));
-    }
+    std::vector<Coupled> coupled = coupleCollectives(replays, job.unmatched);
     job.collectives = coupled.size();
     // In group, then sequence order, already (bySeq is a map).
 
-    // Clock offsets from the collectives' ends, against the first rank.
+    // Clock offsets from the collectives' ends, against the first rank, on the
+    // clocks the ranks were analysed in (offset); the rows report them on the
+    // files' clocks.
     std::vector<TimeNs> offset(n, 0);
     job.rankRows.resize(n);
     {
-        std::vector<std::vector<TimeNs>> diffs(n);
-        for (const Coupled &c : coupled) {
-            if (c.parts.front().rank != 0)
-                continue;
-            const TimeNs end0 = c.parts.front().end;
-            for (const Coupled::Part &p : c.parts)
-                diffs[p.rank].push_back(p.end - end0);
-        }
+        const std::vector<ClockOffset> clocks = offsetsFrom(coupled, n);
+        size_t missing = 0;
         for (size_t r = 0; r < n; ++r) {
             JobRank &row = job.rankRows[r];
-            if (diffs[r].empty())
+            const ClockOffset &c = clocks[r];
+            missing += r > 0 && !c.known;
+            offset[r] = c.median;
+            row.analysedOffset = c.median;
+            row.clockShift = ranks[r]->clockShift;
+            if (!c.known)
                 continue;
+            // analysed = file + shift, so the file clocks differ by the shifts less.
+            const TimeNs fileDelta = ranks[r]->clockShift - ranks[0]->clockShift;
             row.hasClockOffset = true;
-            percentiles(diffs[r], row.clockOffset, row.clockOffsetP5, row.clockOffsetP95);
-            offset[r] = row.clockOffset;
+            row.clockOffset = c.median - fileDelta;
+            row.clockOffsetP5 = c.p5 - fileDelta;
+            row.clockOffsetP95 = c.p95 - fileDelta;
         }
-        size_t missing = 0;
-        for (size_t r = 1; r < n; ++r)
-            missing += !job.rankRows[r].hasClockOffset;
         if (missing)
             job.warnings.push_back(std::to_string(missing) +
                                    " rank(s) share no collective with the first rank: their clocks "
@@ -540,7 +614,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
 
     for (size_t r = 0; r < n; ++r) {
         JobRank &row = job.rankRows[r];
-        row.rank = order[r].first;
+        row.rank = rankOf(input, order[r]);
         row.file = ranks[r]->file;
         row.fileIndex = size_t(ranks[r] - input.data());
         row.waitMode = ranks[r]->replay.waitMode;
@@ -697,7 +771,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         b.group = k.group;
         b.seq = k.seq;
         b.name = k.name;
-        b.lastRank = order[p.rank].first;
+        b.lastRank = rankOf(input, order[p.rank]);
         b.lateness = k.lateness;
         b.start = p.start - offset[p.rank];
         b.end = p.end - offset[p.rank];
@@ -741,7 +815,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         for (size_t k = 0; k < ri.steps.size(); ++k) {
             const RankStepWindow &s = ri.steps[k];
             RankStep st;
-            st.rank = order[r].first;
+            st.rank = rankOf(input, order[r]);
             st.step = s.name;
             st.start = s.start;
             st.end = s.end;

@@ -52,6 +52,7 @@ struct RankInput {
     std::vector<RankSource> sources;     // as in SyncAnalysis::sources
     std::vector<RankStepWindow> steps;   // by start
     std::vector<TimeNs> localAvoidable;  // per dense device: the single-rank replay
+    TimeNs clockShift = 0;               // the times above minus the file's (TraceInfo::clockShift)
 };
 
 struct JobRank {
@@ -60,7 +61,12 @@ struct JobRank {
     size_t fileIndex = 0;       // position among the inputs
     int64_t device = kNoValue;  // the device its collectives run on, else its busiest
     bool hasClockOffset = false;
-    TimeNs clockOffset = 0, clockOffsetP5 = 0, clockOffsetP95 = 0;
+    TimeNs clockOffset = 0, clockOffsetP5 = 0, clockOffsetP95 = 0; // the file's clock
+    // What turns an aligned time into this rank's analysed time (RankStep's
+    // clock): the offset of the clock it was analysed in, and that clock less
+    // its file's (RankInput::clockShift). Both 0 where a viewer has drawn the
+    // rank on the aligned clock already.
+    TimeNs analysedOffset = 0, clockShift = 0;
     TimeNs localAvoidable = 0;  // single-rank replay, on `device`
     TimeNs jobAvoidable = 0;    // job end earlier without this rank's blocking calls
     uint64_t lastArrivals = 0;  // collectives this rank was the last to reach
@@ -84,7 +90,7 @@ struct CollectiveBlame {
 struct RankStep {
     int64_t rank = 0;
     std::string step;
-    TimeNs start = 0, end = 0; // host window, the rank's own clock
+    TimeNs start = 0, end = 0; // host window, the rank's analysed clock
     TimeNs dur = 0;
     TimeNs avoidable = 0; // job end earlier without this rank's calls that end in the step
     TimeNs lateness = 0;  // lateness of the step's collectives this rank was last at
@@ -107,6 +113,17 @@ struct SyncAnalysis;
 // One rank's input from its trace and its single-rank analysis (which holds
 // the replay input); `file` is the model's path.
 RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis);
+
+// Each rank's clock offset against the first rank (rank order: `rank`, else
+// the position; two of one rank are an Error naming both files), from the ends
+// of the collectives they share; known is false where a rank shares none.
+// Per input, in the clocks of `replays`.
+struct ClockOffset {
+    bool known = false;
+    TimeNs median = 0, p5 = 0, p95 = 0;
+};
+std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const std::vector<std::string> &file,
+                                      const std::vector<const ReplayInput *> &replays);
 
 // Two inputs with the same rank are an Error (one sentence).
 JobScale analyzeJobScale(const std::vector<RankInput> &ranks, const ProgressFn &progress = {},

@@ -19,6 +19,10 @@ struct Span {
 using Para = std::vector<Span>;
 
 struct Cell {
+    Cell(std::string t = {}, bool c = false, std::string a = {})
+        : text(std::move(t)), code(c), anchor(std::move(a))
+    {
+    }
     std::string text;
     bool code = false;
     std::string anchor; // links to a block with this anchor (an advice rule)

@@ -163,6 +163,32 @@ const Process *TraceModel::process(int64_t pidNum) const
     return nullptr;
 }
 
+void TraceModel::shiftTimes(TimeNs delta)
+{
+    if (delta == 0)
+        return;
+    for (TimeNs &t : m_events.start)
+        t += delta;
+    for (TimeNs &t : m_instants.ts)
+        t += delta;
+    for (CounterSeries &c : m_counters)
+        for (TimeNs &t : c.ts)
+            t += delta;
+    for (FlowEvent &f : m_flows)
+        f.ts += delta;
+    m_minTime += delta;
+    m_maxTime += delta;
+    m_info.clockShift += delta;
+}
+
+bool shiftSoleModel(const TraceModelPtr &model, TimeNs delta)
+{
+    if (!model || model.use_count() != 1)
+        return false;
+    const_cast<TraceModel &>(*model).shiftTimes(delta);
+    return true;
+}
+
 void LoadWarnings::add(std::string text)
 {
     // The kind: digit runs become '#', text in single quotes becomes '…'.

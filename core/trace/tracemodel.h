@@ -308,6 +308,7 @@ struct TraceInfo {
     std::string metadataJson;           // the top-level "metadata" object, raw; empty when absent
     bool truncated = false;
     uint64_t truncatedAtByte = 0;       // when truncated: where the data ends (of the decompressed JSON for gzip)
+    int64_t clockShift = 0;             // ns added to every time of the file (TraceModel::shiftTimes)
 };
 
 struct TraceCounts {
@@ -366,6 +367,11 @@ public:
     TimeNs maxTime() const { return m_maxTime; }
     const Process *process(int64_t pidNum) const;
 
+    // Moves every time of the trace (events, instants, counters, flows) by
+    // `delta` ns and adds it to info().clockShift: to draw the ranks of a job on
+    // one clock. For the model's only owner: no one may read it meanwhile.
+    void shiftTimes(TimeNs delta);
+
 private:
     friend class TraceBuilder;
     TraceInfo m_info;
@@ -396,6 +402,11 @@ inline Track TrackList::operator[](size_t i) const { return m_m->track(i); }
 inline Track TrackList::iterator::operator*() const { return m_m->track(m_i); }
 
 using TraceModelPtr = std::shared_ptr<const TraceModel>;
+
+// TraceModel::shiftTimes on a model that `model` alone holds (every model is
+// made non-const, by TraceBuilder); false, and nothing moved, when another
+// pointer holds it too, since a reader may be using it.
+bool shiftSoleModel(const TraceModelPtr &model, TimeNs delta);
 
 // Legacy (PyTorch <= 1.9) spellings to today's: Operator -> cpu_op, Runtime ->
 // cuda_runtime, Driver -> cuda_driver, Kernel -> kernel, Memcpy -> gpu_memcpy,

@@ -181,3 +181,41 @@ TEST(TraceBuilder, AnEmptyBuilderGivesAnEmptyModelAndIsEmptyAfterFinish)
     EXPECT_EQ(empty->minTime(), 0);
     EXPECT_EQ(empty->maxTime(), 0);
 }
+
+TEST(TraceModel, ShiftTimesMovesEveryTimeAndRecordsTheShift)
+{
+    TraceBuilder b;
+    const uint32_t t = b.track(b.id("1"), b.id("1"));
+    b.addComplete(t, 10, 5, b.intern("op"), b.intern("cpu_op"));
+    b.addComplete(t, 11, 2, b.intern("inner"), b.intern("cpu_op"));
+    b.addInstant(t, 20, b.intern("mark"), b.intern(""));
+    b.addCounterValue(b.id("1"), b.intern("mem"), b.intern("used"), 30, 1.0);
+    FlowEvent f;
+    f.track = t;
+    f.ts = 12;
+    f.id = 1;
+    b.addFlow(f);
+    auto m = b.finish();
+    ASSERT_TRUE(shiftSoleModel(m, -1'000'000'000));
+    ASSERT_TRUE(shiftSoleModel(m, 250));
+    {
+        const TraceModelPtr reader = m; // someone else reads it: it stays
+        EXPECT_FALSE(shiftSoleModel(m, 7));
+    }
+    const TimeNs d = -1'000'000'000 + 250;
+    EXPECT_EQ(m->info().clockShift, d);
+    const Track tr = m->tracks()[0];
+    EXPECT_EQ(tr.start[0], 10 + d);
+    EXPECT_EQ(tr.start[1], 11 + d);
+    EXPECT_EQ(tr.dur[0], 5); // durations stay
+    EXPECT_EQ(tr.parent[1], 0);
+    EXPECT_EQ(tr.instants.ts[0], 20 + d);
+    EXPECT_EQ(m->counters()[0].ts[0], 30 + d);
+    EXPECT_EQ(m->flows()[0].ts, 12 + d);
+    EXPECT_EQ(m->minTime(), 10 + d);
+    EXPECT_EQ(m->maxTime(), 30 + d);
+    // the track index still finds the events at their new times
+    const auto c = tr.candidates(11 + d, 12 + d);
+    EXPECT_LE(c.first, 1u);
+    EXPECT_GE(c.second, 2u);
+}

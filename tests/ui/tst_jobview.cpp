@@ -13,6 +13,7 @@
 #include "synthetictrace.h"
 #include "shared/savefolder.h"
 #include "timeline/timeformat.h"
+#include "timeline/eventdetailspanel.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 #include "trace/traceloader.h"
@@ -65,6 +66,7 @@ JobRank rank(int64_t r, TimeNs jobAvoidable, uint64_t lastArrivals, TimeNs wait,
     j.clockOffset = offset;
     j.clockOffsetP5 = offset - 2'000;
     j.clockOffsetP95 = offset + 3'000;
+    j.analysedOffset = offset; // as analysed by the CLI: each rank in its file's clock
     j.localAvoidable = 5'000'000 + r;
     j.jobAvoidable = jobAvoidable;
     j.lastArrivals = lastArrivals;
@@ -490,6 +492,91 @@ private Q_SLOTS:
         QCOMPARE(view.verticalScrollBar()->value(),
                  std::min(headerY, view.verticalScrollBar()->maximum()));
         QVERIFY(view.verticalScrollBar()->value() > 0);
+    }
+
+    void ranksAreDrawnOnTheJobsClock()
+    {
+        // Three ranks whose clocks are +1 s and -1 s off rank 0's.
+        std::vector<std::string> files;
+        for (const char *n : {"job_straggler_rank0.json", "job_straggler_rank1.json",
+                              "job_straggler_rank2.json"})
+            files.push_back(std::string(SYNCSCOPE_TEST_DATA_DIR "/") + n);
+        const auto data = TimelineData::build(loadTraces(files));
+        QCOMPARE(data->files().size(), size_t(3));
+        // The same ranks as loaded, each in its file's clock (what the CLI analyses).
+        std::vector<RankInput> plain;
+        std::vector<TraceModelPtr> own;
+        for (const std::string &f : files) {
+            own.push_back(loadTrace(f));
+            plain.push_back(makeRankInput(*own.back(), analyzeSyncs(*own.back())));
+        }
+        const JobScale expected = analyzeJobScale(plain);
+        QCOMPARE(expected.rankRows[1].clockOffset, TimeNs(1'000'000'000));
+        QCOMPARE(expected.rankRows[2].clockOffset, TimeNs(-1'000'000'000));
+        for (size_t f = 0; f < 3; ++f) {
+            const TraceModel &m = *data->files()[f].model;
+            QCOMPARE(m.info().clockShift, -expected.rankRows[f].clockOffset);
+            QCOMPARE(m.minTime(), own[f]->minTime() + m.info().clockShift);
+            QCOMPARE(m.maxTime(), own[f]->maxTime() + m.info().clockShift);
+            // the figures of each rank do not depend on its clock
+            QCOMPARE(data->files()[f].sync.devices.size(), size_t(1));
+            const SyncAnalysis mine = analyzeSyncs(*own[f]);
+            QCOMPARE(data->files()[f].sync.devices[0].avoidable, mine.devices[0].avoidable);
+            QCOMPARE(data->files()[f].sync.syncGaps.size(), mine.syncGaps.size());
+            for (size_t g = 0; g < mine.syncGaps.size(); ++g)
+                QCOMPARE(data->files()[f].sync.syncGaps[g].interval.start,
+                         mine.syncGaps[g].interval.start + m.info().clockShift);
+        }
+        // One time axis: the job spans what it spans on the aligned clock, not 2 s.
+        QCOMPARE(data->maxTime() - data->minTime() < 1'000'000'000, true);
+
+        // The job analysis of the moved ranks: the same figures and offsets on
+        // the files' clocks, and nothing left to convert for the Timeline.
+        std::vector<RankInput> moved;
+        for (const TimelineFile &f : data->files())
+            moved.push_back(makeRankInput(*f.model, f.sync));
+        const JobScale job = analyzeJobScale(moved);
+        QCOMPARE(job.avoidable, expected.avoidable);
+        QCOMPARE(job.span, expected.span);
+        QCOMPARE(job.blame.size(), expected.blame.size());
+        for (size_t b = 0; b < job.blame.size(); ++b) {
+            QCOMPARE(job.blame[b].start, expected.blame[b].start);
+            QCOMPARE(job.blame[b].saves, expected.blame[b].saves);
+        }
+        for (size_t r = 0; r < 3; ++r) {
+            const JobRank &a = job.rankRows[r], &e = expected.rankRows[r];
+            QCOMPARE(a.clockOffset, e.clockOffset);
+            QCOMPARE(a.clockOffsetP5, e.clockOffsetP5);
+            QCOMPARE(a.clockOffsetP95, e.clockOffsetP95);
+            QCOMPARE(a.jobAvoidable, e.jobAvoidable);
+            QCOMPARE(a.analysedOffset, TimeNs(0));
+            QCOMPARE(e.analysedOffset, e.clockOffset);
+            QCOMPARE(a.clockShift, -e.clockOffset);
+        }
+        QCOMPARE(job.rankSteps.size(), expected.rankSteps.size());
+        for (size_t s = 0; s < job.rankSteps.size(); ++s)
+            QCOMPARE(job.rankSteps[s].start,
+                     expected.rankSteps[s].start - expected.rankRows[size_t(job.rankSteps[s].rank)].clockOffset);
+
+        // A re-analysis of the models on screen keeps them where they are.
+        const auto again = TimelineData::build(data->models());
+        for (size_t f = 0; f < 3; ++f)
+            QCOMPARE(again->files()[f].model->info().clockShift, data->files()[f].model->info().clockShift);
+
+        // The details name the file's own time next to the job's.
+        int track = -1;
+        for (size_t t = 0; t < data->tracks().size() && track < 0; ++t)
+            if (data->tracks()[t].file == 1 && data->modelTrack(int(t)).size() > 0)
+                track = int(t);
+        QVERIFY(track >= 0);
+        EventDetailsPanel details;
+        details.setEvent(data, {track, 0}, {});
+        const TimeNs fileTs = data->modelTrack(track).start[0] - data->files()[1].model->info().clockShift;
+        const QString start = details.field(QStringLiteral("Start"));
+        QVERIFY2(start.contains(QStringLiteral("ts %1 µs in the file").arg(formatScaled(fileTs, 3, 3))),
+                 qPrintable(start));
+        QVERIFY2(start.contains(QStringLiteral("1.000 s ahead")) || start.contains(QStringLiteral("1 s ahead")),
+                 qPrintable(start));
     }
 
     void jobPageOnARealJob();

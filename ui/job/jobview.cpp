@@ -338,9 +338,9 @@ void JobView::showBlame(int blameRow)
                                  [&](const JobRank &r) { return r.rank == b.lastRank; });
     if (it == m_job->rankRows.end())
         return;
-    // The blame's times are on the aligned clock (a rank's times minus its
-    // offset); the Timeline draws each rank in its own clock.
-    const TimeNs offset = it->hasClockOffset ? it->clockOffset : 0;
+    // The blame's times are on the aligned clock; the rank's steps, and the
+    // Timeline, are in the clock the rank was analysed in.
+    const TimeNs offset = it->analysedOffset;
     const TimeNs start = b.start + offset, end = b.end + offset;
     // What made the rank late happened before the collective, on the host:
     // show from the start of the latest step that began by then.

@@ -1,8 +1,9 @@
 #pragma once
-// How a click in the Job view lands in the Timeline. The Timeline draws every
-// rank in its own clock (the times of its file, no offset applied), so the
-// window given here is in that rank's clock: the Job view converts the
-// collectives' aligned times back with JobRank::clockOffset before it asks.
+// How a click in the Job view lands in the Timeline. The Timeline draws the
+// ranks of a job on the aligned clock (each rank's file times minus its clock
+// offset, TraceModel::shiftTimes), the clock its ranks were analysed in, so a
+// window given here is in that clock: the Job view turns the collectives'
+// aligned times into it with JobRank::analysedOffset (0 there).
 #include "trace/tracemodel.h"
 
 namespace syncscope::ui {

@@ -93,9 +93,17 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
     };
     add(tr("Name"), qs(m.str(mt.name[i])));
     add(tr("Category"), qs(m.str(mt.cat[i])));
-    add(tr("Start"), tr("%1 after trace start (ts %2 µs)")
-                         .arg(formatDuration(mt.start[i] - data->minTime()))
-                         .arg(formatScaled(mt.start[i], 3, 3))); // 16 integer digits: no double
+    // ts is the file's own time: a rank of a job is drawn on the job's clock,
+    // moved by its clock shift.
+    const TimeNs shift = m.info().clockShift;
+    const QString fileTs = formatScaled(mt.start[i] - shift, 3, 3); // 16 integer digits: no double
+    add(tr("Start"), shift == 0 ? tr("%1 after trace start (ts %2 µs)")
+                                      .arg(formatDuration(mt.start[i] - data->minTime()), fileTs)
+                                : tr("%1 after trace start on the job's clock (ts %2 µs in the file, "
+                                     "whose clock is %3 %4)")
+                                      .arg(formatDuration(mt.start[i] - data->minTime()), fileTs,
+                                           formatDuration(shift < 0 ? -shift : shift),
+                                           shift < 0 ? tr("ahead") : tr("behind")));
     add(tr("Duration"), formatDuration(mt.dur[i]));
     // Self time: minus the direct children, found in the next level by binary search.
     TimeNs children = 0;

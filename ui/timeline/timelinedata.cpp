@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 
+#include "analysis/jobscale.h"
 #include "analysis/runtime.h"
 #include "common/error.h"
 #include "timeline/timelinepalette.h"
@@ -42,17 +43,28 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
     data->m_options = options;
     const size_t n = models.size();
     data->m_files.resize(n);
-    for (size_t f = 0; f < n; ++f) {
+    const double width = 1.0 / double(std::max<size_t>(n, 1));
+    auto analyse = [&](size_t f, double lo, double share) {
         TimelineFile &file = data->m_files[f];
-        file.model = std::move(models[f]);
-        const double lo = double(f) / double(std::max<size_t>(n, 1));
-        const double width = 1.0 / double(std::max<size_t>(n, 1));
         ProgressFn sub;
         if (progress)
-            sub = [&](double x, const char *msg) { progress(lo + width * 0.7 * x, msg); };
+            sub = [&](double x, const char *msg) { progress(lo + share * x, msg); };
         file.sync = analyzeSyncs(*file.model, options, sub, cancel);
+    };
+    for (size_t f = 0; f < n; ++f) {
+        data->m_files[f].model = std::move(models[f]);
+        analyse(f, double(f) * width, 0.6 * width);
+    }
+    // The ranks of a job on one clock: each rank moved by minus its clock
+    // offset, then analysed again on that clock.
+    const std::vector<TimeNs> shifts = data->alignClocks();
+    for (size_t f = 0; f < n; ++f)
+        // A model just loaded is held by this data alone: moved in place, no copy.
+        if (shifts[f] != 0 && shiftSoleModel(data->m_files[f].model, shifts[f]))
+            analyse(f, (double(f) + 0.6) * width, 0.2 * width);
+    for (size_t f = 0; f < n; ++f) {
         if (progress)
-            progress(lo + width * 0.7, "indexing the timeline");
+            progress((double(f) + 0.8) * width, "indexing the timeline");
         data->indexFile(uint32_t(f), cancel);
     }
     data->layout();
@@ -101,6 +113,32 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
     if (progress)
         progress(1.0, "ready");
     return data;
+}
+
+std::vector<TimeNs> TimelineData::alignClocks() const
+{
+    const size_t n = m_files.size();
+    std::vector<TimeNs> shifts(n, 0);
+    if (n < 2)
+        return shifts;
+    std::vector<int64_t> rank;
+    std::vector<std::string> file;
+    std::vector<const ReplayInput *> replays;
+    for (const TimelineFile &f : m_files) {
+        rank.push_back(f.model->info().rank);
+        file.push_back(f.model->info().path);
+        replays.push_back(&f.sync.replay);
+    }
+    std::vector<ClockOffset> offsets;
+    try {
+        offsets = clockOffsets(rank, file, replays);
+    } catch (const Error &) {
+        return shifts; // two files of one rank: no job clock (the Job view says why)
+    }
+    for (size_t f = 0; f < n; ++f)
+        if (offsets[f].known)
+            shifts[f] = -offsets[f].median;
+    return shifts;
 }
 
 std::vector<TraceModelPtr> TimelineData::models() const

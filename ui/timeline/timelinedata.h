@@ -219,6 +219,11 @@ public:
 private:
     void layout();
     void indexFile(uint32_t file, const CancelToken *cancel);
+    // Per file: how much to move it to draw the job on one clock (minus its
+    // clock offset against the first rank; 0 for one file or a rank that
+    // shares no collective with the first). Models on screen already moved
+    // (a re-analysis) come out at 0.
+    std::vector<TimeNs> alignClocks() const;
     static void indexLevels(const Track &t, std::vector<TimelineLevel> &levels,
                             const std::vector<uint16_t> *depthOf);
 
