@@ -6,9 +6,9 @@
 #include "explorer/paramsform.h"
 #include "job/jobpage.h"
 #include "job/showintimeline.h"
-#include "lab/labloader.h"
-#include "lab/samplerun.h"
-#include "lab/variants.h"
+#include "lab/api/labloader.h"
+#include "lab/api/samplerun.h"
+#include "lab/api/variants.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 #include "trace/filekind.h"
@@ -59,6 +59,11 @@ QString lastOpenDir()
     return QSettings().value("window/lastOpenDir", QDir::homePath()).toString();
 }
 } // namespace
+
+MainWindow::MainWindow(lab::LabInterface &lab, QWidget *parent) : MainWindow(parent)
+{
+    m_lab = &lab;
+}
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
@@ -194,6 +199,10 @@ void MainWindow::startLabLoad()
     // start with it. It is tried again whenever an open ends.
     if (!m_painted || m_labThread || m_explorer || !m_labError.isEmpty())
         return;
+    if (m_lab) { // given: nothing to load
+        ensureLabPages();
+        return;
+    }
     if (m_kindChecks > 0 || m_timeline->isLoading())
         return;
     m_labThread = QThread::create([] { lab::loadLab(); });
@@ -239,13 +248,16 @@ bool MainWindow::ensureLabPages()
         return true;
     if (!m_labError.isEmpty())
         return false;
-    std::string error;
-    if (!lab::loadLab(&error)) {
-        setLabUnavailable(QString::fromStdString(error));
-        return false;
+    if (!m_lab) {
+        std::string error;
+        m_lab = lab::loadLab(&error);
+        if (!m_lab) {
+            setLabUnavailable(QString::fromStdString(error));
+            return false;
+        }
     }
-    m_explorer = new ExplorerPage(m_exploreHolder);
-    m_distribution = new DistributionPage(m_distributionHolder);
+    m_explorer = new ExplorerPage(*m_lab, m_exploreHolder);
+    m_distribution = new DistributionPage(*m_lab, m_distributionHolder);
     m_exploreHolder->addWidget(m_explorer);
     m_exploreHolder->setCurrentWidget(m_explorer);
     m_distributionHolder->addWidget(m_distribution);
@@ -254,10 +266,10 @@ bool MainWindow::ensureLabPages()
     m_tabs->setTabToolTip(DistributionPageIndex, tr("Test a sampler for bias over many runs (Ctrl+3)"));
 
     std::string why;
-    const bool cuda = lab::cudaAvailable(&why);
+    const bool cuda = m_lab->cudaAvailable(&why);
     m_deviceLabel->setText(tr("%1 · LibTorch %2")
                                .arg(cuda ? tr("CPU + CUDA") : tr("CPU only"),
-                                    QString::fromStdString(lab::torchVersion())));
+                                    QString::fromStdString(m_lab->torchVersion())));
     m_deviceLabel->setToolTip(cuda ? tr("CUDA is available to this process.")
                                    : tr("CUDA is unavailable: %1.").arg(QString::fromStdString(why)));
 
@@ -725,7 +737,7 @@ void MainWindow::showAbout()
            "<p>LibTorch %2, Qt %3.</p><p>The demo trace is from facebookresearch/HolisticTraceAnalysis "
            "(MIT License); see resources/demo/ATTRIBUTION.md.</p>")
             .arg(QStringLiteral(SYNCSCOPE_VERSION),
-                 lab::loadedLab() ? QString::fromStdString(lab::torchVersion())
+                 m_explorer ? QString::fromStdString(m_lab->torchVersion())
                                   : tr("not loaded (%1)").arg(m_labError.isEmpty() ? tr("loading") : m_labError),
                  QString::fromLatin1(qVersion())));
 }

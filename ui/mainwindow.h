@@ -2,6 +2,8 @@
 // The syncscope window: Explore, Timeline, Distribution and Job pages, menus and
 // toolbar over their actions, recent files, drag and drop, and the state that
 // QSettings keeps between launches.
+#include "lab/api/labinterface.h"
+
 #include <QMainWindow>
 #include <QStringList>
 
@@ -29,12 +31,15 @@ public:
     enum Page { ExplorePage = 0, TimelinePageIndex = 1, DistributionPageIndex = 2, JobPageIndex = 3 };
 
     explicit MainWindow(QWidget *parent = nullptr);
+    // A window whose pages use `lab` (which outlives it) instead of loading one.
+    explicit MainWindow(lab::LabInterface &lab, QWidget *parent = nullptr);
     ~MainWindow() override;
 
-    // Explore and Distribution need the lab (libsyncscope_lab.so, LibTorch). It
-    // loads on a background thread once the window shows; the Timeline never
-    // waits for it. These two build the pages on first use, waiting for the
-    // load if it has not finished; null when the lab cannot load.
+    // Explore and Distribution need the lab (libsyncscope_lab.so, LibTorch),
+    // which they are given. It loads on a background thread once the window
+    // shows; the Timeline never waits for it. These two build the pages on
+    // first use, waiting for the load if it has not finished; null when the
+    // lab cannot load.
     ExplorerPage *explorer();
     DistributionPage *distribution();
     TimelinePage *timeline() const { return m_timeline; }
@@ -121,6 +126,7 @@ private:
     QLabel *m_exploreNote = nullptr;
     QLabel *m_distributionNote = nullptr;
     QThread *m_labThread = nullptr;
+    lab::LabInterface *m_lab = nullptr; // the loaded or given lab
     bool m_painted = false; // the first frame is drawn
     int m_kindChecks = 0;   // opens still deciding trace or bench result
     QString m_labError;

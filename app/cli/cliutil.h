@@ -3,7 +3,7 @@
 #include "analysis/syncanalysis.h"
 #include "common/error.h"
 #include "common/numbers.h"
-#include "lab/bench.h"
+#include "lab/api/bench.h"
 
 #include <CLI/CLI.hpp>
 

@@ -3,7 +3,8 @@
 #include "outputs.h"
 
 #include "trace/atomicfile.h"
-#include "lab/bench.h"
+#include "lab/api/bench.h"
+#include "lab/api/labloader.h"
 
 #include <cstdio>
 #include <iostream>
@@ -93,7 +94,8 @@ void registerBench(CLI::App &app, int &exitCode)
                 req.points.push_back(o->point(parseCount(nText, "--n")));
             checkOutputs({}, {{"--json", o->json}, {"--csv", o->csv}});
             StderrProgress progress;
-            const lab::BenchReport rep = lab::runBench(
+            lab::LabInterface &lab = lab::requireLab();
+            const lab::BenchReport rep = lab.runBench(
                 req, [&](double f, const char *what) { progress(f, what); }, nullptr);
             printTable(rep);
             if (!o->json.empty())

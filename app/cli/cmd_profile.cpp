@@ -2,7 +2,8 @@
 #include "commands.h"
 #include "outputs.h"
 
-#include "lab/capture.h"
+#include "lab/api/capture.h"
+#include "lab/api/labloader.h"
 #include "trace/atomicfile.h"
 
 #include <unistd.h>
@@ -50,7 +51,7 @@ void registerProfile(CLI::App &app, int &exitCode)
             // leaves it behind (on success it was already renamed or removed).
             const ScopedTempFile raw(o->out + ".capture-" + std::to_string(::getpid()) + ".json");
             StderrProgress progress;
-            const auto res = lab::captureTrace(
+            const auto res = lab::requireLab().captureTrace(
                 r, [&](double f, const char *what) { progress(f, what); }, nullptr);
             std::cout << "wrote " << res.path << ": " << res.steps << " steps of " << r.variant << " ("
                       << res.note << ")\n";

@@ -1,7 +1,8 @@
 #include "cliutil.h"
 #include "commands.h"
 
-#include "lab/samplerun.h"
+#include "lab/api/samplerun.h"
+#include "lab/api/labloader.h"
 #include "outputs.h"
 
 #include <nlohmann/json.hpp>
@@ -145,7 +146,7 @@ void registerSample(CLI::App &app, int &exitCode)
             r.targetPosFraction = o->targetPos;
             r.seed = o->seed;
             checkOutputs({}, {{"--json", o->json}});
-            const lab::SampleRun run = lab::runSample(r, !o->noInput);
+            const lab::SampleRun run = lab::requireLab().runSample(r, !o->noInput);
 
             // Keys in the order json::dump() sorts them.
             OutputFile file(o->json);

@@ -1,6 +1,7 @@
 #include "commands.h"
 
-#include "lab/variants.h"
+#include "lab/api/variants.h"
+#include "lab/api/labloader.h"
 
 #include <nlohmann/json.hpp>
 
@@ -15,11 +16,12 @@ void registerVariants(CLI::App &app, int &exitCode)
     auto *json = cmd->add_flag("--json", "Print JSON instead of a table");
     cmd->callback([&exitCode, json] {
         guarded(exitCode, [&] {
+            lab::LabInterface &lab = lab::requireLab();
             std::string whyCuda;
-            const bool cuda = lab::cudaAvailable(&whyCuda);
+            const bool cuda = lab.cudaAvailable(&whyCuda);
             if (json->count()) {
                 nlohmann::json out;
-                out["torch_version"] = lab::torchVersion();
+                out["torch_version"] = lab.torchVersion();
                 out["cuda"] = cuda;
                 if (!cuda)
                     out["cuda_reason"] = whyCuda;
@@ -30,8 +32,8 @@ void registerVariants(CLI::App &app, int &exitCode)
                                      {"description", v.description},
                                      {"native_batch", v.nativeBatch},
                                      {"sync_free", v.syncFree},
-                                     {"cpu", lab::variantRunnable(v.name, "cpu", &whyCpu)},
-                                     {"cuda", lab::variantRunnable(v.name, "cuda", &whyGpu)}};
+                                     {"cpu", lab.variantRunnable(v.name, "cpu", &whyCpu)},
+                                     {"cuda", lab.variantRunnable(v.name, "cuda", &whyGpu)}};
                     o["capturable"] = v.capturable;
                     if (!v.capturable)
                         o["not_capturable_reason"] = v.notCapturableReason;
@@ -44,12 +46,12 @@ void registerVariants(CLI::App &app, int &exitCode)
                 std::cout << out.dump(2) << "\n";
                 return 0;
             }
-            std::cout << "LibTorch " << lab::torchVersion() << ", CUDA "
+            std::cout << "LibTorch " << lab.torchVersion() << ", CUDA "
                       << (cuda ? "available" : "unavailable (" + whyCuda + ")") << "\n\n";
             for (const auto &v : lab::allVariants()) {
                 std::string why;
-                const bool cpu = lab::variantRunnable(v.name, "cpu", &why);
-                const bool gpu = lab::variantRunnable(v.name, "cuda", nullptr);
+                const bool cpu = lab.variantRunnable(v.name, "cpu", &why);
+                const bool gpu = lab.variantRunnable(v.name, "cuda", nullptr);
                 std::cout << "  " << v.name << std::string(v.name.size() < 14 ? 14 - v.name.size() : 1, ' ')
                           << "[" << (cpu ? "cpu" : "   ") << (gpu ? " cuda" : "     ") << "]  "
                           << v.description << "\n";

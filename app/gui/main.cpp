@@ -7,7 +7,7 @@
 #include "compare/compareview.h"
 #include "explorer/explorerpage.h"
 #include "job/jobpage.h"
-#include "lab/bench.h"
+#include "lab/api/bench.h"
 #include "mainwindow.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"

@@ -2,7 +2,7 @@
 // call (runVariant("fused")) and sampling into outputs the caller keeps
 // (sampleFusedInto). Prints min, p5, median and p95 per call in microseconds.
 //   build/deb/tests/core/fused_into_bench [N] [K] [D] [calls] [threads]
-#include "lab/sampler.h"
+#include "lab/impl/sampler.h"
 
 #include <algorithm>
 #include <chrono>

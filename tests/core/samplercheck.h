@@ -2,7 +2,7 @@
 // Output-contract checks shared by the CPU and CUDA sampler tests. Tensors may
 // live on any device; they are compared on the host.
 #include "kernels/countrule.h"
-#include "lab/sampler.h"
+#include "lab/impl/sampler.h"
 
 #include <gtest/gtest.h>
 

@@ -1,11 +1,12 @@
 // article-static is the article's published sampler, kept to show its defects.
 // These tests assert each defect, so the reference stays faithful: a "fix" to
 // it fails here. Statistical thresholds as in testutil.h (fixed seeds).
+#include "lab/impl/torchlab.h"
 #include "common/error.h"
 #include "kernels/countrule.h"
-#include "lab/sampler.h"
-#include "lab/samplerun.h"
-#include "lab/variants.h"
+#include "lab/impl/sampler.h"
+#include "lab/api/samplerun.h"
+#include "lab/api/variants.h"
 #include "samplercheck.h"
 #include "testutil.h"
 
@@ -34,7 +35,7 @@ OrderResult orderAtOnePercent(const std::string &variant)
     r.input = {10000, 1, 1, 0.01, 0.0, 7, "cpu"};
     r.k = 1000;
     r.seed = 77;
-    const auto st = runDistribution(r, 100, nullptr, nullptr);
+    const auto st = torchLab().runDistribution(r, 100, nullptr, nullptr);
     double sum = 0, count = 0;
     for (int64_t j = 0; j < r.k; ++j) {
         sum += static_cast<double>(j * st.positiveSlotCount[static_cast<size_t>(j)]);
@@ -56,7 +57,7 @@ TEST(ArticleStatic, IsAReferenceOutsideTheContractTests)
     const auto names = test::cpuVariants();
     EXPECT_EQ(std::find(names.begin(), names.end(), kArticle), names.end());
     EXPECT_NE(std::find(names.begin(), names.end(), "static"), names.end());
-    EXPECT_TRUE(variantRunnable(kArticle, "cpu", nullptr));
+    EXPECT_TRUE(torchLab().variantRunnable(kArticle, "cpu", nullptr));
 }
 
 // Defect 1: gather(input, -2, idxs.unsqueeze(-1)) returns [B, K, 1], column 0

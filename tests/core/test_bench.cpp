@@ -1,6 +1,7 @@
 // The bench harness: statistics, validation, JSON round trip, cancel.
+#include "lab/impl/torchlab.h"
 #include "common/error.h"
-#include "lab/bench.h"
+#include "lab/api/bench.h"
 
 #include <nlohmann/json.hpp>
 
@@ -49,7 +50,7 @@ TEST(Bench, RunsEveryCellAndMeasuresTheFloor)
 {
     int progressCalls = 0;
     double lastFraction = 0;
-    const auto rep = runBench(smallRequest(), [&](double f, const char *) {
+    const auto rep = torchLab().runBench(smallRequest(), [&](double f, const char *) {
         ++progressCalls;
         EXPECT_GE(f, lastFraction);
         lastFraction = f;
@@ -85,7 +86,7 @@ TEST(Bench, CancelStopsTheRun)
     auto req = smallRequest();
     req.iters = 100000;
     int calls = 0;
-    EXPECT_THROW(runBench(req, [&](double, const char *) {
+    EXPECT_THROW(torchLab().runBench(req, [&](double, const char *) {
         if (++calls == 2)
             cancel.cancel();
     }, &cancel), Cancelled);
@@ -95,7 +96,7 @@ TEST(Bench, RejectsBadRequests)
 {
     auto expectError = [](BenchRequest r, const char *needle) {
         try {
-            validate(r);
+            torchLab().validateBench(r);
             ADD_FAILURE() << "accepted: " << needle;
         } catch (const Error &e) {
             EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();

@@ -7,9 +7,10 @@
 // only), and the worker must return before the step it was cancelled in could
 // have completed. The measured latency is a benchmark figure (README,
 // "Reliability"), not asserted here.
+#include "lab/impl/torchlab.h"
 #include "common/error.h"
-#include "lab/bench.h"
-#include "lab/sampler.h"
+#include "lab/api/bench.h"
+#include "lab/impl/sampler.h"
 
 #include <ATen/record_function.h>
 #include <gtest/gtest.h>
@@ -95,7 +96,7 @@ TEST(Cancel, TheWorkerStopsWithinOneAtenCallOfAStep)
         const auto handle = at::addThreadLocalCallback(
             at::RecordFunctionCallback(onStart, onEnd).scopes({at::RecordScope::FUNCTION}));
         try {
-            runBench(oneStaticStep(n), {}, &token);
+            torchLab().runBench(oneStaticStep(n), {}, &token);
         } catch (const Cancelled &) {
             threwCancelled = true;
         }

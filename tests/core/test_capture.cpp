@@ -1,7 +1,8 @@
 // A capture that is cancelled or fails leaves nothing behind: neither the output
 // nor the profiler's intermediate file next to it.
+#include "lab/impl/torchlab.h"
 #include "common/error.h"
-#include "lab/capture.h"
+#include "lab/api/capture.h"
 
 #include <gtest/gtest.h>
 
@@ -28,7 +29,7 @@ TEST(Capture, CancelledCaptureLeavesNoFile)
         if (f > 0.2 && ++calls == 1)
             cancel.cancel();
     };
-    EXPECT_THROW(lab::captureTrace(req, progress, &cancel), Cancelled);
+    EXPECT_THROW(lab::torchLab().captureTrace(req, progress, &cancel), Cancelled);
     std::vector<std::string> left;
     for (const auto &e : fs::directory_iterator(dir))
         left.push_back(e.path().filename().string());

@@ -4,16 +4,17 @@
 // refusal of `cuda` on a build or machine without it runs everywhere.
 // Statistical assertions use fixed seeds and the threshold 1e-4 (false-positive
 // rate 1e-4 each, and with fixed seeds a pass stays a pass).
+#include "lab/impl/torchlab.h"
 #include "common/error.h"
-#include "lab/bench.h"
-#include "lab/sampler.h"
-#include "lab/samplerun.h"
-#include "lab/variants.h"
+#include "lab/api/bench.h"
+#include "lab/impl/sampler.h"
+#include "lab/api/samplerun.h"
+#include "lab/api/variants.h"
 #include "samplercheck.h"
 #include "testutil.h"
 
 #if defined(SYNCSCOPE_WITH_CUDA)
-#include "lab/cudalab.h"
+#include "lab/impl/cudalab.h"
 
 #include <ATen/cuda/CUDAContext.h>
 #include <ATen/cuda/CUDAGraph.h>
@@ -33,7 +34,7 @@ constexpr double kAlpha = 1e-4;
 #define SKIP_WITHOUT_CUDA()                                                                        \
     do {                                                                                           \
         std::string why_;                                                                          \
-        if (!cudaAvailable(&why_))                                                                 \
+        if (!torchLab().cudaAvailable(&why_))                                                                 \
             GTEST_SKIP() << "CUDA unavailable: " << why_;                                          \
     } while (0)
 
@@ -60,10 +61,10 @@ class CudaVariant : public ::testing::TestWithParam<std::string> {};
 TEST(CudaRequest, RefusedWithOneSentenceWhereCudaIsMissing)
 {
     std::string why;
-    if (cudaAvailable(&why))
+    if (torchLab().cudaAvailable(&why))
         GTEST_SKIP() << "CUDA is available here; the refusal cannot be observed";
     try {
-        checkDevice("cuda");
+        torchLab().checkDevice("cuda");
         FAIL() << "cuda accepted without CUDA";
     } catch (const Error &e) {
         const std::string msg = e.what();
@@ -73,15 +74,15 @@ TEST(CudaRequest, RefusedWithOneSentenceWhereCudaIsMissing)
     }
     SampleRequest r;
     r.input.device = "cuda";
-    EXPECT_THROW(validate(r), Error);
+    EXPECT_THROW(torchLab().validateSample(r), Error);
     BenchRequest b;
     b.variants = {"fused"};
     b.points = {BenchPoint{}};
     b.device = "cuda";
-    EXPECT_THROW(runBench(b, nullptr, nullptr), Error);
+    EXPECT_THROW(torchLab().runBench(b, nullptr, nullptr), Error);
     for (const auto &v : allVariants()) {
         std::string reason;
-        EXPECT_FALSE(variantRunnable(v.name, "cuda", &reason)) << v.name;
+        EXPECT_FALSE(torchLab().variantRunnable(v.name, "cuda", &reason)) << v.name;
         EXPECT_TRUE(oneSentence(reason)) << v.name << ": " << reason;
     }
 }
@@ -97,7 +98,7 @@ TEST(CudaRegistry, NaiveIsReportedAsNotCapturable)
     EXPECT_TRUE(graph->needsCuda);
     EXPECT_TRUE(graph->capturable);
     std::string why;
-    EXPECT_FALSE(variantRunnable("static-graph", "cpu", &why));
+    EXPECT_FALSE(torchLab().variantRunnable("static-graph", "cpu", &why));
     EXPECT_NE(why.find("CUDA"), std::string::npos) << why;
 }
 
@@ -194,7 +195,7 @@ TEST(CudaBench, FillsEventTimingSyncsPeakMemoryAndBothFloors)
     req.device = "cuda";
     req.warmup = 3;
     req.iters = 5;
-    const auto rep = runBench(req, nullptr, nullptr);
+    const auto rep = torchLab().runBench(req, nullptr, nullptr);
     ASSERT_EQ(rep.results.size(), 4u);
     for (const auto &r : rep.results) {
         ASSERT_TRUE(r.error.empty()) << r.variant << ": " << r.error;

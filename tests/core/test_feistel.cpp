@@ -3,7 +3,7 @@
 // and the threshold 1e-4: a correct permutation family fails one with
 // probability 1e-4, and with fixed keys a pass stays a pass.
 #include "kernels/feistel.h"
-#include "lab/labstats.h"
+#include "lab/api/labstats.h"
 
 #include <gtest/gtest.h>
 

@@ -2,10 +2,11 @@
 // threshold 1e-4: the chance that a correct sampler fails one of them is 1e-4
 // (and, the seeds being fixed, a pass stays a pass). The power tests show the
 // same statistics do reject the article's ordering.
-#include "lab/sampler.h"
-#include "lab/labstats.h"
-#include "lab/samplerun.h"
-#include "lab/variants.h"
+#include "lab/impl/torchlab.h"
+#include "lab/impl/sampler.h"
+#include "lab/api/labstats.h"
+#include "lab/api/samplerun.h"
+#include "lab/api/variants.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>
@@ -96,7 +97,7 @@ TEST_P(VariantStats, LargeOutputsKeepAUniformOrder)
     r.k = 100000;
     r.seed = 500;
     const int64_t runs = 20, bins = 100;
-    const auto st = runDistribution(r, runs, nullptr, nullptr);
+    const auto st = torchLab().runDistribution(r, runs, nullptr, nullptr);
     std::vector<double> hist(bins, 0.0);
     double total = 0;
     for (int64_t j = 0; j < r.k; ++j) {

@@ -1,10 +1,11 @@
 // Correctness of every CPU variant: the count rule, exact outputs, padding,
 // determinism and bad input.
+#include "lab/impl/torchlab.h"
 #include "common/error.h"
 #include "kernels/countrule.h"
-#include "lab/sampler.h"
-#include "lab/samplerun.h"
-#include "lab/variants.h"
+#include "lab/impl/sampler.h"
+#include "lab/api/samplerun.h"
+#include "lab/api/variants.h"
 #include "testutil.h"
 #include "samplercheck.h"
 
@@ -99,20 +100,20 @@ TEST(Registry, UnknownVariantAndUnavailableDevice)
     EXPECT_THROW(runVariant("nope", at::randn({4, 2}), at::zeros({4}, at::kLong), {2, 0.5, 0}), Error);
     SampleRequest r;
     r.variant = "nope";
-    EXPECT_THROW(validate(r), Error);
+    EXPECT_THROW(torchLab().validateSample(r), Error);
     std::string why;
-    if (!cudaAvailable(&why)) {
+    if (!torchLab().cudaAvailable(&why)) {
         r.variant = "static";
         r.input.device = "cuda";
         try {
-            validate(r);
+            torchLab().validateSample(r);
             ADD_FAILURE() << "cuda accepted without CUDA";
         } catch (const Error &e) {
             EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos);
         }
     }
     r.input.device = "tpu";
-    EXPECT_THROW(validate(r), Error);
+    EXPECT_THROW(torchLab().validateSample(r), Error);
     for (const auto &v : allVariants())
         EXPECT_FALSE(v.description.empty()) << v.name;
 }
@@ -125,7 +126,7 @@ TEST(Registry, SampleRunCopiesEverything)
     r.input.batch = 2;
     r.input.dim = 3;
     r.k = 7;
-    const SampleRun run = runSample(r, true);
+    const SampleRun run = torchLab().runSample(r, true);
     EXPECT_EQ(run.inputLabels.size(), 100u);
     EXPECT_EQ(run.inputFeatures.size(), 300u);
     EXPECT_EQ(run.indices.size(), 14u);
@@ -224,7 +225,7 @@ TEST(FusedInto, OutputsThatDoNotFitAreNamed)
     }
 }
 
-#include "lab/hostalloc.h"
+#include "lab/impl/hostalloc.h"
 
 // Large outputs are reused across calls of the same size (no page zeroing per
 // call), and a kept block is never handed out twice.

@@ -1,9 +1,10 @@
 // The kernels' thread pool: one pool per process (LibTorch's), exceptions
 // reach the caller, and the thread count may change at any time.
+#include "lab/impl/torchlab.h"
 #include "common/error.h"
 #include "kernels/cpu/threadpool.h"
-#include "lab/bench.h"
-#include "lab/sampler.h"
+#include "lab/api/bench.h"
+#include "lab/impl/sampler.h"
 
 #include <ATen/Parallel.h>
 #include <gtest/gtest.h>
@@ -182,7 +183,7 @@ TEST(ThreadPool, AbsurdThreadCountIsRefused)
     req.points = {syncscope::lab::BenchPoint{}};
     req.threads = 1000000000;
     try {
-        syncscope::lab::validate(req);
+        syncscope::lab::torchLab().validateBench(req);
         ADD_FAILURE() << "bench accepted 1e9 threads";
     } catch (const syncscope::Error &e) {
         EXPECT_NE(std::string(e.what()).find("threads must be between 1 and"), std::string::npos) << e.what();

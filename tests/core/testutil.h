@@ -1,6 +1,7 @@
 #pragma once
 // Shared by the sampler test files.
-#include "lab/variants.h"
+#include "lab/impl/torchlab.h"
+#include "lab/api/variants.h"
 
 #include <string>
 #include <vector>
@@ -13,7 +14,7 @@ inline std::vector<std::string> cpuVariants()
 {
     std::vector<std::string> v;
     for (const auto &info : lab::allVariants())
-        if (!info.reference && lab::variantRunnable(info.name, "cpu", nullptr))
+        if (!info.reference && lab::torchLab().variantRunnable(info.name, "cpu", nullptr))
             v.push_back(info.name);
     return v;
 }
@@ -22,7 +23,7 @@ inline std::vector<std::string> cpuVariants()
 
 // The statistical checks every variant must pass, on any device. Threshold
 // 1e-4: a correct sampler fails one with probability ~1e-4 (fixed seeds).
-#include "lab/samplerun.h"
+#include "lab/api/samplerun.h"
 
 #include <gtest/gtest.h>
 
@@ -39,7 +40,7 @@ inline void expectUniformSelection(const std::string &variant, const std::string
     r.input = {40, 2, 2, 0.3, 0.1, 123, device};
     r.k = 10;
     r.seed = 1000;
-    const auto st = lab::runDistribution(r, runs, nullptr, nullptr);
+    const auto st = lab::torchLab().runDistribution(r, runs, nullptr, nullptr);
     EXPECT_GT(st.selectionDof, 20);
     EXPECT_GT(st.selectionP, kStatAlpha) << "chi2 " << st.selectionChi2 << " dof " << st.selectionDof;
     EXPECT_GT(st.orderP, kStatAlpha) << "chi2 " << st.orderChi2 << " dof " << st.orderDof;
@@ -57,7 +58,7 @@ inline void expectUniformOrderAtImbalance(const std::string &variant, const std:
     r.input = {10000, 1, 1, 0.01, 0.0, 7, device};
     r.k = 1000;
     r.seed = 77;
-    const auto st = lab::runDistribution(r, 100, nullptr, nullptr);
+    const auto st = lab::torchLab().runDistribution(r, 100, nullptr, nullptr);
     double sum = 0, count = 0;
     for (int64_t j = 0; j < r.k; ++j) {
         sum += static_cast<double>(j * st.positiveSlotCount[j]);

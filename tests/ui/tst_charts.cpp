@@ -1,5 +1,6 @@
 // Charts and export: decimation, the chart factories' numbers, PNG/SVG/PDF
 // files that parse, atomic writes, and the Distribution page end to end.
+#include "lab/api/labloader.h"
 #include "charts/benchcharts.h"
 #include "charts/chartexport.h"
 #include "charts/chartpanel.h"
@@ -357,7 +358,7 @@ private Q_SLOTS:
 
     void distributionPageRuns()
     {
-        DistributionPage page;
+        DistributionPage page(lab::requireLab());
         lab::SampleRequest r;
         r.variant = "fused";
         r.input.n = 300;
@@ -380,7 +381,7 @@ private Q_SLOTS:
 
     void distributionValidation()
     {
-        DistributionPage page;
+        DistributionPage page(lab::requireLab());
         lab::SampleRequest r;
         r.input.posFrac = 0.7;
         r.input.ignoreFrac = 0.5;
@@ -393,7 +394,7 @@ private Q_SLOTS:
 
     void distributionCancel()
     {
-        DistributionPage page;
+        DistributionPage page(lab::requireLab());
         lab::SampleRequest r;
         r.input.n = 100000;
         r.k = 1000;

@@ -2,6 +2,7 @@
 // clipboard), and the window's Export Chart… on that page exports them, not the
 // Explore chart; the export dialog starts in the last export folder and the
 // status bar says where the file went.
+#include "lab/api/labloader.h"
 #include "charts/chartpanel.h"
 #include "charts/exportdialog.h"
 #include "distribution/distributionpage.h"
@@ -73,7 +74,7 @@ private Q_SLOTS:
 
     void chartsExportAsOnePicture()
     {
-        DistributionPage page;
+        DistributionPage page(lab::requireLab());
         QVERIFY(!page.exportChartsAction()->isEnabled()); // nothing to draw yet
         QTemporaryDir dir;
         QString error;

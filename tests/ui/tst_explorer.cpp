@@ -1,8 +1,12 @@
-// Explore page: parameter validation, the results model, jobs that finish and
-// jobs that are cancelled, bench JSON save/load, and the main window's routing.
+// Explore page on a fake lab (fakelab.h): parameter validation, the results
+// model, the requests it sends the lab it is given, jobs that finish and jobs
+// that are cancelled, captures, bench JSON save/load, and the main window's
+// routing. No LibTorch: it runs in the viewer leg too. The same page on the
+// real lab is tst_explorerlab.
 #include "charts/benchcharts.h"
 #include "charts/chartpanel.h"
 #include "explorer/explorerpage.h"
+#include "fakelab.h"
 #include "explorer/paramsform.h"
 #include "explorer/resultsmodel.h"
 #include "jobs/jobrunner.h"
@@ -64,6 +68,7 @@ lab::BenchReport syntheticReport(int points)
 
 class TestExplorer : public QObject {
     Q_OBJECT
+    test::FakeLab m_lab; // outlives every page of the tests
 private Q_SLOTS:
     void initTestCase() { QStandardPaths::setTestModeEnabled(true); }
 
@@ -113,7 +118,7 @@ private Q_SLOTS:
         QFETCH(QString, field);
         QFETCH(QString, text);
         QFETCH(bool, valid);
-        ParamsForm form;
+        ParamsForm form(m_lab);
         form.resetToDefaults();
         QVERIFY2(form.validate().isEmpty(), qPrintable(form.validate().join('|')));
         form.setField(field, text);
@@ -129,7 +134,7 @@ private Q_SLOTS:
 
     void noVariantIsInvalid()
     {
-        ParamsForm form;
+        ParamsForm form(m_lab);
         form.setVariantsChecked({});
         QVERIFY(!form.validate().isEmpty());
         QVERIFY(form.validate().join(' ').contains("variant"));
@@ -137,7 +142,7 @@ private Q_SLOTS:
 
     void requestsFollowTheForm()
     {
-        ParamsForm form;
+        ParamsForm form(m_lab);
         form.setField("n", "20000");
         form.setKIsRatio(true);
         form.setField("k", "0.05");
@@ -179,143 +184,16 @@ private Q_SLOTS:
         QCOMPARE(model.rowCount(), 0);
     }
 
-    void jobCompletes()
-    {
-        ExplorerPage page;
-        ParamsForm *form = page.params();
-        form->setField("n", "2000");
-        form->setVariantsChecked({"naive", "fused"});
-        form->setIterations(1, 5);
-        QSignalSpy added(&page, &ExplorerPage::runAdded);
-        QSignalSpy status(&page, &ExplorerPage::statusMessage);
-        page.runPoint();
-        QVERIFY(page.isBusy());
-        QVERIFY(added.wait(120000));
-        QVERIFY(!page.isBusy());
-        QCOMPARE(page.results()->rowCount(), 2);
-        // The status names what was measured: two variants at one point.
-        bool said = false;
-        for (const QList<QVariant> &s : status)
-            said = said || s.front().toString().contains(QStringLiteral("2 variant(s) at 1 point(s)"));
-        QVERIFY(said);
-        QVERIFY(page.results()->result(0).stats.medianMs > 0);
-        QVERIFY(page.chart()->hasChart());
-    }
 
-    void jobIsCancelledQuickly()
-    {
-        ExplorerPage page;
-        ParamsForm *form = page.params();
-        form->setField("n", "1e6");
-        form->setVariantsChecked({"naive", "static", "fused"});
-        form->setIterations(50, 5000);
-        QSignalSpy cancelled(page.jobs(), &JobRunner::cancelled);
-        QSignalSpy added(&page, &ExplorerPage::runAdded);
-        page.runPoint();
-        QVERIFY(page.isBusy());
-        QTest::qWait(300);
-        QElapsedTimer clock;
-        clock.start();
-        page.cancel();
-        QVERIFY(cancelled.count() == 1 || cancelled.wait(200));
-        QVERIFY(!page.isBusy());
-        QVERIFY2(clock.elapsed() < 200, "cancel must take effect within 200 ms");
-        QVERIFY(page.runAction()->isEnabled());
-        // The worker unwinds soon after; its result is dropped, not shown.
-        page.jobs()->waitForDone();
-        QTest::qWait(100);
-        QCOMPARE(added.count(), 0);
-        QCOMPARE(page.results()->rowCount(), 0);
-    }
 
-    void profileWritesATrace()
-    {
-        ExplorerPage page;
-        page.params()->setField("n", "5000");
-        page.params()->setVariantsChecked({"naive"});
-        QSignalSpy captured(&page, &ExplorerPage::traceCaptured);
-        QSignalSpy failed(page.jobs(), &JobRunner::failed);
-        page.profileRun();
-        QVERIFY(page.isBusy());
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), 120000);
-        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(1).toString()));
-        QCOMPARE(captured.count(), 1);
-        const QString path = captured.at(0).at(0).toString();
-        QVERIFY(path.endsWith(".json.gz"));
-        QVERIFY(QFile(path).size() > 100);
-    }
 
-    void profileOpensInTimeline()
-    {
-        MainWindow window;
-        window.explorer()->params()->setField("n", "5000");
-        window.explorer()->params()->setVariantsChecked({"static"});
-        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
-        QSignalSpy loadFailed(window.timeline(), &TimelinePage::loadFailed);
-        window.explorer()->profileRun();
-        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() || !loadFailed.isEmpty(), 120000);
-        QVERIFY2(loadFailed.isEmpty(), loadFailed.isEmpty() ? "" : qPrintable(loadFailed.at(0).at(0).toString()));
-        QCOMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
-        QVERIFY(window.timeline()->hasTrace());
-    }
 
-    void profileAndCompareCapturesThePair()
-    {
-        ExplorerPage page;
-        page.params()->setField("n", "5000");
-        page.params()->setVariantsChecked({"naive"});
-        QVERIFY(!page.profileCompareAction()->isEnabled()); // needs two variants
-        page.params()->setVariantsChecked({"naive", "static"});
-        QTRY_VERIFY(page.profileCompareAction()->isEnabled());
-        QSignalSpy pair(&page, &ExplorerPage::pairCaptured);
-        QSignalSpy failed(page.jobs(), &JobRunner::failed);
-        page.profileCompareAction()->trigger();
-        QVERIFY(page.isBusy());
-        QTRY_VERIFY_WITH_TIMEOUT(!page.isBusy(), 180000);
-        QVERIFY2(failed.isEmpty(), failed.isEmpty() ? "" : qPrintable(failed.at(0).at(1).toString()));
-        QCOMPARE(pair.count(), 1);
-        const QString before = pair.at(0).at(0).toString(), after = pair.at(0).at(1).toString();
-        QVERIFY(before != after);
-        QVERIFY(before.contains("-naive-") && after.contains("-static-"));
-        QVERIFY(QFile(before).size() > 100 && QFile(after).size() > 100);
-    }
 
-    void cancelledSweepKeepsItsFinishedPoints()
-    {
-        ExplorerPage page;
-        ParamsForm *form = page.params();
-        form->setVariantsChecked({"fused"});
-        form->setKIsRatio(true);
-        form->setField("k", "0.01");
-        form->setIterations(1, 400);
-        // 1e3 and 3e4 finish quickly; 1e6 runs long enough to be cancelled.
-        form->setSweep(SweepAxis::N, "1000", "1000000", 3);
-        QSignalSpy added(&page, &ExplorerPage::runAdded);
-        double fraction = 0;
-        connect(page.jobs(), &JobRunner::progress, this, [&](quint64, double f, const QString &) { fraction = f; });
-        page.runSweep();
-        QVERIFY(page.isBusy());
-        // Progress past 2/3: the first two points are measured, the third runs.
-        QTRY_VERIFY_WITH_TIMEOUT(fraction > 2.0 / 3.0 + 1e-9, 120000);
-        QVERIFY(page.isBusy());
-        page.cancel();
-        QCOMPARE(added.count(), 1);
-        QVERIFY(!page.isBusy());
-        QCOMPARE(page.results()->rowCount(), 2); // one variant, two points
-        QCOMPARE(page.results()->result(0).point.n, int64_t(1000));
-        QCOMPARE(page.results()->result(1).point.n, int64_t(31623));
-        QVERIFY(page.results()->result(1).stats.medianMs > 0);
-        QVERIFY(page.results()->runLabel(page.currentRun()).contains("cancelled after 2 of 3 points"));
-        page.jobs()->waitForDone();
-        QTest::qWait(100);
-        QCOMPARE(added.count(), 1); // the point in flight is dropped, not added later
-        QCOMPARE(page.results()->rowCount(), 2);
-    }
 
     void saveResultsSavesTheTableOrTheSelection()
     {
         QTemporaryDir dir;
-        ExplorerPage page;
+        ExplorerPage page(m_lab);
         QString error;
         const QString fixture = QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json");
         QVERIFY2(page.openResults(fixture, &error), qPrintable(error));
@@ -324,7 +202,7 @@ private Q_SLOTS:
         // One row selected (what selecting a run does): the whole table, no question.
         QCOMPARE(page.askSaveScope(), std::optional(ExplorerPage::SaveScope::All));
         QVERIFY(page.saveResults(dir.filePath("all.json"), &error));
-        ExplorerPage reader;
+        ExplorerPage reader(m_lab);
         QVERIFY(reader.openResults(dir.filePath("all.json"), &error));
         QCOMPARE(reader.results()->rowCount(), 16); // both runs, not the current one
         // Three rows selected: the page asks, and saves what is chosen.
@@ -385,7 +263,7 @@ private Q_SLOTS:
         QVERIFY(!yAxisIsLog(chart.get()));
 
         // The page's switch: on by default for a wide run, the user's choice holds.
-        ExplorerPage page;
+        ExplorerPage page(m_lab);
         page.results()->addRun(narrow, "narrow");
         QTemporaryDir dir;
         QFile f(dir.filePath("wide.json"));
@@ -403,34 +281,124 @@ private Q_SLOTS:
         QVERIFY(shown && !yAxisIsLog(shown.get()));
     }
 
+
+    void runsGoToTheLabThePageIsGiven()
+    {
+        const size_t before = m_lab.benchRequests().size();
+        ExplorerPage page(m_lab);
+        ParamsForm *form = page.params();
+        form->setField("n", "2000");
+        form->setVariantsChecked({"naive", "fused"});
+        form->setIterations(1, 5);
+        form->setSweep(SweepAxis::N, "1000", "100000", 3);
+        QSignalSpy added(&page, &ExplorerPage::runAdded);
+        QSignalSpy status(&page, &ExplorerPage::statusMessage);
+        page.runSweep();
+        QVERIFY(page.isBusy());
+        QVERIFY(added.wait(30000));
+        QVERIFY(!page.isBusy());
+        // One request per point, each with the seed the whole request gives it
+        // (what `syncscope-cli bench` measures with the same parameters).
+        const std::vector<lab::BenchRequest> sent = m_lab.benchRequests();
+        QCOMPARE(sent.size() - before, size_t(3));
+        const auto sweep = form->sweepRequest(nullptr);
+        QVERIFY(sweep);
+        for (size_t i = 0; i < 3; ++i) {
+            const lab::BenchRequest &r = sent[before + i];
+            QCOMPARE(r.points.size(), size_t(1));
+            QCOMPARE(r.points[0].n, sweep->points[i].n);
+            QCOMPARE(r.seed, lab::pointSeed(sweep->seed, i));
+            QCOMPARE(r.variants, (std::vector<std::string>{"naive", "fused"}));
+            QCOMPARE(r.iters, 5);
+        }
+        // The table shows what the lab answered, point by point.
+        QCOMPARE(page.results()->rowCount(), 6);
+        for (int row = 0; row < 6; ++row) {
+            const lab::BenchResult &x = page.results()->result(row);
+            QCOMPARE(x.stats.medianMs, test::FakeLab::medianMs(x.variant, x.point));
+        }
+        bool said = false;
+        for (const QList<QVariant> &m : status)
+            said = said || m.front().toString().contains(QStringLiteral("2 variant(s) at 3 point(s)"));
+        QVERIFY(said);
+        QVERIFY(page.chart()->hasChart());
+    }
+
+    void aRequestTheLabRefusesIsItsSentenceAndNoJob()
+    {
+        ExplorerPage page(m_lab);
+        page.params()->setVariantsChecked({"naive"});
+        m_lab.refuseBench = "the fake lab refuses this request";
+        QSignalSpy status(&page, &ExplorerPage::statusMessage);
+        const size_t before = m_lab.benchRequests().size();
+        page.runPoint();
+        m_lab.refuseBench.clear();
+        QVERIFY(!page.isBusy());
+        QCOMPARE(m_lab.benchRequests().size(), before);
+        QVERIFY(!status.isEmpty());
+        QVERIFY(status.last().front().toString().contains(QStringLiteral("the fake lab refuses this request")));
+    }
+
+    void cancelStopsTheWorkerAndKeepsTheFinishedPoints()
+    {
+        m_lab.slowFromN = 1'000'000;
+        ExplorerPage page(m_lab);
+        ParamsForm *form = page.params();
+        form->setVariantsChecked({"fused"});
+        form->setKIsRatio(true);
+        form->setField("k", "0.01");
+        form->setIterations(1, 400);
+        // 1e3 and 3e4 finish at once; 1e6 runs until cancelled.
+        form->setSweep(SweepAxis::N, "1000", "1000000", 3);
+        QSignalSpy added(&page, &ExplorerPage::runAdded);
+        QSignalSpy cancelled(page.jobs(), &JobRunner::cancelled);
+        double fraction = 0;
+        connect(page.jobs(), &JobRunner::progress, this, [&](quint64, double f, const QString &) { fraction = f; });
+        page.runSweep();
+        QTRY_VERIFY_WITH_TIMEOUT(fraction > 2.0 / 3.0 + 1e-9, 30000);
+        QVERIFY(page.isBusy());
+        page.cancel();
+        QVERIFY(cancelled.count() == 1 || cancelled.wait(1000));
+        QVERIFY(!page.isBusy());
+        QCOMPARE(added.count(), 1);
+        QCOMPARE(page.results()->rowCount(), 2);
+        QCOMPARE(page.results()->result(0).point.n, int64_t(1000));
+        QCOMPARE(page.results()->result(1).point.n, int64_t(31623));
+        QVERIFY(page.results()->runLabel(page.currentRun()).contains("cancelled after 2 of 3 points"));
+        // The worker itself stops: the fake polls the token every 2 ms and
+        // would run 60 s otherwise.
+        QElapsedTimer clock;
+        clock.start();
+        page.jobs()->waitForDone();
+        QVERIFY2(clock.elapsed() < 5000, "the worker did not stop on cancel");
+        QTest::qWait(50);
+        QCOMPARE(added.count(), 1);
+        QCOMPARE(page.results()->rowCount(), 2);
+        m_lab.slowFromN = INT64_MAX;
+    }
+
     void profileCapturesEveryCheckedVariantAsOneJob()
     {
-        MainWindow window;
+        MainWindow window(m_lab);
         window.explorer()->params()->setField("n", "5000");
         window.explorer()->params()->setVariantsChecked({"naive", "static"});
         QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
         QSignalSpy loadFailed(window.timeline(), &TimelinePage::loadFailed);
+        const size_t before = m_lab.captureRequests().size();
         window.explorer()->profileRun();
-        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() || !loadFailed.isEmpty(), 180000);
+        QTRY_VERIFY_WITH_TIMEOUT(!loaded.isEmpty() || !loadFailed.isEmpty(), 60000);
         QVERIFY2(loadFailed.isEmpty(), loadFailed.isEmpty() ? "" : qPrintable(loadFailed.at(0).at(0).toString()));
+        const std::vector<lab::CaptureRequest> sent = m_lab.captureRequests();
+        QCOMPARE(sent.size() - before, size_t(2));
+        QCOMPARE(sent[before].variant, std::string("naive"));
+        QCOMPARE(sent[before + 1].variant, std::string("static"));
+        QCOMPARE(sent[before].point.n, int64_t(5000));
         const QStringList files = loaded.at(0).at(0).toStringList();
         QCOMPARE(files.size(), 2);
+        QCOMPARE(files[0], QString::fromStdString(sent[before].outPath));
         QVERIFY(files[0].contains("-naive-") && files[1].contains("-static-"));
-        const auto data = window.timeline()->data();
-        QCOMPARE(data->files().size(), size_t(2)); // two ranks of one job
-        // Whichever profiler wrote them, the ops carry a category: cpu_op.
-        for (const TimelineFile &file : data->files()) {
-            const TraceModel &m = *file.model;
-            bool sawOp = false;
-            for (const Track &t : m.tracks())
-                for (size_t i = 0; i < t.size(); ++i)
-                    if (m.str(t.name[i]) == "aten::eq") {
-                        QCOMPARE(QString::fromUtf8(m.str(t.cat[i]).data(), int(m.str(t.cat[i]).size())),
-                                 QStringLiteral("cpu_op"));
-                        sawOp = true;
-                    }
-            QVERIFY(sawOp);
-        }
+        QCOMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
+        QCOMPARE(window.timeline()->data()->files().size(), size_t(2)); // two ranks of one job
         QCOMPARE(window.recentFiles().value(0), files.join('\n'));
     }
 
@@ -448,7 +416,7 @@ private Q_SLOTS:
     void saveAndLoadRoundTrip()
     {
         QTemporaryDir dir;
-        ExplorerPage page;
+        ExplorerPage page(m_lab);
         QString error;
         QVERIFY(!page.saveResults(dir.filePath("none.json"), &error));
         QVERIFY(!QFile::exists(dir.filePath("none.json")));
@@ -479,7 +447,7 @@ private Q_SLOTS:
         QVERIFY(f.open(QIODevice::WriteOnly));
         f.write("{\"traceEvents\": []}");
         f.close();
-        ExplorerPage page;
+        ExplorerPage page(m_lab);
         QString error;
         QVERIFY(!page.openResults(f.fileName(), &error));
         QVERIFY2(error.contains("trace.json"), qPrintable(error));
@@ -490,7 +458,7 @@ private Q_SLOTS:
 
     void windowRoutesFiles()
     {
-        MainWindow window;
+        MainWindow window(m_lab);
         const QString fixture = QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json");
         QVERIFY(MainWindow::isBenchResults(fixture));
         QString error;

@@ -6,7 +6,7 @@
 // are disabled, naming the library.
 #include "distribution/distributionpage.h"
 #include "explorer/explorerpage.h"
-#include "lab/labloader.h"
+#include "lab/api/labloader.h"
 #include "mainwindow.h"
 #include "timeline/timelinepage.h"
 

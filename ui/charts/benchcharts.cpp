@@ -1,6 +1,6 @@
 #include "charts/benchcharts.h"
 
-#include "lab/variants.h"
+#include "lab/api/variants.h"
 
 #include <QAreaSeries>
 #include <QBarCategoryAxis>

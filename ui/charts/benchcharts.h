@@ -1,7 +1,7 @@
 #pragma once
 // Charts of bench results, built from a BenchReport value alone so that the
 // window, the export dialog and the headless `--export-chart` draw the same.
-#include "lab/bench.h"
+#include "lab/api/bench.h"
 
 #include <QString>
 

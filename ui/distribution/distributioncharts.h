@@ -1,7 +1,7 @@
 #pragma once
 // Charts of one sampling experiment (lab::runDistribution), from the stats
 // value alone so that the page and exports draw the same.
-#include "lab/samplerun.h"
+#include "lab/api/samplerun.h"
 
 #include <QString>
 

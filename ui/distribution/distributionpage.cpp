@@ -3,7 +3,7 @@
 #include "charts/chartpanel.h"
 #include "distribution/distributioncharts.h"
 #include "jobs/jobrunner.h"
-#include "lab/variants.h"
+#include "lab/api/variants.h"
 #include "shared/countspinbox.h"
 
 #include <QAction>
@@ -31,7 +31,7 @@ constexpr double kMaxWork = 4e9;
 constexpr int kChartPoints = 1600; // about twice a wide chart's pixel width
 } // namespace
 
-DistributionPage::DistributionPage(QWidget *parent) : QWidget(parent)
+DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QWidget(parent), m_lab(lab)
 {
     m_jobs = new JobRunner(this);
     m_runAction = new QAction(QIcon::fromTheme("media-playback-start"), tr("Run &Sampling Test"), this);
@@ -69,7 +69,7 @@ DistributionPage::DistributionPage(QWidget *parent) : QWidget(parent)
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
     m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));
     std::string why;
-    if (!lab::cudaAvailable(&why)) {
+    if (!m_lab.cudaAvailable(&why)) {
         qobject_cast<QStandardItemModel *>(m_device->model())->item(1)->setEnabled(false);
         const QString reason = tr("CUDA is unavailable: %1.").arg(QString::fromStdString(why));
         m_device->setItemData(1, reason, Qt::ToolTipRole);
@@ -246,7 +246,7 @@ std::optional<lab::SampleRequest> DistributionPage::request(QString *error)
                       .arg(QLocale().toString(work, 'g', 3));
     else {
         try {
-            lab::validate(r);
+            m_lab.validateSample(r);
         } catch (const std::exception &e) {
             problem = QString::fromUtf8(e.what());
             problem[0] = problem[0].toUpper();
@@ -315,8 +315,8 @@ void DistributionPage::run()
     m_request = *r;
     m_jobs->start(
         tr("Sampling test"),
-        [req = *r, runs](const ProgressFn &progress, const CancelToken *cancel) {
-            return lab::runDistribution(req, runs, progress, cancel);
+        [&lab = m_lab, req = *r, runs](const ProgressFn &progress, const CancelToken *cancel) {
+            return lab.runDistribution(req, runs, progress, cancel);
         },
         this, [this](lab::DistributionStats stats) { onFinished(std::move(stats)); });
     setBusy(true);

@@ -1,7 +1,8 @@
 #pragma once
 // Distribution: many runs of one sampler on one fixed input, to see whether it
 // picks items uniformly and orders its output uniformly, with the test stated.
-#include "lab/samplerun.h"
+#include "lab/api/labinterface.h"
+#include "lab/api/samplerun.h"
 
 #include <QWidget>
 
@@ -27,7 +28,8 @@ class JobRunner;
 class DistributionPage : public QWidget {
     Q_OBJECT
 public:
-    explicit DistributionPage(QWidget *parent = nullptr);
+    // Every run goes to `lab`, which outlives the page and its jobs.
+    explicit DistributionPage(lab::LabInterface &lab, QWidget *parent = nullptr);
     ~DistributionPage() override;
 
     // The request the form describes, or nullopt with the first problem (also shown inline).
@@ -73,6 +75,7 @@ Q_SIGNALS:
     void chartsExported(const QString &path);
 
 private:
+    lab::LabInterface &m_lab;
     void validateForm();
     void onFinished(lab::DistributionStats stats);
     void setBusy(bool busy);

@@ -7,7 +7,7 @@
 #include "explorer/paramsform.h"
 #include "explorer/resultsmodel.h"
 #include "jobs/jobrunner.h"
-#include "lab/capture.h"
+#include "lab/api/capture.h"
 #include "shared/savefolder.h"
 
 #include <QAction>
@@ -43,11 +43,11 @@ constexpr qint64 kMaxResultsBytes = 256LL * 1024 * 1024;
 
 } // namespace
 
-ExplorerPage::ExplorerPage(QWidget *parent) : QWidget(parent)
+ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(parent), m_lab(lab)
 {
     m_jobs = new JobRunner(this);
     m_model = new ResultsModel(this);
-    m_params = new ParamsForm(this);
+    m_params = new ParamsForm(lab, this);
 
     // Actions first: the buttons below and the window's menus share them.
     m_runAction = new QAction(QIcon::fromTheme("media-playback-start"), tr("&Run at One Point"), this);
@@ -325,7 +325,7 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
     if (isBusy())
         return;
     try {
-        lab::validate(request);
+        m_lab.validateBench(request);
     } catch (const std::exception &e) {
         return showError(QString::fromUtf8(e.what()));
     }
@@ -342,7 +342,7 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
     m_partial = partial;
     m_jobs->start(
         tr("Benchmarking %1").arg(label),
-        [request, partial](const ProgressFn &progress, const CancelToken *cancel) {
+        [&lab = m_lab, request, partial](const ProgressFn &progress, const CancelToken *cancel) {
             const size_t count = request.points.size();
             for (size_t pi = 0; pi < count; ++pi) {
                 lab::BenchRequest one = request;
@@ -351,7 +351,7 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
                 const ProgressFn sub = [&](double f, const char *m) {
                     progress((static_cast<double>(pi) + f) / static_cast<double>(count), m);
                 };
-                lab::BenchReport r = lab::runBench(one, sub, cancel);
+                lab::BenchReport r = lab.runBench(one, sub, cancel);
                 const std::lock_guard<std::mutex> lock(partial->mutex);
                 if (pi == 0) {
                     partial->report.device = r.device;
@@ -435,14 +435,14 @@ void ExplorerPage::profileRun()
                                                        describePoint(captures.front().point));
     m_jobs->start(
         title,
-        [captures](const ProgressFn &progress, const CancelToken *cancel) {
+        [&lab = m_lab, captures](const ProgressFn &progress, const CancelToken *cancel) {
             std::vector<lab::CaptureResult> results;
             const double n = static_cast<double>(captures.size());
             for (size_t i = 0; i < captures.size(); ++i) {
                 const ProgressFn sub = [&](double f, const char *m) {
                     progress((static_cast<double>(i) + f) / n, m);
                 };
-                results.push_back(lab::captureTrace(captures[i], sub, cancel));
+                results.push_back(lab.captureTrace(captures[i], sub, cancel));
             }
             return results;
         },
@@ -467,12 +467,12 @@ void ExplorerPage::profileAndCompare()
                               .arg(variants.at(0), variants.at(1), describePoint(before->point));
     m_jobs->start(
         title,
-        [b = *before, a = *after](const ProgressFn &progress, const CancelToken *cancel) {
+        [&lab = m_lab, b = *before, a = *after](const ProgressFn &progress, const CancelToken *cancel) {
             // One job, two captures of the same point and seed, one after the other.
             ProgressFn first = [&](double f, const char *m) { progress(0.5 * f, m); };
             ProgressFn second = [&](double f, const char *m) { progress(0.5 + 0.5 * f, m); };
-            lab::CaptureResult rb = lab::captureTrace(b, first, cancel);
-            lab::CaptureResult ra = lab::captureTrace(a, second, cancel);
+            lab::CaptureResult rb = lab.captureTrace(b, first, cancel);
+            lab::CaptureResult ra = lab.captureTrace(a, second, cancel);
             return std::make_pair(std::move(rb), std::move(ra));
         },
         this,

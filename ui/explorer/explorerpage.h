@@ -1,8 +1,9 @@
 #pragma once
 // Explore: set parameters like your model's, run the variants at one point or
 // over a sweep, and read step time, spread, speedup and syncs off the charts.
-#include "lab/bench.h"
-#include "lab/capture.h"
+#include "lab/api/bench.h"
+#include "lab/api/capture.h"
+#include "lab/api/labinterface.h"
 
 #include <QWidget>
 
@@ -35,7 +36,8 @@ class ExplorerPage : public QWidget {
 public:
     enum ChartKind { StepTimeChart, SweepChart, SpeedupChart, SyncsMemoryChart, StepSamplesChart };
 
-    explicit ExplorerPage(QWidget *parent = nullptr);
+    // Every run goes to `lab`, which outlives the page and its jobs.
+    explicit ExplorerPage(lab::LabInterface &lab, QWidget *parent = nullptr);
     ~ExplorerPage() override;
 
     ParamsForm *params() const { return m_params; }
@@ -98,6 +100,7 @@ Q_SIGNALS:
     void fileOpened(const QString &path);
 
 private:
+    lab::LabInterface &m_lab;
     void startBench(const lab::BenchRequest &request, const QString &label);
     // The capture of `variant` (the first checked one when empty) at the point shown.
     std::optional<lab::CaptureRequest> captureRequest(const std::string &variant);

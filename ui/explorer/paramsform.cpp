@@ -1,7 +1,7 @@
 #include "explorer/paramsform.h"
 
 #include "common/numbers.h"
-#include "lab/variants.h"
+#include "lab/api/variants.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -58,7 +58,7 @@ std::vector<double> sweepValues(double from, double to, int points, bool whole)
     return out;
 }
 
-ParamsForm::ParamsForm(QWidget *parent) : QWidget(parent)
+ParamsForm::ParamsForm(lab::LabInterface &lab, QWidget *parent) : QWidget(parent), m_lab(lab)
 {
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(0, 0, 0, 0);
@@ -88,7 +88,7 @@ ParamsForm::ParamsForm(QWidget *parent) : QWidget(parent)
     m_device->addItem(tr("CPU"), QStringLiteral("cpu"));
     m_device->addItem(tr("CUDA"), QStringLiteral("cuda"));
     std::string why;
-    if (!lab::cudaAvailable(&why)) {
+    if (!m_lab.cudaAvailable(&why)) {
         auto *model = qobject_cast<QStandardItemModel *>(m_device->model());
         model->item(1)->setEnabled(false);
         const QString reason = tr("CUDA is unavailable: %1.").arg(QString::fromStdString(why));
@@ -357,7 +357,7 @@ QStringList ParamsForm::validate()
         variantError = tr("Choose at least one variant.");
     for (const QString &v : variants) {
         std::string why;
-        if (!lab::variantRunnable(v.toStdString(), device().toStdString(), &why)) {
+        if (!m_lab.variantRunnable(v.toStdString(), device().toStdString(), &why)) {
             variantError = tr("%1 cannot run on %2: %3.").arg(v, device(), QString::fromStdString(why));
             break;
         }

@@ -2,7 +2,8 @@
 // The Explore page's parameters: every field validated inline as it is typed,
 // and turned into a bench request only when all of them are valid.
 #include "charts/benchcharts.h"
-#include "lab/bench.h"
+#include "lab/api/bench.h"
+#include "lab/api/labinterface.h"
 
 #include <QHash>
 #include <QWidget>
@@ -33,7 +34,8 @@ std::vector<double> sweepValues(double from, double to, int points, bool whole);
 class ParamsForm : public QWidget {
     Q_OBJECT
 public:
-    explicit ParamsForm(QWidget *parent = nullptr);
+    // `lab` says which variants and devices can run; it outlives the form.
+    explicit ParamsForm(lab::LabInterface &lab, QWidget *parent = nullptr);
 
     // Re-checks every field, shows the problems beside them and returns them.
     QStringList validate();
@@ -66,6 +68,7 @@ Q_SIGNALS:
     void variantsChanged(); // a variant was checked or unchecked
 
 private:
+    lab::LabInterface &m_lab;
     QLineEdit *addField(QFormLayout *form, const QString &name, const QString &label,
                         const QString &tooltip, QWidget *labelWidget = nullptr);
     void setError(const QString &name, const QString &error);

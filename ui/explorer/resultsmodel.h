@@ -1,7 +1,7 @@
 #pragma once
 // Every bench run of the session as one table: a thin adapter over the
 // BenchReport values, one row per (run, variant, point).
-#include "lab/bench.h"
+#include "lab/api/bench.h"
 
 #include <QAbstractTableModel>
 

@@ -1,14 +1,14 @@
 // The three tensor-level sampler variants. Inputs arrive validated and batched.
-#include "lab/sampler.h"
+#include "lab/impl/sampler.h"
 
 #include "common/error.h"
 #include "kernels/countrule.h"
 #include "kernels/cpu/fusedsampler.h"
-#include "lab/cancelpoint.h"
-#include "lab/hostalloc.h"
-#include "lab/torchcompat.h"
+#include "lab/impl/cancelpoint.h"
+#include "lab/impl/hostalloc.h"
+#include "lab/impl/torchcompat.h"
 #if defined(SYNCSCOPE_WITH_CUDA)
-#include "lab/cudalab.h"
+#include "lab/impl/cudalab.h"
 #endif
 
 #include <algorithm>

@@ -1,4 +1,4 @@
-#include "lab/hostalloc.h"
+#include "lab/impl/hostalloc.h"
 
 #include "common/error.h"
 

@@ -1,6 +1,6 @@
 // The variant registry: names, descriptions and what each needs. Torch-free,
 // so the viewer lists the variants without loading the lab.
-#include "lab/variants.h"
+#include "lab/api/variants.h"
 
 namespace syncscope::lab {
 

@@ -1,16 +1,19 @@
 #pragma once
-// The seam between the viewer and the lab. The lab (samplers, bench harness,
-// capture: everything that needs LibTorch) is a shared library loaded at run
-// time on first use; the app and the CLI see it only through this abstract
-// class, which one extern "C" factory returns. Only value types of lab/ and
-// common/ cross it (no torch types), so this header is torch-free.
+// The seam between the viewer and the lab, and the one declaration of each lab
+// operation. The lab (samplers, bench harness, capture: everything that needs
+// LibTorch) is a shared library loaded at run time on first use
+// (labloader.h); the app and the CLI see it only through this abstract class,
+// which one extern "C" factory returns, and call its operations on the
+// instance they are given. Its one implementation is lab::TorchLab
+// (impl/torchlab.h); tests give pages a fake. Only the value types of
+// lab/api/ and common/ cross it (no torch types), so this header is torch-free.
 //
 // Bump kLabInterfaceVersion whenever this class or a type it passes changes:
 // a lab built for another version is refused with a sentence, not called.
 #include "common/progress.h"
-#include "lab/bench.h"
-#include "lab/capture.h"
-#include "lab/samplerun.h"
+#include "lab/api/bench.h"
+#include "lab/api/capture.h"
+#include "lab/api/samplerun.h"
 
 #include <string>
 
@@ -22,16 +25,19 @@ class LabInterface {
 public:
     virtual ~LabInterface() = default;
 
-    // Facts about the lab's LibTorch and the machine (see variants.h).
+    // Facts about the lab's LibTorch and the machine.
     virtual std::string torchVersion() = 0;
+    // Whether CUDA is usable; if not, why (one sentence).
     virtual bool cudaAvailable(std::string *why) = 0;
     virtual std::string deviceDescription(const std::string &device) = 0;
+    // Throws syncscope::Error with one sentence unless `device` is "cpu" or a usable "cuda".
     virtual void checkDevice(const std::string &device) = 0;
+    // Whether `variant` (variants.h) can run on `device` ("cpu" or "cuda") here; if not, why.
     virtual bool variantRunnable(const std::string &variant, const std::string &device, std::string *why) = 0;
 
-    // The work itself; each throws syncscope::Error (one sentence) or
-    // syncscope::Cancelled, exactly as the functions of bench.h, samplerun.h
-    // and capture.h document.
+    // The work itself. Each throws syncscope::Error (one sentence) for a bad
+    // request or a failure, and syncscope::Cancelled once `cancel` is set.
+    // validate*: everything a run would refuse, checked without running.
     virtual void validateBench(const BenchRequest &request) = 0;
     virtual BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
                                  const CancelToken *cancel) = 0;
@@ -39,6 +45,7 @@ public:
     virtual SampleRun runSample(const SampleRequest &request, bool keepInputFeatures) = 0;
     virtual DistributionStats runDistribution(const SampleRequest &request, int64_t runs,
                                               const ProgressFn &progress, const CancelToken *cancel) = 0;
+    // The trace file is written atomically: it is complete or absent.
     virtual CaptureResult captureTrace(const CaptureRequest &request, const ProgressFn &progress,
                                        const CancelToken *cancel) = 0;
 };

@@ -1,8 +1,9 @@
 #pragma once
-// The benchmark harness: variants x parameter points, warm-up, timed steps on
-// rotated inputs, per-step statistics and the label read-pass floor.
+// What a benchmark asks and returns (LabInterface::runBench): variants x
+// parameter points, warm-up, timed steps on rotated inputs, per-step
+// statistics and the floors. Torch-free.
 #include "common/progress.h"
-#include "lab/labstats.h"
+#include "lab/api/labstats.h"
 
 #include <cstddef>
 #include <cstdint>
@@ -69,11 +70,6 @@ struct BenchReport {
     int threads = 0;
     std::vector<BenchResult> results;
 };
-
-// Throws syncscope::Error for bad requests and syncscope::Cancelled on cancel.
-void validate(const BenchRequest &request);
-BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
-                     const CancelToken *cancel);
 
 // The CLI's `bench --json` shape; the app reads and writes the same.
 std::string benchReportToJson(const BenchReport &report);

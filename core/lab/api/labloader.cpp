@@ -1,5 +1,5 @@
 // Loading the lab library at run time; see labloader.h.
-#include "lab/labloader.h"
+#include "lab/api/labloader.h"
 
 #include "common/error.h"
 
@@ -136,6 +136,15 @@ LabInterface *loadLab(std::string *error)
     if (!lab && error)
         *error = s.error;
     return lab;
+}
+
+LabInterface &requireLab()
+{
+    std::string error;
+    LabInterface *l = loadLab(&error);
+    if (!l)
+        throw Error(error);
+    return *l;
 }
 
 LabInterface *loadedLab() { return state().lab.load(std::memory_order_acquire); }

@@ -1,10 +1,11 @@
 #pragma once
-// Captures a Chrome trace of sampler steps with the LibTorch profiler: Kineto
-// (CPU + CUDA activities) where the linked LibTorch has it, else the legacy
-// CPU-only profiler. Each step is a user-scope record-function range
-// "ProfilerStep#N" (N from 0), as torch.profiler's schedule marks steps.
+// What a trace capture asks and returns (LabInterface::captureTrace): a
+// Chrome trace of sampler steps with the LibTorch profiler, Kineto (CPU + CUDA
+// activities) where the lab's LibTorch has it, else the legacy CPU-only
+// profiler. Each step is a user-scope record-function range "ProfilerStep#N"
+// (N from 0), as torch.profiler's schedule marks steps.
 #include "common/progress.h"
-#include "lab/bench.h"
+#include "lab/api/bench.h"
 
 #include <string>
 
@@ -27,10 +28,5 @@ struct CaptureResult {
     std::string note;     // e.g. why the trace is CPU-only
     int steps = 0;
 };
-
-// Throws syncscope::Error (one sentence) or syncscope::Cancelled. The file is
-// written atomically: it is complete or absent.
-CaptureResult captureTrace(const CaptureRequest &request, const ProgressFn &progress,
-                           const CancelToken *cancel);
 
 } // namespace syncscope::lab

@@ -3,7 +3,7 @@
 // the fused CUDA sampler on tensors, the static sampler replayed from a CUDA
 // graph, and the two device floors the harness measures.
 #include "kernels/cpu/fusedsampler.h"
-#include "lab/sampler.h"
+#include "lab/impl/sampler.h"
 
 #include <memory>
 

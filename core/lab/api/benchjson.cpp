@@ -1,7 +1,7 @@
 // bench JSON and CSV: the CLI writes them, the app reads and writes the same.
 // No LibTorch here, so the app can read results from any machine.
 #include "common/error.h"
-#include "lab/bench.h"
+#include "lab/api/bench.h"
 
 #include <nlohmann/json.hpp>
 

@@ -1,4 +1,4 @@
-#include "lab/labstats.h"
+#include "lab/api/labstats.h"
 
 #include <algorithm>
 #include <cmath>

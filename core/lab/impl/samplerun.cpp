@@ -1,13 +1,14 @@
 // Sampling runs on generated inputs, copied back to host vectors, and the
 // statistics the Distribution page and the tests use.
-#include "lab/samplerun.h"
+#include "lab/api/samplerun.h"
 
 #include "common/error.h"
 #include "kernels/countrule.h"
-#include "lab/cancelpoint.h"
-#include "lab/labstats.h"
-#include "lab/sampler.h"
-#include "lab/variants.h"
+#include "lab/impl/cancelpoint.h"
+#include "lab/api/labstats.h"
+#include "lab/impl/sampler.h"
+#include "lab/api/variants.h"
+#include "lab/impl/torchlab.h"
 
 #include <chrono>
 #include <cmath>
@@ -15,7 +16,7 @@
 
 namespace syncscope::lab {
 
-void validate(const SampleRequest &r)
+void TorchLab::validateSample(const SampleRequest &r)
 {
     if (!findVariant(r.variant))
         throw Error("unknown variant '" + r.variant + "' (see `syncscope-cli variants`)");
@@ -57,9 +58,9 @@ GeneratedInput makeInput(const InputSpec &in, float *featuresInto = nullptr)
 }
 } // namespace
 
-SampleRun runSample(const SampleRequest &request, bool keepInputFeatures)
+SampleRun TorchLab::runSample(const SampleRequest &request, bool keepInputFeatures)
 {
-    validate(request);
+    validateSample(request);
     SampleRun run;
     // On the CPU the input's features are drawn straight into the run's vector:
     // no second copy of the largest array.
@@ -85,10 +86,10 @@ SampleRun runSample(const SampleRequest &request, bool keepInputFeatures)
 }
 
 
-DistributionStats runDistribution(const SampleRequest &request, int64_t runs,
+DistributionStats TorchLab::runDistribution(const SampleRequest &request, int64_t runs,
                                   const ProgressFn &progress, const CancelToken *cancel)
 {
-    validate(request);
+    validateSample(request);
     if (runs < 1)
         throw Error("the number of runs must be at least 1 (got " + std::to_string(runs) + ")");
     // Between the ATen calls of a run, too (cancelpoint.h).

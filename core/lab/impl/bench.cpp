@@ -2,21 +2,22 @@
 // whose outputs are complete when it returns; CUDA steps with event pairs, and
 // on CUDA also syncs per step (sync debug mode), peak memory per step (the
 // caching allocator's stats) and the launch floor (an empty graph replay).
-#include "lab/bench.h"
+#include "lab/api/bench.h"
 
 #include "common/error.h"
 #include "kernels/cpu/threadpool.h"
 #include "kernels/cpu/fusedsampler.h"
-#include "lab/cancelpoint.h"
-#include "lab/hostalloc.h"
-#include "lab/sampler.h"
-#include "lab/torchcompat.h"
+#include "lab/impl/cancelpoint.h"
+#include "lab/impl/hostalloc.h"
+#include "lab/impl/sampler.h"
+#include "lab/impl/torchcompat.h"
 
-#include "lab/variants.h"
+#include "lab/api/variants.h"
+#include "lab/impl/torchlab.h"
 
 #include <ATen/Parallel.h>
 #if defined(SYNCSCOPE_WITH_CUDA)
-#include "lab/cudalab.h"
+#include "lab/impl/cudalab.h"
 
 #include <ATen/cuda/CUDAEvent.h>
 #include <c10/cuda/CUDAFunctions.h>
@@ -32,7 +33,7 @@ namespace syncscope::lab {
 
 static_assert(kMaxThreads == kernels::ThreadPool::kMaxThreads, "the lab's thread cap is the pool's");
 
-void validate(const BenchRequest &r)
+void TorchLab::validateBench(const BenchRequest &r)
 {
     if (r.variants.empty())
         throw Error("choose at least one variant");
@@ -225,10 +226,10 @@ constexpr int kSyncCountSteps = 5;
 
 } // namespace
 
-BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
+BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &progress,
                      const CancelToken *cancel)
 {
-    validate(request);
+    validateBench(request);
     // The samplers poll the token between their ATen calls (cancelpoint.h), so
     // the worker stops within one ATen call of Cancel, not one step.
     const CancelScope cancelScope(cancel);

@@ -1,6 +1,6 @@
 #pragma once
 // The variant registry as the CLI and the UI see it: names, one-line
-// descriptions and what this build and machine can run. No LibTorch here.
+// descriptions and properties. No LibTorch here.
 #include <string>
 #include <vector>
 
@@ -23,16 +23,6 @@ struct VariantInfo {
 // Every variant this build knows, in display order.
 const std::vector<VariantInfo> &allVariants();
 const VariantInfo *findVariant(const std::string &name);
-
-// Whether `variant` can run on `device` ("cpu" or "cuda") here; if not, why.
-bool variantRunnable(const std::string &variant, const std::string &device, std::string *why);
-
-// Facts about the linked LibTorch and the machine.
-std::string torchVersion();
-bool cudaAvailable(std::string *why);
-std::string deviceDescription(const std::string &device);
-
-// Throws syncscope::Error with one sentence unless `device` is "cpu" or a usable "cuda".
-void checkDevice(const std::string &device);
+// What this machine can run of them: LabInterface::variantRunnable.
 
 } // namespace syncscope::lab

@@ -1,13 +1,14 @@
 // Profiler capture. Kineto is used where the LibTorch has it (2.x wheels);
 // Debian's 1.13 is built without Kineto, where ProfilerResult::save throws, so
 // it gets the legacy profiler's CPU-only Chrome trace (RecordProfile).
-#include "lab/capture.h"
+#include "lab/api/capture.h"
 
 #include "common/error.h"
 #include "kernels/cpu/threadpool.h"
-#include "lab/sampler.h"
-#include "lab/torchcompat.h"
-#include "lab/variants.h"
+#include "lab/impl/sampler.h"
+#include "lab/impl/torchcompat.h"
+#include "lab/api/variants.h"
+#include "lab/impl/torchlab.h"
 #include "trace/atomicfile.h"
 
 #include <ATen/Parallel.h>
@@ -173,7 +174,7 @@ bool captureKineto(Steps &steps, const std::string &tmpJson, std::string &note)
 
 } // namespace
 
-CaptureResult captureTrace(const CaptureRequest &req, const ProgressFn &progress,
+CaptureResult TorchLab::captureTrace(const CaptureRequest &req, const ProgressFn &progress,
                            const CancelToken *cancel)
 {
     if (!findVariant(req.variant))
@@ -186,7 +187,7 @@ CaptureResult captureTrace(const CaptureRequest &req, const ProgressFn &progress
     probe.variants = {req.variant};
     probe.points = {req.point};
     probe.device = req.device;
-    validate(probe);
+    validateBench(probe);
     std::string why;
     if (!variantRunnable(req.variant, req.device, &why))
         throw Error("cannot run variant '" + req.variant + "' on " + req.device + ": " + why);

@@ -2,11 +2,12 @@
 // where c10::Error becomes syncscope::Error.
 #include "common/error.h"
 #include "kernels/cpu/fusedsampler.h"
-#include "lab/sampler.h"
-#include "lab/torchcompat.h"
-#include "lab/variants.h"
+#include "lab/impl/sampler.h"
+#include "lab/impl/torchcompat.h"
+#include "lab/api/variants.h"
+#include "lab/impl/torchlab.h"
 #if defined(SYNCSCOPE_WITH_CUDA)
-#include "lab/cudalab.h"
+#include "lab/impl/cudalab.h"
 #endif
 
 #include "kernels/cpu/threadpool.h"
@@ -62,7 +63,13 @@ int useThreads(int threads)
     return pool.threads();
 }
 
-std::string torchVersion()
+TorchLab &torchLab()
+{
+    static TorchLab lab;
+    return lab;
+}
+
+std::string TorchLab::torchVersion()
 {
 #ifdef TORCH_VERSION
     return TORCH_VERSION;
@@ -73,7 +80,7 @@ std::string torchVersion()
 #endif
 }
 
-bool cudaAvailable(std::string *why)
+bool TorchLab::cudaAvailable(std::string *why)
 {
 #ifdef SYNCSCOPE_TORCH_HAS_CUDA
     if (at::globalContext().hasCUDA())
@@ -88,7 +95,7 @@ bool cudaAvailable(std::string *why)
 #endif
 }
 
-void checkDevice(const std::string &device)
+void TorchLab::checkDevice(const std::string &device)
 {
     if (device == "cpu")
         return;
@@ -99,7 +106,7 @@ void checkDevice(const std::string &device)
         throw Error("device 'cuda' was requested, but " + why);
 }
 
-bool variantRunnable(const std::string &variant, const std::string &device, std::string *why)
+bool TorchLab::variantRunnable(const std::string &variant, const std::string &device, std::string *why)
 {
     const VariantInfo *info = findVariant(variant);
     if (!info) {
@@ -129,7 +136,7 @@ bool variantRunnable(const std::string &variant, const std::string &device, std:
     return true;
 }
 
-std::string deviceDescription(const std::string &device)
+std::string TorchLab::deviceDescription(const std::string &device)
 {
     if (device == "cuda") {
         std::string why;
@@ -222,7 +229,7 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
     validateTensors(features, labels, cfg);
     useTorchThreadPool();
     std::string why;
-    if (!variantRunnable(name, features.is_cuda() ? "cuda" : "cpu", &why))
+    if (!torchLab().variantRunnable(name, features.is_cuda() ? "cuda" : "cpu", &why))
         throw Error("cannot run variant '" + name + "': " + why);
     const bool batched = labels.dim() == 2;
     try {

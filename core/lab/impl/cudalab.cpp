@@ -1,12 +1,12 @@
 // The fused CUDA sampler on tensors, the device floors, and the static sampler
 // replayed from a CUDA graph. Compiled only into CUDA builds.
-#include "lab/cudalab.h"
+#include "lab/impl/cudalab.h"
 
-#include "lab/cancelpoint.h"
+#include "lab/impl/cancelpoint.h"
 
 #include "common/error.h"
 #include "kernels/cuda/fusedsampler_cuda.h"
-#include "lab/torchcompat.h"
+#include "lab/impl/torchcompat.h"
 
 #include <ATen/cuda/CUDAContext.h>
 #include <ATen/cuda/CUDAEvent.h>

@@ -1,5 +1,6 @@
 #pragma once
-// One sampling run with generated inputs, copied back to host vectors: what the
+// One sampling run with generated inputs, copied back to host vectors
+// (LabInterface::runSample), and many of them (runDistribution): what the
 // CLI's `sample` command and the desktop app's Distribution page consume.
 #include "common/progress.h"
 
@@ -39,13 +40,9 @@ struct SampleRun {
     std::vector<int64_t> valid;         // B
 };
 
-// Validates everything first; throws syncscope::Error with one sentence.
-void validate(const SampleRequest &request);
-
-SampleRun runSample(const SampleRequest &request, bool keepInputFeatures);
-
-// Repeated runs with seeds seed, seed+1, ... on one fixed input: how often each
-// input position is selected and where positives land in the output.
+// Repeated runs with seeds seed, seed+1, ... on one fixed input
+// (LabInterface::runDistribution): how often each input position is selected
+// and where positives land in the output.
 struct DistributionStats {
     int64_t runs = 0;
     int64_t batch = 0, n = 0, k = 0;
@@ -59,8 +56,5 @@ struct DistributionStats {
     double selectionChi2 = 0, selectionDof = 0, selectionP = 1; // eligible items equally likely
     double orderChi2 = 0, orderDof = 0, orderP = 1; // positive output slots uniform over [0, valid)
 };
-
-DistributionStats runDistribution(const SampleRequest &request, int64_t runs,
-                                  const ProgressFn &progress, const CancelToken *cancel);
 
 } // namespace syncscope::lab

@@ -7,11 +7,10 @@
 //   2. beside the executable (the build tree, a relocatable install);
 //   3. <executable>/../lib/syncscope/ (the installed layout).
 //
-// The free functions of variants.h (except allVariants/findVariant), bench.h
-// (validate, runBench), samplerun.h (validate, runSample, runDistribution) and
-// capture.h (captureTrace) are defined here as calls into the loaded lab: they
-// load it first, and throw syncscope::Error with labLoadError() when it cannot load.
-#include "lab/labinterface.h"
+// This is the one way the app and the CLI get the lab: loadLab() (a pointer,
+// or null and the sentence) or requireLab() (a reference, or Error with the
+// sentence). They then call its operations on the LabInterface they hold.
+#include "lab/api/labinterface.h"
 
 #include <string>
 
@@ -20,6 +19,10 @@ namespace syncscope::lab {
 // Loads the lab once per process (thread-safe; later calls return at once).
 // Null on failure, with the one sentence in *error.
 LabInterface *loadLab(std::string *error = nullptr);
+
+// The lab, loading it first; throws syncscope::Error with the one sentence when
+// it cannot load.
+LabInterface &requireLab();
 
 // The loaded lab, or null when no load has finished yet or it failed. Never blocks.
 LabInterface *loadedLab();
