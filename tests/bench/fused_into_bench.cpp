@@ -1,7 +1,7 @@
 // fused at small N, timed both ways in one run: allocating its outputs per
 // call (runVariant("fused")) and sampling into outputs the caller keeps
 // (sampleFusedInto). Prints min, p5, median and p95 per call in microseconds.
-//   build/deb/tests/core/fused_into_bench [N] [K] [D] [calls] [threads]
+//   build/deb/tests/lab/fused_into_bench [N] [K] [D] [calls] [threads]
 #include "lab/impl/sampler.h"
 
 #include <algorithm>

@@ -4,7 +4,7 @@
 // numbers made from the request (so a test can tell one point's result from
 // another's), polls the cancel token as the real lab does, and writes a small
 // real Chrome trace for a capture. Never a stand-in for the lab's own tests:
-// tests/core measures the real one.
+// tests/lab measures the real one.
 #include "common/error.h"
 #include "lab/api/labinterface.h"
 #include "lab/api/variants.h"

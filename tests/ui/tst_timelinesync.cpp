@@ -480,7 +480,7 @@ private Q_SLOTS:
     // What-if in the app: checked sources are removed together on a worker and
     // the header leads with what that saves. Figures worked out by hand: the
     // copy alone 34.0 µs, both sources (every call) 44.25 µs; on the straggler
-    // job (tests/trace/job_cases_test.py) rank 2's nonzero sync alone saves the
+    // job (tests/analysis/job_cases_test.py) rank 2's nonzero sync alone saves the
     // job 80 µs.
     void whatIfOfCheckedSources()
     {

@@ -8,7 +8,7 @@ on traces whose answers are known without either of them:
    true saving is how much earlier the last kernel ends. The sync-free replay of
    the measured trace without R must give exactly that, for every R.
 2. The hand-made trace tests/data/sync_replay.json, whose figures are worked out
-   by hand in tests/trace/exact_test.cpp.
+   by hand in tests/analysis/exact_test.cpp.
 3. syncscope-cli analyze on simulated traces equals the reference, to the ns.
 
 Usage: replay_selftest.py CLI DATA_DIR

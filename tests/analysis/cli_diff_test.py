@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """`syncscope-cli diff BEFORE AFTER --json --csv` against its contract, on the
 hand-made pair tests/data/diff_before.json, diff_after.json (the expected values
-are worked out in tests/trace/tracediff_test.cpp).
+are worked out in tests/analysis/tracediff_test.cpp).
 Usage: cli_diff_test.py CLI DATA_DIR"""
 import csv
 import json
