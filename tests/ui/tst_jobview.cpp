@@ -335,18 +335,20 @@ private Q_SLOTS:
         };
         // by job avoidable, largest first (a stable sort keeps 0 before 2)
         QCOMPARE(column(rp, JobRankModel::Rank).front(), QStringLiteral("1"));
-        QCOMPARE(column(rp, JobRankModel::JobAvoidable).front(), QStringLiteral("700.0 µs"));
+        // One unit per column, and decimals for the smallest (100 ns) to show 2 digits.
+        QCOMPARE(column(rp, JobRankModel::JobAvoidable), (QStringList{"700.00 µs", "0.10 µs", "0.10 µs"}));
         view.rankTable()->sortByColumn(JobRankModel::Wait, Qt::AscendingOrder);
         QCOMPARE(column(rp, JobRankModel::Rank), (QStringList{"2", "1", "0"}));
         view.rankTable()->sortByColumn(JobRankModel::ClockOffset, Qt::AscendingOrder);
         QCOMPARE(column(rp, JobRankModel::Rank), (QStringList{"1", "0", "2"}));
+        // Offsets from -500 ns to 1 s: seconds, to 2 digits of 500 ns.
         QCOMPARE(column(rp, JobRankModel::ClockOffset),
-                 (QStringList{"-500 ns", "0 ns", "1.000 s"}));
+                 (QStringList{"-0.00000050 s", "0.00000000 s", "1.00000000 s"}));
         QCOMPARE(rp->index(0, JobRankModel::ClockSpread).data().toString(),
-                 QStringLiteral("-2.50 µs … 2.50 µs"));
+                 QStringLiteral("-0.00000250 s … 0.00000250 s"));
         QCOMPARE(rp->index(0, JobRankModel::File).data().toString(), QStringLiteral("rank1.json"));
         QAbstractItemModel *bp = view.blameTable()->model();
-        QCOMPARE(column(bp, CollectiveBlameModel::Lateness), (QStringList{"800.0 µs", "5.00 µs"}));
+        QCOMPARE(column(bp, CollectiveBlameModel::Lateness), (QStringList{"800.0 µs", "5.0 µs"}));
         QCOMPARE(bp->index(0, CollectiveBlameModel::Cause).data().toString(),
                  QStringLiteral("cudaStreamSynchronize in aten::item at train.py(42): step"));
         QCOMPARE(bp->index(1, CollectiveBlameModel::Cause).data().toString(), QStringLiteral("—"));

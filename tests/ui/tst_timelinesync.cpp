@@ -185,19 +185,19 @@ private Q_SLOTS:
         QVERIFY2(header.startsWith(QStringLiteral("GPU 0 would finish up to <b>%1</b> earlier without host waits")
                                        .arg(formatDuration(sa.devices[0].avoidable))),
                  qPrintable(header));
-        // and by hand: 44.250 µs rounds half away to 44.3 (a double prints 44.2);
-        // 44.25 of a 798 µs span is 5.5%
-        QVERIFY2(header.contains(QStringLiteral("<b>44.3 µs</b> earlier without host waits (5.5% of its span)")),
+        // and by hand: 44.250 µs to 4 significant digits (a double could print
+        // 44.2 at 3); 44.25 of a 798 µs span is 5.5%
+        QVERIFY2(header.contains(QStringLiteral("<b>44.25 µs</b> earlier without host waits (5.5% of its span)")),
                  qPrintable(header));
         QVERIFY2(header.contains(QStringLiteral("sync-gap time <b>%1</b> in 2 gap(s)")
                                      .arg(formatDuration(sa.devices[0].syncGap))),
                  qPrintable(header));
         QVERIFY2(header.contains(QStringLiteral("sync-gap time <b>454.0 µs</b>")), qPrintable(header));
         // the largest single source on GPU 0: the pageable copy, 34 µs
-        QVERIFY2(header.contains(QStringLiteral("largest single source <b>34.0 µs</b>: cudaMemcpyAsync in "
+        QVERIFY2(header.contains(QStringLiteral("largest single source <b>34.00 µs</b>: cudaMemcpyAsync in "
                                                 "aten::to at train.py(10): main")),
                  qPrintable(header));
-        QCOMPARE(formatDuration(sa.sources[0].avoidableByDevice[0]), QStringLiteral("34.0 µs"));
+        QCOMPARE(formatDuration(sa.sources[0].avoidableByDevice[0]), QStringLiteral("34.00 µs"));
     }
 
     void gapTableSortedByAvoidable()
@@ -212,12 +212,16 @@ private Q_SLOTS:
         // The later, shorter gap first: its cause saves 34 µs, the other's 10.25.
         // Neither start nor length order puts it first.
         QCOMPARE(page.gapTable()->horizontalHeader()->sortIndicatorSection(), int(SyncGapModel::Avoidable));
-        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Avoidable)).toString(), QStringLiteral("34.0 µs"));
-        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Blocked)).toString(), QStringLiteral("34.0 µs"));
+        // One unit and precision per column: {34, 10.25} µs need 2 decimals.
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Avoidable)).toString(), QStringLiteral("34.00 µs"));
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Blocked)).toString(), QStringLiteral("34.00 µs")); // {34, 10.25}
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::Duration)).toString(), QStringLiteral("155.0 µs"));
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::Call)).toString(), QStringLiteral("cudaMemcpyAsync"));
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::Step)).toString(), QStringLiteral("ProfilerStep#1"));
-        QCOMPARE(shown->data(shown->index(1, SyncGapModel::Avoidable)).toString(), QStringLiteral("10.3 µs"));
+        QCOMPARE(shown->data(shown->index(1, SyncGapModel::Avoidable)).toString(), QStringLiteral("10.25 µs"));
+        QVERIFY(shown->data(shown->index(1, SyncGapModel::Avoidable), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("would finish 10.25 µs (10250 ns) earlier")));
         QCOMPARE(shown->data(shown->index(1, SyncGapModel::Duration)).toString(), QStringLiteral("299.0 µs"));
         QCOMPARE(shown->data(shown->index(1, SyncGapModel::UserFrame)).toString(),
                  QStringLiteral("mylib/util.py(5): fetch"));
@@ -276,7 +280,7 @@ private Q_SLOTS:
         QCOMPARE(shown->rowCount(), 2);
         // sorted by avoidable: the copy's source first
         QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Sync)).toString(), QStringLiteral("cudaMemcpyAsync"));
-        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Avoidable)).toString(), QStringLiteral("34.0 µs"));
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Avoidable)).toString(), QStringLiteral("34.00 µs"));
         QCOMPARE(shown->data(shown->index(0, SyncSourceModel::UserFrame)).toString(), QStringLiteral("train.py(10): main"));
         QCOMPARE(shown->data(shown->index(1, SyncSourceModel::GapTime)).toString(), QStringLiteral("299.0 µs"));
 
@@ -506,7 +510,7 @@ private Q_SLOTS:
         QCOMPARE(page.whatIf()->calls, size_t(1));
         QVERIFY(!page.whatIf()->hasJob);
         QVERIFY2(page.headerText().startsWith(QStringLiteral("1 checked source(s) (1 call(s)) removed together: "
-                                                             "GPU 0 would finish <b>34.0 µs</b> earlier")),
+                                                             "GPU 0 would finish <b>34.00 µs</b> earlier")),
                  qPrintable(page.headerText()));
         ready.clear();
         sources->setChecked(itemRow, true);
@@ -540,7 +544,7 @@ private Q_SLOTS:
         QVERIFY(ready.wait(10000));
         QVERIFY(page.whatIf()->hasJob);
         QCOMPARE(page.whatIf()->job, TimeNs(80'000));
-        QVERIFY2(page.headerText().contains(QStringLiteral("the job would finish <b>80.0 µs</b> earlier (all ranks)")),
+        QVERIFY2(page.headerText().contains(QStringLiteral("the job would finish <b>80.00 µs</b> earlier (all ranks)")),
                  qPrintable(page.headerText()));
         // A new load drops the checks and the figure.
         QVERIFY(load(page, {m_hand}));
@@ -585,7 +589,7 @@ private Q_SLOTS:
         QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/resync.json")}));
         const QString h = page.headerText();
         QVERIFY2(h.contains(QStringLiteral("no single source saves much: the syncs re-synchronize each other; "
-                                           "removing all 2 blocking call(s) together saves 12.0 µs")),
+                                           "removing all 2 blocking call(s) together saves 12.00 µs")),
                  qPrintable(h));
         QVERIFY(![&] {
             TimelinePage other;
@@ -865,7 +869,7 @@ private Q_SLOTS:
             QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(formatDuration(c.avoidable) + QLatin1Char(' ')));
             if (c.pageableCopy) {
                 QVERIFY(!d->field(QStringLiteral("Hidden sync")).isEmpty());
-                QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(QStringLiteral("34.0 µs ")));
+                QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(QStringLiteral("34.00 µs ")));
                 QCOMPARE(d->field(QStringLiteral("User frame")), QStringLiteral("train.py(10): main"));
                 QCOMPARE(d->field(QStringLiteral("Step")), QStringLiteral("ProfilerStep#1"));
             } else {

@@ -107,6 +107,13 @@ void DiffTableModel::setData(std::shared_ptr<const CompareData> data)
 {
     beginResetModel();
     m_data = std::move(data);
+    m_timeColumns.assign(size_t(columnCount()), DurationColumn());
+    for (int r = 0; r < rowCount(); ++r)
+        for (int c = 0; c < columnCount(); ++c) {
+            const Cell cl = cell(r, c);
+            if (cl.kind == Cell::Time && cl.number)
+                m_timeColumns[size_t(c)].add(*cl.number);
+        }
     endResetModel();
 }
 
@@ -257,8 +264,8 @@ QVariant DiffTableModel::data(const QModelIndex &index, int role) const
                                                               : QStringLiteral("absent");
         if (c.kind == Cell::Text)
             return QString::fromStdString(*c.text);
-        if (c.kind == Cell::Time) // as every table of the app; the tooltip and exports keep exact µs
-            return formatDuration(*c.number);
+        if (c.kind == Cell::Time) // one unit per column; the tooltip and exports keep exact µs
+            return m_timeColumns[size_t(index.column())].format(*c.number);
         return QString::number(*c.number);
     }
     if (role == SortRole) {
@@ -281,7 +288,7 @@ QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= columnCount())
         return {};
-    // The cells show each time in its own unit (formatDuration), so the titles name none.
+    // The cells carry their column's unit, so the titles name none.
     QString title = QString::fromUtf8(columns()[size_t(section)].title);
     title.remove(QStringLiteral(" (µs)"));
     return title;

@@ -3,6 +3,7 @@
 // before, after and the change side by side. Times are shown and exported as
 // exact microseconds from integer ns; Qt::UserRole holds the number to sort by
 // (a missing side sorts as -infinity, so "absent" rows gather at one end).
+#include "timeline/timeformat.h"
 #include "analysis/tracediff.h"
 
 #include <QAbstractTableModel>
@@ -60,6 +61,7 @@ private:
 
     Section m_section;
     std::shared_ptr<const CompareData> m_data;
+    std::vector<DurationColumn> m_timeColumns; // per column: one unit for its times
 };
 
 } // namespace syncscope::ui

@@ -38,6 +38,17 @@ void JobRankModel::setJob(std::shared_ptr<const JobScale> job)
 {
     beginResetModel();
     m_job = std::move(job);
+    for (DurationColumn *c : {&m_jobAvoidable, &m_localAvoidable, &m_wait, &m_offset})
+        c->clear();
+    if (m_job)
+        for (const JobRank &r : m_job->rankRows) {
+            m_jobAvoidable.add(r.jobAvoidable);
+            m_localAvoidable.add(r.localAvoidable);
+            m_wait.add(r.wait);
+            if (r.hasClockOffset)
+                for (TimeNs t : {r.clockOffset, r.clockOffsetP5, r.clockOffsetP95})
+                    m_offset.add(t);
+        }
     endResetModel();
 }
 
@@ -119,18 +130,18 @@ QVariant JobRankModel::data(const QModelIndex &index, int role) const
     case Rank:
         return QString::number(r.rank);
     case JobAvoidable:
-        return formatDuration(r.jobAvoidable);
+        return m_jobAvoidable.format(r.jobAvoidable);
     case LocalAvoidable:
-        return formatDuration(r.localAvoidable);
+        return m_localAvoidable.format(r.localAvoidable);
     case LastArrivals:
         return QString::number(r.lastArrivals);
     case Wait:
-        return formatDuration(r.wait);
+        return m_wait.format(r.wait);
     case ClockOffset:
-        return r.hasClockOffset ? formatDuration(r.clockOffset) : kNone;
-    case ClockSpread:
-        return r.hasClockOffset ? QStringLiteral("%1 … %2").arg(formatDuration(r.clockOffsetP5),
-                                                                formatDuration(r.clockOffsetP95))
+        return r.hasClockOffset ? m_offset.format(r.clockOffset) : kNone;
+    case ClockSpread: // the offsets' unit, so the spread reads against them
+        return r.hasClockOffset ? QStringLiteral("%1 … %2").arg(m_offset.format(r.clockOffsetP5),
+                                                                m_offset.format(r.clockOffsetP95))
                                 : kNone;
     case Device:
         return r.device == kNoValue ? kNone : QString::number(r.device);
@@ -252,6 +263,14 @@ void CollectiveBlameModel::setJob(std::shared_ptr<const JobScale> job)
 {
     beginResetModel();
     m_job = std::move(job);
+    m_lateness.clear();
+    m_saves.clear();
+    if (m_job)
+        for (const CollectiveBlame &b : m_job->blame) {
+            m_lateness.add(b.lateness);
+            if (b.hasCause)
+                m_saves.add(b.saves);
+        }
     endResetModel();
 }
 
@@ -326,13 +345,13 @@ QVariant CollectiveBlameModel::data(const QModelIndex &index, int role) const
         return {};
     switch (col) {
     case Lateness:
-        return formatDuration(b.lateness);
+        return m_lateness.format(b.lateness);
     case LastRank:
         return QString::number(b.lastRank);
     case Cause:
         return b.hasCause ? causeText(b) : kNone;
     case Saves:
-        return b.hasCause ? formatDuration(b.saves) : kNone;
+        return b.hasCause ? m_saves.format(b.saves) : kNone;
     case Group:
         return QString::fromStdString(b.group);
     case Seq:

@@ -4,6 +4,7 @@
 // last at each collective, how late, and which sync made it late). Sorted by
 // a QSortFilterProxyModel on SortRole (integer ns, counts); exported in the
 // shown order as CSV or JSON with integer "_ns" and exact "_us" fields.
+#include "timeline/timeformat.h"
 #include "analysis/jobscale.h"
 
 #include <QAbstractTableModel>
@@ -46,6 +47,7 @@ public:
 
 private:
     std::shared_ptr<const JobScale> m_job;
+    DurationColumn m_jobAvoidable, m_localAvoidable, m_wait, m_offset; // one unit per column
 };
 
 class CollectiveBlameModel : public QAbstractTableModel {
@@ -71,6 +73,7 @@ public:
 
 private:
     std::shared_ptr<const JobScale> m_job;
+    DurationColumn m_lateness, m_saves; // one unit per column
 };
 
 } // namespace syncscope::ui

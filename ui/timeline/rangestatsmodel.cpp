@@ -49,6 +49,13 @@ void RangeStatsModel::setRows(std::vector<Row> rows)
 {
     beginResetModel();
     m_rows = std::move(rows);
+    for (DurationColumn *c : {&m_total, &m_self, &m_max})
+        c->clear();
+    for (const Row &r : m_rows) {
+        m_total.add(r.total);
+        m_self.add(r.self);
+        m_max.add(r.max);
+    }
     endResetModel();
 }
 
@@ -85,9 +92,9 @@ QVariant RangeStatsModel::data(const QModelIndex &index, int role) const
     case Name: return r.name;
     case Category: return r.category;
     case Count: return QString::number(r.count);
-    case Total: return formatDuration(r.total);
-    case Self: return formatDuration(r.self);
-    case Max: return formatDuration(r.max);
+    case Total: return m_total.cell(r.total, role == Qt::ToolTipRole);
+    case Self: return m_self.cell(r.self, role == Qt::ToolTipRole);
+    case Max: return m_max.cell(r.max, role == Qt::ToolTipRole);
     default: return {};
     }
 }

@@ -1,6 +1,7 @@
 #pragma once
 // Op statistics of a time range (the timeline's range selection): count, total
 // and self time per (name, category), merged over the ranks of the job.
+#include "timeline/timeformat.h"
 #include "common/progress.h"
 #include "timeline/timelinedata.h"
 
@@ -60,6 +61,7 @@ public:
 private:
     std::vector<Row> m_rows;
     TimeNs m_t0 = 0, m_t1 = 0;
+    DurationColumn m_total, m_self, m_max; // one unit per column
 };
 
 } // namespace syncscope::ui

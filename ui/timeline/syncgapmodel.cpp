@@ -12,6 +12,16 @@ void SyncGapModel::setTimelineData(std::shared_ptr<const TimelineData> data)
 {
     beginResetModel();
     m_data = std::move(data);
+    for (DurationColumn *c : {&m_start, &m_duration, &m_blocked, &m_avoidable})
+        c->clear();
+    if (m_data)
+        for (const TimelineGap &g : m_data->gaps()) {
+            const SyncGap &gap = m_data->files()[g.file].sync.syncGaps[g.gap];
+            m_start.add(gap.interval.start - m_data->minTime());
+            m_duration.add(gap.interval.length());
+            m_blocked.add(gap.blocked);
+            m_avoidable.add(gap.avoidable);
+        }
     endResetModel();
 }
 
@@ -76,14 +86,14 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
         case Blocked:
-            return tr("The host waited %1 in the blocking call that caused this gap").arg(formatDuration(gap.blocked));
+            return tr("The host waited %1 in the blocking call that caused this gap").arg(m_blocked.cell(gap.blocked, true));
         case Avoidable:
             if (gap.avoidable == 0)
                 return tr("Device %1 would finish no earlier without this gap's blocking call alone: %2")
                     .arg(gap.device)
                     .arg(whyNothingAvoidable(file.sync, gap.device));
             return tr("Device %1 would finish %2 earlier in a replay of the trace without this "
-                      "gap's blocking call alone").arg(gap.device).arg(formatDuration(gap.avoidable));
+                      "gap's blocking call alone").arg(gap.device).arg(m_avoidable.cell(gap.avoidable, true));
         case UserFrame:
             if (!file.hasPythonFrames)
                 return tr("No Python events in this trace (record with with_stack=True): the op instead");
@@ -97,10 +107,10 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case Rank: return rank != kNoValue ? QString::number(rank) : QString::number(g.file);
         case Device: return QString::number(gap.device);
-        case Start: return formatDuration(gap.interval.start - m_data->minTime());
-        case Duration: return formatDuration(gap.interval.length());
-        case Blocked: return formatDuration(gap.blocked);
-        case Avoidable: return formatDuration(gap.avoidable);
+        case Start: return m_start.cell(gap.interval.start - m_data->minTime(), role == Qt::ToolTipRole);
+        case Duration: return m_duration.cell(gap.interval.length(), role == Qt::ToolTipRole);
+        case Blocked: return m_blocked.cell(gap.blocked, role == Qt::ToolTipRole);
+        case Avoidable: return m_avoidable.cell(gap.avoidable, role == Qt::ToolTipRole);
         case Call: return callName(row);
         case Op: return orNone(opName(row, false));
         case UserFrame: return orNone(m_data->userFrameText(g.file, call));

@@ -3,6 +3,7 @@
 // host blocked, what removing its cause alone would save (avoidable), the
 // blocking call, its op, user frame, step, root op and Python frame. A thin
 // adapter over TimelineData; the page sorts it by avoidable.
+#include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>
@@ -50,6 +51,7 @@ public:
 private:
     const SyncCall &callOf(int row) const;
     std::shared_ptr<const TimelineData> m_data;
+    DurationColumn m_start, m_duration, m_blocked, m_avoidable; // one unit per column
 };
 
 // Sorts a SyncGapModel by SortRole; equal avoidable or blocked times fall back

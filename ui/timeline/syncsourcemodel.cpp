@@ -19,6 +19,13 @@ void SyncSourceModel::setTimelineData(std::shared_ptr<const TimelineData> data)
             for (uint32_t s = 0; s < m_data->files()[f].sync.sources.size(); ++s)
                 m_entries.push_back({f, s});
     m_checked.assign(m_entries.size(), 0);
+    m_gapTime.clear();
+    m_avoidable.clear();
+    for (const Entry &e : m_entries) {
+        const SyncSource &s = m_data->files()[e.file].sync.sources[e.source];
+        m_gapTime.add(s.gapTime);
+        m_avoidable.add(s.avoidable);
+    }
     endResetModel();
 }
 
@@ -128,7 +135,7 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
         case Avoidable:
             return tr("The devices would finish %1 earlier (summed over devices) in a replay of the "
                       "trace without all %n call(s) of this source", nullptr, int(s.count))
-                .arg(formatDuration(s.avoidable));
+                .arg(m_avoidable.cell(s.avoidable, true));
         case Advice: {
             if (s.advice < 0)
                 return tr("No advice rule matches these calls: no known rewrite");
@@ -156,8 +163,8 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
                    (s.adviceCalls < s.count ? tr(" (%1 of %2)").arg(s.adviceCalls).arg(s.count) : QString());
         case Count: return QString::number(s.count);
         case Gaps: return QString::number(s.gaps);
-        case GapTime: return formatDuration(s.gapTime);
-        case Avoidable: return formatDuration(s.avoidable);
+        case GapTime: return m_gapTime.cell(s.gapTime, role == Qt::ToolTipRole);
+        case Avoidable: return m_avoidable.cell(s.avoidable, role == Qt::ToolTipRole);
         case Rank: return rank != kNoValue ? QString::number(rank) : QString::number(e.file);
         default: break;
         }

@@ -3,6 +3,7 @@
 // up by (sync name, op, user frame) with their count, the sync gaps they cause
 // and what removing all of them would save (avoidable). A thin adapter over
 // TimelineData; the page sorts it by avoidable.
+#include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>
@@ -61,6 +62,7 @@ private:
     std::shared_ptr<const TimelineData> m_data;
     std::vector<Entry> m_entries;
     std::vector<char> m_checked; // per row
+    DurationColumn m_gapTime, m_avoidable; // one unit per column
 };
 
 } // namespace syncscope::ui

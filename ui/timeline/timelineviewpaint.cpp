@@ -261,6 +261,9 @@ void TimelineView::paintRuler(QPainter &p) const
     const int64_t step = rulerStep(m_map.nsPerPixel());
     const TimeNs origin = m_data->minTime();
     TimeNs t = origin + int64_t(std::floor(double(m_map.start() - origin) / double(step))) * step;
+    // One unit for the whole ruler: that of its largest label.
+    const auto magnitude = [](TimeNs d) { return d < 0 ? uint64_t(0) - uint64_t(d) : uint64_t(d); };
+    const uint64_t axisMax = std::max(magnitude(t - origin), magnitude(m_map.end() - origin));
     p.setPen(QColor(0x40, 0x40, 0x40));
     for (; t <= m_map.end(); t += step) {
         const int x = plot.left() + int(std::floor(m_map.toPixel(t)));
@@ -268,7 +271,7 @@ void TimelineView::paintRuler(QPainter &p) const
             continue;
         p.drawLine(x, kRulerHeight - 7, x, kRulerHeight - 1);
         p.drawText(QRect(x + 3, 0, 200, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
-                   formatTick(t - origin, step));
+                   formatTick(t - origin, step, axisMax));
     }
     if (m_hasRange) {
         const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_range0)));
