@@ -330,8 +330,25 @@ CompareView *MainWindow::compareFiles(const QString &before, const QString &afte
     view->setWindowTitle(tr("Compare %1 with %2 — syncscope")
                              .arg(QFileInfo(before).fileName(), QFileInfo(after).fileName()));
     view->show();
+    // The pair is listed in Open Recent once it has opened, and leaves it when
+    // it no longer does.
+    const QString entry = compareRecentEntry(before, after);
+    connect(view, &CompareView::loaded, this, [this, entry] { addRecent(entry); });
+    connect(view, &CompareView::loadFailed, this, [this, entry] {
+        if (m_recent.removeAll(entry) > 0) {
+            QSettings().setValue("window/recentFiles", m_recent);
+            rebuildRecentMenu();
+        }
+    });
     view->openFiles(before, after);
     return view;
+}
+
+QString MainWindow::compareRecentEntry(const QString &before, const QString &after)
+{
+    return QStringList{QString::fromLatin1(kCompareMarker), QFileInfo(before).absoluteFilePath(),
+                       QFileInfo(after).absoluteFilePath()}
+        .join(QLatin1Char('\n'));
 }
 
 void MainWindow::compareWithDialog()
@@ -600,10 +617,12 @@ void MainWindow::forgetRecent(const QString &path)
 
 void MainWindow::addRecent(const QString &entry)
 {
-    // One entry per job: the absolute paths of its files, one per line.
+    // One entry per job: the absolute paths of its files, one per line; a
+    // compared pair: the marker line, then before and after.
     QStringList files = entry.split(QLatin1Char('\n'), Qt::SkipEmptyParts);
     for (QString &f : files)
-        f = QFileInfo(f).absoluteFilePath();
+        if (f != QLatin1String(kCompareMarker))
+            f = QFileInfo(f).absoluteFilePath();
     const QString abs = files.join(QLatin1Char('\n'));
     if (abs.isEmpty())
         return;
@@ -622,6 +641,16 @@ void MainWindow::rebuildRecentMenu()
         const QStringList files = m_recent[i].split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         if (files.isEmpty())
             continue;
+        if (files.size() == 3 && files.front() == QLatin1String(kCompareMarker)) {
+            QAction *a = m_recentMenu->addAction(
+                QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(tr("Compare %1 with %2")
+                                                                   .arg(QFileInfo(files[1]).fileName(),
+                                                                        QFileInfo(files[2]).fileName())),
+                this, [this, files] { compareFiles(files[1], files[2]); });
+            a->setToolTip(tr("before: %1\nafter: %2").arg(files[1], files[2]));
+            a->setStatusTip(tr("Compare %1 with %2").arg(files[1], files[2]));
+            continue;
+        }
         const QString name = files.size() == 1
                                  ? QFileInfo(files.front()).fileName()
                                  : tr("%1 and %n more (one job)", nullptr, int(files.size() - 1))

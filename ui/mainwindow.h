@@ -49,6 +49,10 @@ public:
     // disabled when the lab could not load (empty otherwise).
     bool labPagesReady() const { return m_explorer != nullptr; }
     QString labUnavailableReason() const { return m_labError; }
+    // The Open Recent entry of a compared pair: a marker line, then the
+    // absolute paths of before and after.
+    static constexpr const char *kCompareMarker = "compare:";
+    static QString compareRecentEntry(const QString &before, const QString &after);
     void showPage(Page page);
     Page currentPage() const;
 

@@ -1,5 +1,6 @@
 // The main window never blocks on input: the kind of a file is decided by its
 // structure on a worker, and what is not a regular file is refused at once.
+#include "compare/compareview.h"
 #include "explorer/explorerpage.h"
 #include "job/jobheatmap.h"
 #include "job/jobpage.h"
@@ -203,6 +204,49 @@ private Q_SLOTS:
         QVERIFY(QFile::remove(r1));
         recent->actions().at(0)->trigger();
         QTRY_VERIFY(!window.recentFiles().contains(r0 + QLatin1Char('\n') + r1));
+    }
+
+    void openRecentRemembersAComparedPair()
+    {
+        QTemporaryDir dir;
+        const QString before = dir.filePath(QStringLiteral("before.json"));
+        const QString after = dir.filePath(QStringLiteral("after.json"));
+        QVERIFY(QFile::copy(QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/diff_before.json"), before));
+        QVERIFY(QFile::copy(QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/diff_after.json"), after));
+        MainWindow window;
+        CompareView *view = window.compareFiles(before, after);
+        QSignalSpy loaded(view, &CompareView::loaded);
+        QVERIFY(loaded.wait(20000));
+        const QString entry = MainWindow::compareRecentEntry(before, after);
+        QCOMPARE(window.recentFiles().value(0), entry);
+        QCOMPARE(entry, QStringLiteral("compare:\n") + before + QLatin1Char('\n') + after);
+        view->close();
+        QMenu *recent = nullptr;
+        for (QMenu *m : window.menuBar()->findChildren<QMenu *>())
+            if (m->title() == QStringLiteral("Open &Recent"))
+                recent = m;
+        QVERIFY(recent);
+        QAction *pair = recent->actions().at(0);
+        QCOMPARE(pair->text(), QStringLiteral("&1 Compare before.json with after.json"));
+        // It reopens as the same pair, in a Compare window of its own.
+        const auto compareWindows = [] {
+            QList<CompareView *> out;
+            for (QWidget *w : QApplication::topLevelWidgets())
+                if (auto *c = qobject_cast<CompareView *>(w); c && c->isVisible())
+                    out << c;
+            return out;
+        };
+        QTRY_VERIFY(compareWindows().isEmpty());
+        pair->trigger();
+        QCOMPARE(compareWindows().size(), 1);
+        QSignalSpy again(compareWindows().front(), &CompareView::loaded);
+        QVERIFY(again.wait(20000));
+        QCOMPARE(window.recentFiles().count(entry), 1);
+        compareWindows().front()->close();
+        // A pair that no longer opens leaves the list.
+        QVERIFY(QFile::remove(after));
+        recent->actions().at(0)->trigger();
+        QTRY_VERIFY(!window.recentFiles().contains(entry));
     }
 
     void exploreToolbarButtonsShowOnExploreOnly()
