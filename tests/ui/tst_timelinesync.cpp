@@ -10,6 +10,7 @@
 #include "synthetictrace.h"
 #include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
+#include "timeline/devicetablemodel.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/stepchart.h"
 #include "timeline/syncgapmodel.h"
@@ -37,6 +38,10 @@
 #include <QStandardPaths>
 #include <QTableView>
 #include <QTemporaryDir>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QSet>
 #include <QtTest>
 
 using namespace syncscope;
@@ -550,6 +555,62 @@ private Q_SLOTS:
         QVERIFY(load(page, {m_hand}));
         QVERIFY(!page.whatIf());
         QVERIFY(sources->checkedRows().empty());
+    }
+
+    // Every (rank, device) is a row of the Devices tab, named by its rank: the
+    // per-rank figures are in a table, not only in the header's tooltip.
+    void devicesTableNamesEveryRankAndDevice()
+    {
+        TimelinePage page;
+        page.resize(1600, 900);
+        page.show();
+        QAbstractItemModelTester tester(page.deviceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        const QString d = QStringLiteral(SYNCSCOPE_TEST_DATA_DIR);
+        QVERIFY(load(page, {d + QStringLiteral("/job_straggler_rank0.json"), d + QStringLiteral("/job_straggler_rank1.json"),
+                            d + QStringLiteral("/job_straggler_rank2.json")}));
+        const QAbstractItemModel *shown = page.deviceTable()->model();
+        QCOMPARE(shown->rowCount(), 3);
+        // By avoidable time, largest first: rank 2's GPU 2, whose nonzero sync
+        // holds 120 us of its work (worked out with the fixture).
+        QCOMPARE(shown->data(shown->index(0, DeviceTableModel::Rank)).toString(), QStringLiteral("2"));
+        QCOMPARE(shown->data(shown->index(0, DeviceTableModel::Device)).toString(), QStringLiteral("GPU 2"));
+        QCOMPARE(shown->data(shown->index(0, DeviceTableModel::Avoidable), DeviceTableModel::SortRole).toLongLong(),
+                 qlonglong(120'000));
+        QCOMPARE(shown->data(shown->index(0, DeviceTableModel::Avoidable)).toString(), QStringLiteral("120.0 µs"));
+        QVERIFY(shown->data(shown->index(0, DeviceTableModel::Avoidable), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral("120.0 µs (120000 ns)")));
+        QSet<QString> ranks;
+        for (int r = 0; r < 3; ++r)
+            ranks << shown->data(shown->index(r, DeviceTableModel::Rank)).toString();
+        QCOMPARE(ranks, (QSet<QString>{"0", "1", "2"}));
+        // A click shows that device's track, expanding its rank.
+        const auto data = page.view()->data();
+        page.view()->setFileCollapsed(2, true);
+        QTest::mouseClick(page.deviceTable()->viewport(), Qt::LeftButton, {},
+                          page.deviceTable()->visualRect(shown->index(0, DeviceTableModel::Device)).center());
+        QVERIFY(!page.view()->layout().fileCollapsed(2));
+        QCOMPARE(page.deviceModel()->entries()[2].file, uint32_t(2)); // rows in file order
+        const int track = page.deviceModel()->trackOf(2);
+        QVERIFY(track >= 0);
+        QCOMPARE(data->tracks()[size_t(track)].file, uint32_t(2));
+        QVERIFY(data->tracks()[size_t(track)].gpu);
+        // Exports: the shown order, exact us and integer ns.
+        QTemporaryDir dir;
+        QString error;
+        QVERIFY2(page.exportTable(TimelinePage::Table::Devices, dir.filePath("devices.csv"), &error), qPrintable(error));
+        QFile csv(dir.filePath("devices.csv"));
+        QVERIFY(csv.open(QIODevice::ReadOnly));
+        const QList<QByteArray> lines = csv.readAll().split('\n');
+        QCOMPARE(lines.front(), QByteArray("rank,file,device,span_us,busy_percent,sync_gap_us,gaps,avoidable_us"));
+        QVERIFY2(lines.at(1).startsWith("2,") && lines.at(1).endsWith(",120.000"), lines.at(1).constData());
+        QVERIFY(page.exportTable(TimelinePage::Table::Devices, dir.filePath("devices.json"), &error));
+        QFile json(dir.filePath("devices.json"));
+        QVERIFY(json.open(QIODevice::ReadOnly));
+        const QJsonArray rows = QJsonDocument::fromJson(json.readAll()).object().value("devices").toArray();
+        QCOMPARE(rows.size(), 3);
+        QCOMPARE(rows.at(0).toObject().value("avoidable_ns").toInteger(), qint64(120'000));
+        QCOMPARE(rows.at(0).toObject().value("rank").toInteger(), qint64(2));
     }
 
     // The what-if of every source of the 26 MB shared trace: it arrives, equals

@@ -4,6 +4,7 @@
 #include "jobs/jobrunner.h"
 #include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
+#include "timeline/devicetablemodel.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/namematcher.h"
 #include "timeline/rangestatsmodel.h"
@@ -168,7 +169,20 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
                        : QLatin1Char('^') + QRegularExpression::escape(m_rangeCategory->itemData(index).toString())
                              + QLatin1Char('$'));
     });
-    for (QTableView *t : {m_gapTable, m_sourceTable, m_rangeTable}) {
+    m_deviceModel = new DeviceTableModel(this);
+    m_deviceProxy = new QSortFilterProxyModel(this);
+    m_deviceProxy->setSourceModel(m_deviceModel);
+    m_deviceProxy->setSortRole(DeviceTableModel::SortRole);
+    m_deviceTable = makeTable(m_deviceProxy, this);
+    m_deviceTable->sortByColumn(DeviceTableModel::Avoidable, Qt::DescendingOrder);
+    m_deviceTable->setTextElideMode(Qt::ElideMiddle);
+    m_deviceTable->setToolTip(tr("Every device of every open file; click one to show its track"));
+    connect(m_deviceTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        const int track = m_deviceModel->trackOf(m_deviceProxy->mapToSource(index).row());
+        if (track >= 0)
+            m_view->ensureTrackVisible(track, 0);
+    });
+    for (QTableView *t : {m_gapTable, m_sourceTable, m_rangeTable, m_deviceTable}) {
         t->setContextMenuPolicy(Qt::CustomContextMenu);
         connect(t, &QWidget::customContextMenuRequested, this, [this, t](const QPoint &pos) { tableMenu(t, pos); });
     }
@@ -195,6 +209,9 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_advice = new AdvicePanel(this);
     m_sideTabs->addTab(m_advice, tr("Advice"));
     m_sideTabs->setTabToolTip(3, tr("What to write instead of the selected sync source"));
+    m_sideTabs->addTab(m_deviceTable, tr("Devices"));
+    m_sideTabs->setTabToolTip(4, tr("The figures of every device of every open file (rank), "
+                                    "each named by its rank and device"));
 
     auto *gapPanel = new QWidget(this);
     auto *gapLayout = new QVBoxLayout(gapPanel);
@@ -437,6 +454,7 @@ void TimelinePage::releaseData()
     m_rangeModel->clear();
     m_gapModel->setTimelineData(nullptr);
     m_sourceModel->setTimelineData(nullptr);
+    m_deviceModel->setTimelineData(nullptr);
     m_advice->clear();
     m_stepChart->setTimelineData(nullptr);
     m_view->setData(nullptr);
@@ -509,6 +527,7 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     const TimeNs t0 = m_view->mapping().start(), t1 = m_view->mapping().end();
     m_gapModel->setTimelineData(data);
     m_sourceModel->setTimelineData(data); // drops the checks: the what-if goes with them
+    m_deviceModel->setTimelineData(data);
     m_whatIfRunner->cancel();
     m_whatIf.reset();
     m_whatIfPending = false;

@@ -38,6 +38,7 @@ class SyncSourceModel;
 class AdvicePanel;
 class StepChart;
 class RangeStatsModel;
+class DeviceTableModel;
 class NameMatcher;
 class EventDetailsPanel;
 
@@ -97,6 +98,9 @@ public:
     // stays responsive; findReady when done); smaller ones at once.
     void setFindSyncLimit(uint64_t events) { m_findSyncLimit = events; }
     QTableView *rangeTable() const { return m_rangeTable; }
+    // Every (rank, device) with its figures, in the side panel's Devices tab.
+    QTableView *deviceTable() const { return m_deviceTable; }
+    DeviceTableModel *deviceModel() const { return m_deviceModel; }
     // "All categories", then each category of the range statistics.
     QComboBox *rangeCategoryBox() const { return m_rangeCategory; }
     // The text of the summary header: what the host waits cost (avoidable time
@@ -116,7 +120,7 @@ public:
     bool exportSourcesCsv(const QString &path, QString *error = nullptr) const;
     // A table in its shown order (sorted, filtered) as JSON when the path ends
     // in .json, else CSV; written atomically (timelinepageexport.cpp).
-    enum class Table { Gaps, Sources, RangeStats };
+    enum class Table { Gaps, Sources, RangeStats, Devices };
     bool exportTable(Table table, const QString &path, QString *error = nullptr) const;
     // Where the save dialog for a table starts: the last export folder (or
     // home) and a name from the trace.
@@ -197,6 +201,9 @@ private:
     QSortFilterProxyModel *m_rangeProxy = nullptr;
     QTableView *m_gapTable = nullptr;
     QTableView *m_rangeTable = nullptr;
+    DeviceTableModel *m_deviceModel = nullptr;
+    QSortFilterProxyModel *m_deviceProxy = nullptr;
+    QTableView *m_deviceTable = nullptr;
     SyncSourceModel *m_sourceModel = nullptr;
     QSortFilterProxyModel *m_sourceProxy = nullptr;
     QTableView *m_sourceTable = nullptr;

@@ -10,6 +10,7 @@
 #include "common/error.h"
 #include "jobs/jobrunner.h"
 #include "shared/savefolder.h"
+#include "timeline/devicetablemodel.h"
 #include "timeline/rangestatsmodel.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
@@ -119,6 +120,11 @@ bool TimelinePage::exportTable(Table table, const QString &path, QString *error)
         text = json ? m_rangeModel->toJson(rows) : m_rangeModel->toCsv(rows);
         break;
     }
+    case Table::Devices: {
+        const auto rows = shownOrder(m_deviceProxy);
+        text = json ? m_deviceModel->toJson(rows) : m_deviceModel->toCsv(rows);
+        break;
+    }
     }
     return writeTextAtomically(path, text, error);
 }
@@ -139,6 +145,7 @@ QString TimelinePage::suggestedExportPath(Table table, bool json) const
         m_files.isEmpty() ? QStringLiteral("trace") : QFileInfo(m_files.front()).completeBaseName();
     const char *what = table == Table::Gaps      ? "-sync-gaps"
                        : table == Table::Sources ? "-sync-sources"
+                       : table == Table::Devices ? "-devices"
                                                  : "-range-stats";
     return defaultSavePath(base + QLatin1String(what) +
                            (json ? QStringLiteral(".json") : QStringLiteral(".csv")));
@@ -148,6 +155,7 @@ void TimelinePage::exportTableWithDialog(Table table, bool json)
 {
     const QString title = table == Table::Gaps      ? tr("Export Sync Gaps")
                           : table == Table::Sources ? tr("Export Sync Sources")
+                          : table == Table::Devices ? tr("Export Devices")
                                                     : tr("Export Range Statistics");
     const QString path = ui::exportTableWithDialog(
         this, title, suggestedExportPath(table, json), json,
@@ -162,6 +170,7 @@ void TimelinePage::tableMenu(QTableView *table, const QPoint &pos)
 {
     const Table which = table == m_gapTable      ? Table::Gaps
                         : table == m_sourceTable ? Table::Sources
+                        : table == m_deviceTable ? Table::Devices
                                                  : Table::RangeStats;
     QMenu menu(this);
     QAction *csv = menu.addAction(tr("Export CSV…"));
