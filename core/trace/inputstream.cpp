@@ -16,6 +16,7 @@ struct InputStream::Zlib {
     std::vector<unsigned char> in = std::vector<unsigned char>(1 << 20);
     bool initialized = false;
     bool midStream = false; // a member started and has not ended yet
+    bool sourceDone = false; // the compressed input is all read
     ~Zlib()
     {
         if (initialized)
@@ -120,19 +121,31 @@ size_t InputStream::inflateSome(char *dst, size_t n)
     z.zs.next_out = reinterpret_cast<Bytef *>(dst);
     z.zs.avail_out = static_cast<uInt>(n);
     while (z.zs.avail_out > 0) {
-        if (z.zs.avail_in == 0) {
+        if (z.zs.avail_in == 0 && !z.sourceDone) {
             const size_t got = readRaw(reinterpret_cast<char *>(z.in.data()), z.in.size());
             if (got == 0) {
-                if (z.midStream)
-                    m_gzipProblem = "the gzip data ends early";
-                m_done = true;
-                break;
+                z.sourceDone = true;
+            } else {
+                z.zs.next_in = z.in.data();
+                z.zs.avail_in = static_cast<uInt>(got);
             }
-            z.zs.next_in = z.in.data();
-            z.zs.avail_in = static_cast<uInt>(got);
         }
+        if (z.zs.avail_in == 0 && z.sourceDone && !z.midStream) {
+            m_done = true;
+            break;
+        }
+        // With the input all read, inflate still runs: it may hold decoded
+        // bytes that a full output buffer left behind. The data ends early
+        // only once it gives nothing more.
         z.midStream = true;
+        const uInt outBefore = z.zs.avail_out;
         const int rc = inflate(&z.zs, Z_NO_FLUSH);
+        if (z.sourceDone && z.zs.avail_in == 0 && z.zs.avail_out == outBefore &&
+            (rc == Z_OK || rc == Z_BUF_ERROR)) {
+            m_gzipProblem = "the gzip data ends early";
+            m_done = true;
+            break;
+        }
         if (rc == Z_STREAM_END) {
             z.midStream = false;
             // Concatenated members are legal gzip; anything else after the end is ignored.
