@@ -4,7 +4,9 @@
 // routing. No LibTorch: it runs in the viewer leg too. The same page on the
 // real lab is tst_explorerlab.
 #include "charts/benchcharts.h"
+#include "charts/chartgrid.h"
 #include "charts/chartpanel.h"
+#include "distribution/distributionpage.h"
 #include "explorer/explorerpage.h"
 #include "fakelab.h"
 #include "explorer/paramsform.h"
@@ -33,6 +35,9 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTemporaryDir>
+#include <QLegend>
+#include <QTextDocument>
+#include <QFontMetrics>
 #include <QTest>
 
 #include <thread>
@@ -400,6 +405,62 @@ private Q_SLOTS:
         QCOMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
         QCOMPARE(window.timeline()->data()->files().size(), size_t(2)); // two ranks of one job
         QCOMPARE(window.recentFiles().value(0), files.join('\n'));
+    }
+
+    // At 1600x1000 and at 1024x700, no chart of Distribution or Explore cuts
+    // its legend or its title: the legend gets the width its markers' full
+    // labels need, and every line of the title fits the chart.
+    void legendsAndTitlesAreNotCut()
+    {
+        auto check = [](ChartPanel *panel, const QString &where) {
+            QChart *chart = panel->shownChart();
+            if (!chart || !panel->isVisible())
+                return;
+            QLegend *legend = chart->legend();
+            if (legend->isVisible() && !legend->markers().isEmpty()) {
+                const qreal need = legend->effectiveSizeHint(Qt::PreferredSize).width();
+                QVERIFY2(legend->geometry().width() + 1 >= need,
+                         qPrintable(QStringLiteral("%1: the legend has %2 px of the %3 it needs")
+                                        .arg(where).arg(legend->geometry().width()).arg(need)));
+            }
+            const QFontMetrics fm(chart->titleFont());
+            QTextDocument doc;
+            doc.setHtml(chart->title());
+            const QStringList lines = doc.toPlainText().split(QChar::LineSeparator).join('\n').split('\n');
+            for (const QString &line : lines)
+                QVERIFY2(fm.horizontalAdvance(line) <= int(chart->size().width()),
+                         qPrintable(QStringLiteral("%1: a title line of %2 px in a %3 px chart: %4")
+                                        .arg(where).arg(fm.horizontalAdvance(line)).arg(chart->size().width()).arg(line)));
+        };
+        for (QSize size : {QSize(1600, 1000), QSize(1024, 700)}) {
+            const QString at = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
+            MainWindow window(m_lab);
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            window.showPage(MainWindow::ExplorePage);
+            window.explorer()->params()->setVariantsChecked({"naive", "static", "fused"});
+            QSignalSpy added(window.explorer(), &ExplorerPage::runAdded);
+            window.explorer()->runPoint();
+            QVERIFY(added.wait(10000));
+            QCoreApplication::processEvents();
+            check(window.explorer()->chart(), QStringLiteral("Explore at ") + at);
+            window.showPage(MainWindow::DistributionPageIndex);
+            lab::SampleRequest r;
+            r.variant = "fused";
+            r.input.n = 1000;
+            r.input.batch = 4; // every chart has something to draw
+            r.k = 100;
+            window.distribution()->setRequest(r, 200);
+            QSignalSpy fin(window.distribution(), &DistributionPage::finished);
+            window.distribution()->run();
+            QVERIFY(fin.wait(10000));
+            QCoreApplication::processEvents();
+            // Two columns only where they fit.
+            QCOMPARE(window.distribution()->chartGrid()->columns(), size.width() >= 1600 ? 2 : 1);
+            for (ChartPanel *c : window.distribution()->charts())
+                check(c, QStringLiteral("Distribution at ") + at + QStringLiteral(", ") + c->suggestedName());
+        }
     }
 
     void jobRunnerReportsFailure()

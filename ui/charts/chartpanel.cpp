@@ -9,6 +9,9 @@
 #include <QClipboard>
 #include <QContextMenuEvent>
 #include <QLabel>
+#include <algorithm>
+#include <QFontMetrics>
+#include <QRegularExpression>
 #include <QMenu>
 #include <QStackedLayout>
 
@@ -88,7 +91,87 @@ void ChartPanel::refresh()
     m_view->setChart(chart);
     delete old;
     m_hasChart = true;
+    m_fullTitle = chart->title();
+    fitTitle();
     m_stack->setCurrentWidget(m_view);
+}
+
+QChart *ChartPanel::shownChart() const { return m_hasChart ? m_view->chart() : nullptr; }
+
+void ChartPanel::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    fitTitle();
+}
+
+void ChartPanel::fitTitle()
+{
+    QChart *chart = m_hasChart ? m_view->chart() : nullptr;
+    if (!chart || m_fullTitle.isEmpty())
+        return;
+    // The chart's own margins and a little air either side.
+    const int width = std::max(80, m_view->width() - 40);
+    const QString fitted = wrapTitle(m_fullTitle, chart->titleFont(), width);
+    if (chart->title() != fitted)
+        chart->setTitle(fitted);
+}
+
+QString ChartPanel::wrapTitle(const QString &title, const QFont &font, int width)
+{
+    const QFontMetrics fm(font);
+    // The text of a piece of rich text, as drawn: tags dropped, the few
+    // entities the titles use decoded.
+    auto plain = [](QString s) {
+        static const QRegularExpression tag(QStringLiteral("<[^>]*>"));
+        s.remove(tag);
+        s.replace(QLatin1String("&lt;"), QLatin1String("<")).replace(QLatin1String("&gt;"), QLatin1String(">"));
+        s.replace(QLatin1String("&quot;"), QLatin1String("\"")).replace(QLatin1String("&amp;"), QLatin1String("&"));
+        return s;
+    };
+    // A plain title becomes rich text, so its lines break the same way.
+    const QString html = title.contains(QLatin1Char('<'))
+                             ? title
+                             : title.toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>"));
+    const QString br = QStringLiteral("<br>");
+    const QStringList lines = html.split(br);
+    QStringList out;
+    for (const QString &line : lines) {
+        // Break points: spaces outside tags.
+        std::vector<qsizetype> spaces;
+        int depth = 0;
+        for (qsizetype i = 0; i < line.size(); ++i) {
+            if (line[i] == QLatin1Char('<'))
+                ++depth;
+            else if (line[i] == QLatin1Char('>'))
+                depth = std::max(0, depth - 1);
+            else if (line[i] == QLatin1Char(' ') && depth == 0)
+                spaces.push_back(i);
+        }
+        std::vector<QString> words;
+        qsizetype from = 0;
+        for (qsizetype sp : spaces) {
+            words.push_back(line.mid(from, sp - from));
+            from = sp + 1;
+        }
+        words.push_back(line.mid(from));
+        // Greedy: as many words per line as fit; a word wider than the line
+        // stands alone.
+        QString wrapped, current;
+        bool any = false;
+        for (const QString &w : words) {
+            const QString candidate = any ? current + QLatin1Char(' ') + w : w;
+            if (any && fm.horizontalAdvance(plain(candidate)) > width) {
+                wrapped += current + br;
+                current = w;
+            } else {
+                current = candidate;
+            }
+            any = true;
+        }
+        wrapped += current;
+        out << wrapped;
+    }
+    return out.join(br);
 }
 
 QChart *ChartPanel::makeChart(QString *why) const

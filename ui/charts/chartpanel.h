@@ -1,6 +1,7 @@
 #pragma once
 // A chart view that rebuilds its chart from a factory, says why when there is
 // nothing to draw, and exports or copies the same chart at any size.
+#include <QFont>
 #include <QWidget>
 
 #include <functional>
@@ -31,6 +32,16 @@ public:
     QChart *makeChart(QString *why) const;
     QString suggestedName() const { return m_name; }
     void setSuggestedName(const QString &name) { m_name = name; }
+    // The chart on screen (nullptr when none), for tests.
+    QChart *shownChart() const;
+
+    // A chart title (plain or rich text, lines split at <br>) with each line
+    // broken at spaces so that none is wider than `width` pixels in `font`:
+    // a title is wrapped, never cut. Spaces inside tags are kept.
+    static QString wrapTitle(const QString &title, const QFont &font, int width);
+
+protected:
+    void resizeEvent(QResizeEvent *event) override;
 
 public Q_SLOTS:
     void exportWithDialog();
@@ -47,6 +58,8 @@ private:
     QLabel *m_message = nullptr;
     bool m_hasChart = false;
     QString m_name = QStringLiteral("chart");
+    QString m_fullTitle; // the factory's title, before wrapping to the width
+    void fitTitle();
 };
 
 } // namespace syncscope::ui

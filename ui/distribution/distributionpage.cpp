@@ -1,5 +1,6 @@
 #include "distribution/distributionpage.h"
 
+#include "charts/chartgrid.h"
 #include "charts/chartpanel.h"
 #include "distribution/distributioncharts.h"
 #include "jobs/jobrunner.h"
@@ -157,24 +158,29 @@ DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QW
     m_summary->setTextInteractionFlags(Qt::TextSelectableByMouse);
     m_summary->setMargin(6);
     rightLayout->addWidget(m_summary);
-    auto *grid = new QGridLayout;
-    m_counts = new ChartPanel(right);
-    m_selection = new ChartPanel(right);
-    m_order = new ChartPanel(right);
-    m_rows = new ChartPanel(right);
+    // Two columns where the charts fit side by side, else one; a small window
+    // scrolls rather than cutting their titles, axes and legends.
+    m_chartGrid = new ChartGrid(right);
+    m_counts = new ChartPanel(m_chartGrid);
+    m_selection = new ChartPanel(m_chartGrid);
+    m_order = new ChartPanel(m_chartGrid);
+    m_rows = new ChartPanel(m_chartGrid);
     m_counts->setSuggestedName(QStringLiteral("counts"));
     m_selection->setSuggestedName(QStringLiteral("selection"));
     m_order->setSuggestedName(QStringLiteral("order"));
     m_rows->setSuggestedName(QStringLiteral("row-balance"));
-    grid->addWidget(m_counts, 0, 0);
-    grid->addWidget(m_selection, 0, 1);
-    grid->addWidget(m_rows, 1, 0);
-    grid->addWidget(m_order, 1, 1);
-    rightLayout->addLayout(grid, 1);
+    for (ChartPanel *c : {m_counts, m_selection, m_rows, m_order})
+        m_chartGrid->addCell(c);
+    rightLayout->addWidget(m_chartGrid, 1);
+    auto *rightScroll = new QScrollArea(this);
+    rightScroll->setWidget(right);
+    rightScroll->setWidgetResizable(true);
+    rightScroll->setFrameShape(QFrame::NoFrame);
+    rightScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(scroll);
-    split->addWidget(right);
+    split->addWidget(rightScroll);
     split->setStretchFactor(1, 1);
     split->setSizes({320, 960});
     auto *layout = new QVBoxLayout(this);

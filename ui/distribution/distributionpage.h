@@ -23,6 +23,7 @@ QT_END_NAMESPACE
 namespace syncscope::ui {
 
 class ChartPanel;
+class ChartGrid;
 class JobRunner;
 
 class DistributionPage : public QWidget {
@@ -59,6 +60,9 @@ public:
     void save(QSettings &settings) const;
     void restore(QSettings &settings);
 
+    // The charts' grid (its columns follow the width), for tests.
+    ChartGrid *chartGrid() const { return m_chartGrid; }
+
 public Q_SLOTS:
     void run();
     void cancel();
@@ -76,6 +80,7 @@ Q_SIGNALS:
 
 private:
     lab::LabInterface &m_lab;
+    ChartGrid *m_chartGrid = nullptr;
     void validateForm();
     void onFinished(lab::DistributionStats stats);
     void setBusy(bool busy);
