@@ -308,6 +308,44 @@ private Q_SLOTS:
         QCOMPARE(l.rows()[1].kind, LayoutRow::Kind::RankHeader); // rank 1 follows at once
     }
 
+    // Expanding a rank grows the pinned GPU area above the scrolled rows: the
+    // clicked header stays under the mouse, so the next click lands where
+    // the user aims.
+    void expandingARankKeepsItsHeaderUnderTheMouse()
+    {
+        m_view->resize(1000, 420);
+        m_view->setData(TimelineData::build({loadTraceFromMemory(kTrace, "rank0.json"),
+                                             loadTraceFromMemory(kTrace, "rank1.json"),
+                                             loadTraceFromMemory(kTrace, "rank2.json"),
+                                             loadTraceFromMemory(kTrace, "rank3.json")}));
+        const TimelineLayout &l = m_view->layout();
+        auto headerOf = [&](int file) {
+            for (size_t r = 0; r < l.rows().size(); ++r)
+                if (l.rows()[r].kind == LayoutRow::Kind::RankHeader && l.rows()[r].file == file)
+                    return int(r);
+            return -1;
+        };
+        // Ranks 1 to 3 collapsed; then the view scrolled to rank 2's header.
+        for (int f = 1; f < 4; ++f)
+            m_view->setFileCollapsed(f, true);
+        const int pinnedBefore = m_view->pinnedRect().height();
+        m_view->verticalScrollBar()->setValue(m_view->verticalScrollBar()->maximum());
+        const int row = headerOf(2);
+        QVERIFY(row >= 0);
+        const QRect before = m_view->rowRect(false, row);
+        QVERIFY2(!before.isNull(), "rank 2's header is on screen");
+        click(m_view->viewport(), before.topLeft() + QPoint(40, 8));
+        QVERIFY(!l.fileCollapsed(2));
+        QVERIFY2(m_view->pinnedRect().height() > pinnedBefore, "its GPU rows joined the pinned area");
+        const QRect after = m_view->rowRect(false, headerOf(2));
+        QCOMPARE(after.top(), before.top());
+        // And collapsing it again from there keeps it too.
+        click(m_view->viewport(), after.topLeft() + QPoint(40, 8));
+        QVERIFY(l.fileCollapsed(2));
+        const QRect again = m_view->rowRect(false, headerOf(2));
+        QVERIFY(!again.isNull());
+    }
+
     // Find's outlines sit on the rows as drawn: with Python frames hidden
     // (the default) aten::mm is on the thread's first row, not its third.
     void findOutlinesFollowTheLayout()

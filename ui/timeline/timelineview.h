@@ -142,6 +142,10 @@ public:
     QRect rowRect(bool pinned, int row) const;
     // The layout row at a viewport point: {pinned, row} with row -1 for none.
     std::pair<bool, int> rowAtPos(const QPoint &viewportPos) const;
+    // After a relayout: scrolls so that the row that was `was` (a header or a
+    // thread's first row) is at viewport y `screenY` again, as far as the
+    // scroll range allows.
+    void keepRowOnScreen(const LayoutRow &was, int screenY);
     // The context menu of a viewport point (a track, a header or empty space).
     std::unique_ptr<QMenu> contextMenuAt(const QPoint &viewportPos);
     // The tooltip text for a viewport point ("" for none).

@@ -146,6 +146,30 @@ QRect TimelineView::rowRect(bool pinned, int row) const
     return QRect(0, rowTop(pinned, r), viewport()->width(), r.height);
 }
 
+void TimelineView::keepRowOnScreen(const LayoutRow &was, int screenY)
+{
+    // The same row after a relayout: a header by what it heads, a thread by
+    // its first row (a collapsed thread's summary, an expanded one's depth 0).
+    const std::vector<LayoutRow> &rows = m_layout.rows();
+    int found = -1;
+    for (size_t i = 0; i < rows.size() && found < 0; ++i) {
+        const LayoutRow &r = rows[i];
+        const bool same = was.kind == LayoutRow::Kind::RankHeader    ? r.kind == was.kind && r.file == was.file
+                          : was.kind == LayoutRow::Kind::GroupHeader ? r.kind == was.kind && r.group == was.group
+                                                                     : r.track == was.track &&
+                                                                           (r.kind == LayoutRow::Kind::Summary ||
+                                                                            r.kind == LayoutRow::Kind::Slices ||
+                                                                            r.kind == LayoutRow::Kind::Counter);
+        if (same)
+            found = int(i);
+    }
+    if (found < 0)
+        return;
+    const int now = scrollRect().top() + rows[size_t(found)].y - scrollY();
+    if (now != screenY)
+        verticalScrollBar()->setValue(scrollY() + (now - screenY));
+}
+
 std::pair<bool, int> TimelineView::rowAtPos(const QPoint &pos) const
 {
     if (!m_data)
@@ -212,6 +236,9 @@ void TimelineView::labelRelease(const QPoint &pos)
         return;
     const LayoutRow src = (pinned ? m_layout.pinnedRows() : m_layout.rows())[size_t(row)];
     if (m_drag == Drag::LabelPending) { // a click: collapse or expand
+        // The clicked row stays under the mouse, whatever the click adds or
+        // removes above it (a rank that expands grows the pinned GPU area).
+        const int screenBefore = scrollRect().top() + src.y - scrollY();
         switch (src.kind) {
         case LayoutRow::Kind::RankHeader:
             setFileCollapsed(src.file, !m_layout.fileCollapsed(src.file));
@@ -229,6 +256,8 @@ void TimelineView::labelRelease(const QPoint &pos)
         case LayoutRow::Kind::Counter:
             break;
         }
+        if (!pinned)
+            keepRowOnScreen(src, screenBefore);
         return;
     }
     // A drag: drop on another thread of the same process, or another process.
