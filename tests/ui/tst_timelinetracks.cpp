@@ -306,6 +306,27 @@ private Q_SLOTS:
         QVERIFY(l.fileCollapsed(0));
         QVERIFY(l.rows().size() < before);
         QCOMPARE(l.rows()[1].kind, LayoutRow::Kind::RankHeader); // rank 1 follows at once
+        // The collapsed rank's header draws its GPU busy time, as a collapsed
+        // process does its threads': its GPU stream's kernels end at 1000 us.
+        m_view->viewport()->grab();
+        const QRect rankRect = m_view->rowRect(false, 0);
+        int inRank = 0, rankRight = 0;
+        for (const QRect &b : m_view->geometry().boxes[palette::kBusyColor])
+            if (rankRect.contains(b.center())) {
+                ++inRank;
+                rankRight = std::max(rankRight, b.right() + 1);
+            }
+        QVERIFY2(inRank > 0, "a collapsed rank shows its activity");
+        TimeNs gpuEnd = 0;
+        for (const TimelineTrack &t : m_view->data()->tracks())
+            if (t.file == 0 && t.gpu)
+                for (const TimelineLevel &lv : t.levels)
+                    for (uint32_t e : lv.events)
+                        gpuEnd = std::max(gpuEnd, m_view->data()->modelTrack(int(&t - &m_view->data()->tracks()[0])).end(e));
+        QVERIFY(gpuEnd > m_view->data()->minTime());
+        const int expectRight = m_view->plotRect().left() + int(std::ceil(m_view->mapping().toPixel(gpuEnd)));
+        QVERIFY2(std::abs(rankRight - expectRight) <= 2,
+                 qPrintable(QStringLiteral("busy ends at %1 px, the GPU at %2 px").arg(rankRight).arg(expectRight)));
     }
 
     // Expanding a rank grows the pinned GPU area above the scrolled rows: the

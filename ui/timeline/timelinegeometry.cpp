@@ -427,7 +427,7 @@ void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layou
         size_t sec;
         const LayoutRow *row; // nullptr: gaps
         bool callsOnly = false;
-        int busyTrack = -1; // a collapsed process: this thread's busy time in its header
+        int busyTrack = -1; // a collapsed process or rank: this track's busy time in its header
     };
     std::vector<Task> work;
     for (size_t si = 0; si < secs.size(); ++si) {
@@ -443,10 +443,24 @@ void buildTimelineGeometry(const TimelineData &data, const TimelineLayout &layou
         for (auto it = first; it != sec.rows.end() && it->y < sec.scrollY + sec.area.height(); ++it) {
             if (!it->header())
                 work.push_back({si, &*it});
-            else if (it->kind == LayoutRow::Kind::GroupHeader && layout.groupCollapsed(it->group))
+            else if (it->kind == LayoutRow::Kind::GroupHeader && layout.groupCollapsed(it->group)) {
                 for (int t : data.groups()[size_t(it->group)].tracks)
                     if (layout.trackPinned(t) == sec.pinned)
                         work.push_back({si, &*it, false, t});
+            } else if (it->kind == LayoutRow::Kind::RankHeader && layout.fileCollapsed(it->file)) {
+                // A collapsed rank: the busy time of its GPU tracks (of its
+                // threads when it has none), wherever they are pinned.
+                bool anyGpu = false;
+                for (const TimelineGroup &g : data.groups())
+                    if (int(g.file) == it->file)
+                        for (int t : g.tracks)
+                            anyGpu = anyGpu || data.tracks()[size_t(t)].gpu;
+                for (const TimelineGroup &g : data.groups())
+                    if (int(g.file) == it->file)
+                        for (int t : g.tracks)
+                            if (data.tracks()[size_t(t)].gpu == anyGpu)
+                                work.push_back({si, &*it, false, t});
+            }
         }
     }
 
