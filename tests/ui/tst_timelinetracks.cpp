@@ -12,6 +12,7 @@
 #include <QMenu>
 #include <QScrollBar>
 #include <QTemporaryDir>
+#include <QWheelEvent>
 #include <QtTest>
 
 #include <set>
@@ -365,6 +366,51 @@ private Q_SLOTS:
         QVERIFY(l.fileCollapsed(2));
         const QRect again = m_view->rowRect(false, headerOf(2));
         QVERIFY(!again.isNull());
+    }
+
+    // Eight ranks' GPU streams are taller than the pinned area: it scrolls on
+    // its own (the wheel over its names), and the band under it resizes it.
+    void pinnedAreaScrollsAndResizes()
+    {
+        m_view->resize(1000, 460);
+        std::vector<TraceModelPtr> ranks;
+        for (int r = 0; r < 8; ++r)
+            ranks.push_back(loadTraceFromMemory(kTrace, "rank" + std::to_string(r) + ".json"));
+        m_view->setData(TimelineData::build(std::move(ranks)));
+        const TimelineLayout &l = m_view->layout();
+        QVERIFY(l.pinnedHeight() > m_view->pinnedRect().height());
+        QVERIFY(m_view->pinnedScrollMax() > 0);
+        QCOMPARE(m_view->pinnedScrollY(), 0);
+        const QRect pinned = m_view->pinnedRect();
+        const int scrolledBefore = m_view->verticalScrollBar()->value();
+        const QPoint overNames(20, pinned.top() + 10);
+        const auto [wasPinned, rowBefore] = m_view->rowAtPos(overNames);
+        QVERIFY(wasPinned && rowBefore >= 0);
+        QWheelEvent down(QPointF(overNames), m_view->viewport()->mapToGlobal(QPointF(overNames)), QPoint(),
+                         QPoint(0, -240), Qt::NoButton, Qt::NoModifier, Qt::NoScrollPhase, false);
+        QApplication::sendEvent(m_view->viewport(), &down);
+        QVERIFY(m_view->pinnedScrollY() > 0);
+        QCOMPARE(m_view->verticalScrollBar()->value(), scrolledBefore); // the other rows stay
+        const auto [stillPinned, rowAfter] = m_view->rowAtPos(overNames);
+        QVERIFY(stillPinned && rowAfter > rowBefore); // a lower row is under the point now
+        // The last pinned track can be brought into view.
+        const int last = l.pinnedRows().back().track;
+        m_view->setPinnedScroll(0);
+        m_view->ensureTrackVisible(last, 0);
+        QVERIFY(m_view->isTrackRowVisible(last, 0));
+        QVERIFY(m_view->pinnedScrollY() > 0);
+        // Dragging the band under it down by 60 px gives it 60 px more.
+        const int h = pinned.height();
+        const QPoint band(300, pinned.bottom() + 2);
+        sendMouse(m_view->viewport(), QEvent::MouseButtonPress, band, Qt::LeftButton, Qt::LeftButton);
+        sendMouse(m_view->viewport(), QEvent::MouseMove, band + QPoint(0, 60), Qt::NoButton, Qt::LeftButton);
+        sendMouse(m_view->viewport(), QEvent::MouseButtonRelease, band + QPoint(0, 60), Qt::LeftButton, Qt::NoButton);
+        QVERIFY2(std::abs(m_view->pinnedRect().height() - (h + 60)) <= 2,
+                 qPrintable(QStringLiteral("%1 px, was %2").arg(m_view->pinnedRect().height()).arg(h)));
+        // and up to a small area, the scrolled rows take the rest.
+        m_view->setPinnedLimit(TimelineData::kRowHeight);
+        QCOMPARE(m_view->pinnedRect().height(), TimelineData::kRowHeight);
+        QVERIFY(m_view->scrollRect().height() > 300);
     }
 
     // Find's outlines sit on the rows as drawn: with Python frames hidden

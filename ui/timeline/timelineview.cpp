@@ -361,7 +361,12 @@ void TimelineView::wheelEvent(QWheelEvent *event)
     if (event->modifiers() & Qt::AltModifier || overLabels) {
         // Alt turns vertical wheel into horizontal on some platforms: take either.
         const int d = angle.y() != 0 ? angle.y() : angle.x();
-        verticalScrollBar()->setValue(verticalScrollBar()->value() - d * TimelineData::kRowHeight / 40);
+        // Over the pinned rows, when they overflow their area, they scroll.
+        const QRect pinned = pinnedRect();
+        if (pinnedScrollMax() > 0 && pos.y() >= pinned.top() && pos.y() <= pinned.bottom())
+            setPinnedScroll(pinnedScrollY() - d * TimelineData::kRowHeight / 40);
+        else
+            verticalScrollBar()->setValue(verticalScrollBar()->value() - d * TimelineData::kRowHeight / 40);
     } else if (event->modifiers() & Qt::ShiftModifier) {
         const int d = angle.y() != 0 ? angle.y() : angle.x();
         panBy(-d / 120.0 * plot.width() / 10.0);
@@ -383,6 +388,11 @@ void TimelineView::mousePressEvent(QMouseEvent *event)
     m_pressPos = event->position().toPoint();
     m_pressMap = m_map;
     m_pressScroll = scrollY();
+    if (pinnedHandleRect().adjusted(0, -1, 0, 1).contains(m_pressPos)) {
+        m_drag = Drag::PinnedResize;
+        event->accept();
+        return;
+    }
     if (labelPress(m_pressPos)) {
         event->accept();
         return;
@@ -404,11 +414,18 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
 {
     const QPoint pos = event->position().toPoint();
     const QRect plot = plotRect();
-    if (m_drag == Drag::None) { // hover: the name panel's edge resizes it
-        if (std::abs(pos.x() - m_labelWidth) <= 3 && pos.y() >= kRulerHeight)
+    if (m_drag == Drag::None) { // hover: the name panel's edge and the pinned area's band resize them
+        if (pinnedHandleRect().adjusted(0, -1, 0, 1).contains(pos))
+            viewport()->setCursor(Qt::SplitVCursor);
+        else if (std::abs(pos.x() - m_labelWidth) <= 3 && pos.y() >= kRulerHeight)
             viewport()->setCursor(Qt::SplitHCursor);
         else
             viewport()->unsetCursor();
+        return;
+    }
+    if (m_drag == Drag::PinnedResize) {
+        setPinnedLimit(pos.y() - pinnedRect().top());
+        event->accept();
         return;
     }
     if (m_drag == Drag::Resize) {
@@ -568,14 +585,15 @@ void TimelineView::ensureGeometry()
 {
     const QRect plot = plotRect();
     if (m_geometryValid && m_geometryMap == m_map && m_geometryPlot == plot
-        && m_geometryScroll == scrollY() && m_geometryLayout == m_layoutVersion)
+        && m_geometryScroll == scrollY() && m_geometryPinnedScroll == pinnedScrollY()
+        && m_geometryLayout == m_layoutVersion)
         return;
     m_geometry.clear();
     m_pinnedGeometry.clear();
     if (m_data) {
         // Both sections in one batch of row builders.
         buildTimelineGeometry(*m_data, m_layout, m_map,
-                              {GeometrySection{true, pinnedRect(), 0, &m_pinnedGeometry},
+                              {GeometrySection{true, pinnedRect(), pinnedScrollY(), &m_pinnedGeometry},
                                GeometrySection{false, scrollRect(), scrollY(), &m_geometry}},
                               fontMetrics(), m_names);
     }
@@ -583,6 +601,7 @@ void TimelineView::ensureGeometry()
     m_geometryMap = m_map;
     m_geometryPlot = plot;
     m_geometryScroll = scrollY();
+    m_geometryPinnedScroll = pinnedScrollY();
     m_geometryLayout = m_layoutVersion;
     ++m_geometryBuilds;
 }

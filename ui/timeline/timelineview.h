@@ -138,6 +138,15 @@ public:
     // Viewport rects: the pinned rows (empty when none) and the scrolled rows.
     QRect pinnedRect() const;
     QRect scrollRect() const;
+    // The pinned area holds at most its limit (60% of the plot until the user
+    // drags the band under it), and scrolls on its own when its rows are taller:
+    // the wheel over it, or setPinnedScroll.
+    int pinnedScrollY() const;
+    int pinnedScrollMax() const;
+    void setPinnedScroll(int y);
+    // Height in pixels the pinned area may take (clamped to a row and 80% of
+    // the plot); what dragging the band under it sets.
+    void setPinnedLimit(int height);
     // Viewport rect of a layout row (pinned section or not), null when not shown.
     QRect rowRect(bool pinned, int row) const;
     // The layout row at a viewport point: {pinned, row} with row -1 for none.
@@ -181,7 +190,7 @@ protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
-    enum class Drag { None, Pending, Pan, Range, LabelPending, Reorder, Resize };
+    enum class Drag { None, Pending, Pan, Range, LabelPending, Reorder, Resize, PinnedResize };
 
     void setMapping(const TimeMapping &map);
     void updateScrollBar();
@@ -240,6 +249,11 @@ private:
     TimeMapping m_geometryMap;
     QRect m_geometryPlot;
     int m_geometryScroll = -1;
+    int m_geometryPinnedScroll = -1;
+    int m_pinnedScroll = 0;  // of the pinned rows, when they overflow their area
+    int m_pinnedLimit = -1;  // the pinned area's height the user dragged to; -1: 60% of the plot
+    // The band under the pinned area that resizes it (empty without pinned rows).
+    QRect pinnedHandleRect() const;
     int m_geometryBuilds = 0;
 };
 

@@ -59,7 +59,7 @@ void TimelineView::paintPlot(QPainter &p)
             continue;
         p.setClipRect(area);
         const auto &rows = pinned ? m_layout.pinnedRows() : m_layout.rows();
-        const int sy = pinned ? 0 : scrollY();
+        const int sy = pinned ? pinnedScrollY() : scrollY();
         auto it = std::partition_point(rows.begin(), rows.end(),
                                        [&](const LayoutRow &r) { return r.y + r.height <= sy; });
         for (; it != rows.end() && it->y < sy + area.height(); ++it) {
@@ -88,6 +88,13 @@ void TimelineView::paintPlot(QPainter &p)
         paintSection(p, m_pinnedGeometry, pinned, true);
         p.setClipRect(plot);
         p.fillRect(QRect(plot.left(), pinned.bottom() + 1, plot.width(), 3), QColor(0xb8, 0xc0, 0xcc));
+        // Pinned rows taller than their area scroll: a thin bar shows where.
+        if (const int max = pinnedScrollMax(); max > 0) {
+            const int total = pinned.height() + max;
+            const int len = std::max(12, pinned.height() * pinned.height() / total);
+            const int top = pinned.top() + (pinned.height() - len) * pinnedScrollY() / max;
+            p.fillRect(QRect(plot.right() - 4, top, 4, len), QColor(0x70, 0x78, 0x88, 180));
+        }
     }
     p.setClipRect(plot);
     paintGlobalInstants(p);
@@ -344,7 +351,7 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
     if (area.isEmpty())
         return;
     const int w = m_labelWidth;
-    const int sy = pinned ? 0 : scrollY();
+    const int sy = pinned ? pinnedScrollY() : scrollY();
     p.save();
     QRect clip(0, area.top(), w, area.height());
     if (!pinned) // the panel reaches the bottom, less the indicator

@@ -118,9 +118,44 @@ void TimelineView::setLabelWidth(int width)
 QRect TimelineView::pinnedRect() const
 {
     const QRect plot = plotRect();
-    // At most 60% of the plot: the scrolled tracks stay usable.
-    const int h = std::min(m_layout.pinnedHeight(), plot.height() * 3 / 5);
+    // At most 60% of the plot unless the user dragged it: the scrolled tracks stay usable.
+    const int limit = m_pinnedLimit >= 0
+                          ? std::clamp(m_pinnedLimit, TimelineData::kRowHeight, std::max(TimelineData::kRowHeight,
+                                                                                          plot.height() * 4 / 5))
+                          : plot.height() * 3 / 5;
+    const int h = std::min(m_layout.pinnedHeight(), limit);
     return QRect(plot.left(), plot.top(), plot.width(), std::max(0, h));
+}
+
+QRect TimelineView::pinnedHandleRect() const
+{
+    const QRect pinned = pinnedRect();
+    if (pinned.height() <= 0)
+        return {};
+    return QRect(0, pinned.bottom() + 1, viewport()->width(), 3);
+}
+
+int TimelineView::pinnedScrollMax() const { return std::max(0, m_layout.pinnedHeight() - pinnedRect().height()); }
+
+int TimelineView::pinnedScrollY() const { return std::clamp(m_pinnedScroll, 0, pinnedScrollMax()); }
+
+void TimelineView::setPinnedScroll(int y)
+{
+    const int v = std::clamp(y, 0, pinnedScrollMax());
+    if (v == m_pinnedScroll)
+        return;
+    m_pinnedScroll = v;
+    m_geometryValid = false;
+    viewport()->update();
+}
+
+void TimelineView::setPinnedLimit(int height)
+{
+    m_pinnedLimit = std::max(0, height);
+    m_pinnedScroll = pinnedScrollY();
+    m_geometryValid = false;
+    updateScrollBar();
+    viewport()->update();
 }
 
 QRect TimelineView::scrollRect() const
@@ -134,7 +169,7 @@ QRect TimelineView::scrollRect() const
 
 int TimelineView::rowTop(bool pinned, const LayoutRow &r) const
 {
-    return pinned ? pinnedRect().top() + r.y : scrollRect().top() + r.y - scrollY();
+    return pinned ? pinnedRect().top() + r.y - pinnedScrollY() : scrollRect().top() + r.y - scrollY();
 }
 
 QRect TimelineView::rowRect(bool pinned, int row) const
@@ -176,7 +211,7 @@ std::pair<bool, int> TimelineView::rowAtPos(const QPoint &pos) const
         return {false, -1};
     const QRect pinned = pinnedRect(), scrolled = scrollRect();
     if (pos.y() >= pinned.top() && pos.y() < pinned.top() + pinned.height())
-        return {true, TimelineLayout::rowAt(m_layout.pinnedRows(), pos.y() - pinned.top())};
+        return {true, TimelineLayout::rowAt(m_layout.pinnedRows(), pos.y() - pinned.top() + pinnedScrollY())};
     if (pos.y() >= scrolled.top() && pos.y() <= scrolled.bottom())
         return {false,
                 TimelineLayout::rowAt(m_layout.rows(), pos.y() - scrolled.top() + scrollY())};
@@ -429,8 +464,17 @@ void TimelineView::ensureTrackVisible(int track, int depth)
         relayout();
     }
     const TimelineLayout::Span sp = m_layout.spanOf(track);
-    if (sp.count == 0 || sp.pinned)
+    if (sp.count == 0)
         return;
+    if (sp.pinned) { // the pinned area scrolls on its own
+        const LayoutRow &r = m_layout.pinnedRows()[size_t(sp.first + std::clamp(depth, 0, sp.count - 1))];
+        const int h = pinnedRect().height();
+        if (r.y < pinnedScrollY())
+            setPinnedScroll(r.y);
+        else if (r.y + r.height > pinnedScrollY() + h)
+            setPinnedScroll(r.y + r.height - h);
+        return;
+    }
     const LayoutRow &r = m_layout.rows()[size_t(sp.first + std::clamp(depth, 0, sp.count - 1))];
     const int h = scrollRect().height();
     QScrollBar *sb = verticalScrollBar();
