@@ -365,13 +365,22 @@ private Q_SLOTS:
         const QList<QPointF> busy = chart->series(0)->points(), gap = chart->series(1)->points(),
                              avoid = chart->series(2)->points();
         QCOMPARE(avoid.size(), 2);
+        // Each axis in the unit of its largest value: this trace's steps are
+        // hundreds of µs, so both read µs.
         for (const StepDeviceStats &s : sa.stepStats) {
-            QCOMPARE(busy[int(s.step)].y(), double(s.gpuBusy) / 1e6);
-            QCOMPARE(gap[int(s.step)].y(), double(s.syncGapTime) / 1e6);
-            QCOMPARE(avoid[int(s.step)].y(), double(s.avoidable) / 1e6);
+            QCOMPARE(busy[int(s.step)].y(), double(s.gpuBusy) / 1e3);
+            QCOMPARE(gap[int(s.step)].y(), double(s.syncGapTime) / 1e3);
+            QCOMPARE(avoid[int(s.step)].y(), double(s.avoidable) / 1e3);
         }
-        QCOMPARE(avoid[0].y(), 0.01025); // by hand: step 0 without its sync
-        QCOMPARE(avoid[1].y(), 0.034);   // step 1 without its copy
+        QCOMPARE(avoid[0].y(), 10.25); // by hand: step 0 without its sync
+        QCOMPARE(avoid[1].y(), 34.0);  // step 1 without its copy
+        const auto axes = chart->series(2)->attachedAxes();
+        QStringList titles;
+        for (QAbstractAxis *a : chart->series(0)->attachedAxes() + axes)
+            titles << a->titleText();
+        QVERIFY2(titles.contains(QStringLiteral("GPU busy (µs)")) &&
+                     titles.contains(QStringLiteral("gaps, avoidable (µs)")),
+                 qPrintable(titles.join(QStringLiteral(" | "))));
         // The x axis names the steps; the chart opens in a window of its own.
         auto *x = qobject_cast<QCategoryAxis *>(chart->series(0)->attachedAxes().value(0));
         QVERIFY(x);

@@ -170,15 +170,22 @@ void StepChart::rebuild()
         m_series[k]->setColor(colors[k]);
         m_series[k]->setPointsVisible(true);
     }
+    for (const StepDeviceStats &s : sa.stepStats)
+        if (s.device == dev.device) {
+            maxBusy = std::max(maxBusy, s.gpuBusy);
+            maxSync = std::max({maxSync, s.syncGapTime, s.avoidable});
+        }
+    // Each axis in the unit of its largest value, as the ruler and the tables.
+    const DurationUnit busyUnit = durationUnitFor(uint64_t(std::max<TimeNs>(0, maxBusy)));
+    const DurationUnit syncUnit = durationUnitFor(uint64_t(std::max<TimeNs>(0, maxSync)));
+    const double busyScale = std::pow(10.0, busyUnit.exp), syncScale = std::pow(10.0, syncUnit.exp);
     for (const StepDeviceStats &s : sa.stepStats) {
         if (s.device != dev.device)
             continue;
         const double x = double(s.step);
         const TimeNs ys[3] = {s.gpuBusy, s.syncGapTime, s.avoidable};
-        for (int k = 0; k < 3; ++k)
-            m_series[k]->append(x, double(ys[k]) / 1e6); // plotted in ms; labels come from the integers
-        maxBusy = std::max(maxBusy, s.gpuBusy);
-        maxSync = std::max({maxSync, s.syncGapTime, s.avoidable});
+        for (int k = 0; k < 3; ++k) // plotted in the axis' unit; the hover text comes from the integers
+            m_series[k]->append(x, double(ys[k]) / (k == 0 ? busyScale : syncScale));
         m_points.push_back(timelineIndex[s.step]);
     }
     const int n = int(sa.steps.size());
@@ -195,14 +202,14 @@ void StepChart::rebuild()
     // Busy time on the left; the far smaller sync-gap and avoidable times get
     // their own scale on the right, so an outlier step among them shows.
     auto *axisBusy = new QValueAxis(chart);
-    axisBusy->setTitleText(tr("GPU busy (ms)"));
+    axisBusy->setTitleText(tr("GPU busy (%1)").arg(QString::fromUtf8(busyUnit.name)));
     axisBusy->setTitleBrush(colors[0]);
-    axisBusy->setRange(0, std::max(0.001, double(maxBusy) / 1e6 * 1.08));
+    axisBusy->setRange(0, std::max(0.001, double(maxBusy) / busyScale * 1.08));
     axisBusy->applyNiceNumbers();
     auto *axisSync = new QValueAxis(chart);
-    axisSync->setTitleText(tr("gaps, avoidable (ms)"));
+    axisSync->setTitleText(tr("gaps, avoidable (%1)").arg(QString::fromUtf8(syncUnit.name)));
     axisSync->setTitleBrush(colors[1]);
-    axisSync->setRange(0, std::max(0.001, double(maxSync) / 1e6 * 1.08));
+    axisSync->setRange(0, std::max(0.001, double(maxSync) / syncScale * 1.08));
     axisSync->applyNiceNumbers();
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisBusy, Qt::AlignLeft);
