@@ -39,6 +39,8 @@ void ChartGrid::reflow(int width)
     for (int c = 0; c < 2; ++c)
         m_grid->setColumnStretch(c, c < columns ? 1 : 0);
     const int rows = int((m_cells.size() + size_t(columns) - 1) / size_t(columns));
+    for (int r = 0; r < int(m_cells.size()); ++r) // rows share the height alike
+        m_grid->setRowStretch(r, r < rows ? 1 : 0);
     setMinimumHeight(rows * kMinCellHeight + std::max(0, rows - 1) * m_grid->verticalSpacing());
 }
 

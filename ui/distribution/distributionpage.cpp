@@ -171,16 +171,18 @@ DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QW
     m_rows->setSuggestedName(QStringLiteral("row-balance"));
     for (ChartPanel *c : {m_counts, m_selection, m_rows, m_order})
         m_chartGrid->addCell(c);
-    rightLayout->addWidget(m_chartGrid, 1);
-    auto *rightScroll = new QScrollArea(this);
-    rightScroll->setWidget(right);
-    rightScroll->setWidgetResizable(true);
-    rightScroll->setFrameShape(QFrame::NoFrame);
-    rightScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    // The summary stays above; only the charts scroll (a word-wrapped label
+    // inside the scroll area would size it by its preferred height).
+    auto *chartScroll = new QScrollArea(right);
+    chartScroll->setWidget(m_chartGrid);
+    chartScroll->setWidgetResizable(true);
+    chartScroll->setFrameShape(QFrame::NoFrame);
+    chartScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
+    rightLayout->addWidget(chartScroll, 1);
 
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(scroll);
-    split->addWidget(rightScroll);
+    split->addWidget(right);
     split->setStretchFactor(1, 1);
     split->setSizes({320, 960});
     auto *layout = new QVBoxLayout(this);
