@@ -53,9 +53,11 @@ std::string adviceLine(const std::string &id, const std::string &torchVersion)
         return "what to change: no known rewrite";
     const AdviceRule &rule = rules.rules[size_t(at)];
     std::string line = "what to change: " + rule.title + " [" + rule.id + "]";
-    if (torchOlderThan(torchVersion, rule.minTorch))
-        line += " (the rewrite needs PyTorch " + rule.minTorch + "; this trace was recorded with " +
-                torchVersion + ")";
+    if (torchOlderThan(torchVersion, rule.minTorch)) {
+        std::string need = torchNeedSentence(rule, torchVersion);
+        need[0] = 'n';
+        line += " (the rewrite " + need + ")";
+    }
     return line;
 }
 

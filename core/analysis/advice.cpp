@@ -290,6 +290,15 @@ bool torchOlderThan(std::string_view version, std::string_view minTorch)
     return false;
 }
 
+std::string torchNeedSentence(const AdviceRule &rule, std::string_view torchVersion)
+{
+    if (rule.minTorch.empty())
+        return {};
+    if (torchOlderThan(torchVersion, rule.minTorch))
+        return "Needs PyTorch " + rule.minTorch + "; this trace was recorded with " + std::string(torchVersion);
+    return "Needs PyTorch " + rule.minTorch + " or later";
+}
+
 std::string torchVersionFromMetadata(std::string_view metadataJson)
 {
     if (metadataJson.empty())

@@ -86,6 +86,13 @@ int matchAdvice(const AdviceRules &rules, const AdviceFacts &facts);
 // False when either is empty or does not start with a number.
 bool torchOlderThan(std::string_view version, std::string_view minTorch);
 
+// What a rule's PyTorch version means for a trace recorded with `torchVersion`
+// ("" when unknown), one sentence without its full stop: "Needs PyTorch 2.0;
+// this trace was recorded with 1.13.1" when it is older, else "Needs PyTorch
+// 2.0 or later"; empty when the rule names no version. The CLI, the report
+// and the app all say it this way.
+std::string torchNeedSentence(const AdviceRule &rule, std::string_view torchVersion);
+
 // The PyTorch version a trace's top-level "metadata" object states
 // (metadata.system.torch_env_info: collect_env's text with "PyTorch version:
 // X", or an object with "torch_version"); empty when it states none.

@@ -382,11 +382,8 @@ std::vector<Section> content(const ReportInput &in)
                 b.lines.push_back({{rule.why, false, false}});
                 b.lines.push_back({{rule.rewrite, false, false}});
                 if (!rule.minTorch.empty())
-                    b.lines.push_back({{torchOlderThan(torch, rule.minTorch)
-                                            ? "Needs PyTorch " + rule.minTorch + "; this trace was recorded with " +
-                                                  torch + "."
-                                            : "Needs PyTorch " + rule.minTorch + " or later.",
-                                        torchOlderThan(torch, rule.minTorch), false}});
+                    b.lines.push_back({{torchNeedSentence(rule, torch) + ".", torchOlderThan(torch, rule.minTorch),
+                                        false}});
                 std::string refs = "References: ";
                 for (size_t k = 0; k < rule.refs.size(); ++k)
                     refs += (k ? ", " : "") + rule.refs[k];

@@ -397,11 +397,23 @@ std::vector<SyncSource> groupSources(const TraceModel &model, std::vector<SyncCa
     return out;
 }
 
+namespace {
+AdviceFacts adviceFactsOf(const TraceModel &model, const category::Ids &cats, const AdviceRules &rules,
+                          const std::unordered_map<int64_t, StrId> &copyName, const SyncCall &call);
+} // namespace
+
 AdviceFacts adviceFacts(const TraceModel &model, const AdviceRules &rules,
                         const std::unordered_map<int64_t, StrId> &copyName, const SyncCall &call)
 {
+    return adviceFactsOf(model, category::Ids(model), rules, copyName, call);
+}
+
+namespace {
+// adviceFacts with the model's category ids given: attachAdvice finds them once for all the calls.
+AdviceFacts adviceFactsOf(const TraceModel &model, const category::Ids &cats, const AdviceRules &rules,
+                          const std::unordered_map<int64_t, StrId> &copyName, const SyncCall &call)
+{
     AdviceFacts f;
-    const category::Ids cats(model);
     const Track t = model.tracks()[call.event.track];
     const uint32_t i = call.event.index;
     f.sync = std::string(model.str(t.name[i]));
@@ -467,13 +479,15 @@ AdviceFacts adviceFacts(const TraceModel &model, const AdviceRules &rules,
         f.copy = std::string(model.str(*copy));
     return f;
 }
+} // namespace
 
 void attachAdvice(const TraceModel &model, const AdviceRules &rules,
                   const std::unordered_map<int64_t, StrId> &copyName, std::vector<SyncCall> &calls,
                   std::vector<SyncSource> &sources)
 {
+    const category::Ids cats(model);
     for (SyncCall &c : calls)
-        c.advice = matchAdvice(rules, adviceFacts(model, rules, copyName, c));
+        c.advice = matchAdvice(rules, adviceFactsOf(model, cats, rules, copyName, c));
     for (SyncSource &s : sources) {
         std::map<int32_t, size_t> votes;
         for (size_t c : s.calls)

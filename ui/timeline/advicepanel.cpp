@@ -84,11 +84,9 @@ void AdvicePanel::showAdvice(const QString &source, int rule, uint64_t matching,
     h += tr("<p>Before:</p>") + QStringLiteral("<pre>%1</pre>").arg(html(r.before));
     h += tr("<p>After:</p>") + QStringLiteral("<pre>%1</pre>").arg(html(r.after));
     if (!r.minTorch.empty()) {
-        if (torchOlderThan(torchVersion.toStdString(), r.minTorch))
-            h += tr("<p><b>Needs PyTorch %1; this trace was recorded with %2.</b></p>")
-                     .arg(html(r.minTorch), torchVersion.toHtmlEscaped());
-        else
-            h += tr("<p>Needs PyTorch %1 or later.</p>").arg(html(r.minTorch));
+        const QString need = html(torchNeedSentence(r, torchVersion.toStdString())) + QLatin1Char('.');
+        h += torchOlderThan(torchVersion.toStdString(), r.minTorch) ? QStringLiteral("<p><b>%1</b></p>").arg(need)
+                                                                    : QStringLiteral("<p>%1</p>").arg(need);
     }
     QStringList refs;
     for (const std::string &ref : r.refs)
