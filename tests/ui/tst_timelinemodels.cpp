@@ -38,18 +38,11 @@ private Q_SLOTS:
         QVERIFY(d->tracks()[2].gpu && d->tracks()[3].gpu);
         QCOMPARE(d->tracks()[2].device, int64_t(0));
         // main thread: step > op > launch, so three rows
-        QCOMPARE(d->tracks()[0].rowCount, 3);
-        // two process headers, then rows in increasing y
-        int headers = 0;
-        for (size_t i = 0; i < d->rows().size(); ++i) {
-            headers += d->rows()[i].track < 0;
-            if (i)
-                QVERIFY(d->rows()[i].y >= d->rows()[i - 1].y + d->rows()[i - 1].height);
-        }
-        QCOMPARE(headers, 2);
-        QCOMPARE(d->rows().front().title, QStringLiteral("python train.py (pid 4242)"));
-        QCOMPARE(d->rowAt(d->rows()[3].y + 1), 3);
-        QCOMPARE(d->rowAt(-5), -1);
+        QCOMPARE(d->tracks()[0].levels.size(), size_t(3));
+        // two processes, the host one first
+        QCOMPARE(d->groups().size(), size_t(2));
+        QCOMPARE(d->groups().front().title, QStringLiteral("python train.py (pid 4242)"));
+        QCOMPARE(d->groups().front().tracks, (std::vector<int>{0, 1}));
     }
 
     void legacyStreamTidsAreNotDoubled()

@@ -188,7 +188,7 @@ private Q_SLOTS:
         // deep zoom on one kernel: no folding there, and its name is drawn
         const TimelineEvent k{2, m_data->tracks()[2].levels[0].events[100]};
         m_view->showInterval(m_data->start(k), m_data->end(k));
-        m_view->ensureRowVisible(m_data->rowOf(k));
+        m_view->revealEvent(k);
         vp->grab();
         bool named = false;
         const QString name = QString::fromUtf8(m_data->name(k).data(), int(m_data->name(k).size()));

@@ -456,9 +456,9 @@ void CompareView::activateRow(DiffTableModel::Section s, int row)
     const int lead = ev[0].valid() ? 0 : 1;
     if (ev[lead].valid()) {
         const TimelineData &dd = m_data->side(lead);
-        m_views[lead]->ensureRowVisible(dd.rowOf(ev[lead]));
-        m_views[1 - lead]->ensureRowVisible(
-            ev[1 - lead].valid() ? m_data->side(1 - lead).rowOf(ev[1 - lead]) : 0);
+        m_views[lead]->revealEvent(ev[lead]);
+        if (ev[1 - lead].valid())
+            m_views[1 - lead]->revealEvent(ev[1 - lead]);
         m_views[lead]->showInterval(dd.start(ev[lead]), dd.end(ev[lead]));
     }
     lockFrom(lead);

@@ -67,7 +67,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
             progress((double(f) + 0.8) * width, "indexing the timeline");
         data->indexFile(uint32_t(f), cancel);
     }
-    data->layout();
+    data->labelFiles();
     std::stable_sort(data->m_globalInstants.begin(), data->m_globalInstants.end(),
                      [](const TimelineInstant &a, const TimelineInstant &b) { return a.ts < b.ts; });
 
@@ -312,8 +312,6 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
         group.kind = p.kind();
         group.title = procName;
         const int groupIndex = int(m_groups.size());
-        // The process header is the first row of its first track (see layout()).
-        bool firstTrack = true;
         for (uint32_t ti : p.tracks) {
             const Track &t = mtracks[ti];
             TimelineTrack tt;
@@ -350,17 +348,9 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
                     m_pythonEvents += tt.pythonEvents;
                 }
             }
-            tt.rowCount = std::max<int>(1, int(tt.levels.size()));
             file.trackOf[ti] = int(m_tracks.size());
             group.tracks.push_back(int(m_tracks.size()));
             m_tracks.push_back(std::move(tt));
-            if (firstTrack) {
-                TimelineRow header;
-                header.title = procName;
-                header.track = -2 - int(m_tracks.size() - 1); // marks "header before track"
-                m_rows.push_back(header);
-                firstTrack = false;
-            }
             checkCancel(cancel);
         }
         for (uint32_t ci : p.counters) {
@@ -469,76 +459,17 @@ int TimelineData::globalInstantNear(TimeNs t, TimeNs tol) const
     return it != m_globalInstants.end() && it->ts <= t + tol ? int(it - m_globalInstants.begin()) : -1;
 }
 
-void TimelineData::layout()
+void TimelineData::labelFiles()
 {
-    // indexFile() queued one header marker per process; expand into final rows.
-    {
-        std::vector<QString> names;
-        std::vector<int64_t> ranks;
-        for (const TimelineFile &file : m_files) {
-            names.push_back(QFileInfo(QString::fromStdString(file.model->info().path)).fileName());
-            ranks.push_back(file.model->info().rank);
-        }
-        const std::vector<QString> labels = fileLabels(names, ranks);
-        for (size_t f = 0; f < m_files.size(); ++f)
-            m_files[f].label = labels[f];
+    std::vector<QString> names;
+    std::vector<int64_t> ranks;
+    for (const TimelineFile &file : m_files) {
+        names.push_back(QFileInfo(QString::fromStdString(file.model->info().path)).fileName());
+        ranks.push_back(file.model->info().rank);
     }
-    std::vector<TimelineRow> markers;
-    markers.swap(m_rows);
-    size_t mi = 0;
-    int y = 0;
-    int lastFile = -1;
-    for (int ti = 0; ti < int(m_tracks.size()); ++ti) {
-        TimelineTrack &t = m_tracks[ti];
-        if (m_files.size() > 1 && int(t.file) != lastFile) {
-            const TimelineFile &file = m_files[t.file];
-            TimelineRow r;
-            r.rankHeader = true;
-            r.y = y;
-            r.height = kHeaderHeight + 2;
-            r.title = file.label;
-            m_rows.push_back(r);
-            y += r.height;
-        }
-        lastFile = int(t.file);
-        while (mi < markers.size() && markers[mi].track == -2 - ti) {
-            TimelineRow r = markers[mi++];
-            r.track = -1;
-            r.y = y;
-            r.height = kHeaderHeight;
-            m_rows.push_back(r);
-            y += r.height;
-        }
-        t.firstRow = int(m_rows.size());
-        for (int d = 0; d < t.rowCount; ++d) {
-            TimelineRow r;
-            r.track = ti;
-            r.depth = d;
-            r.y = y;
-            r.height = kRowHeight;
-            m_rows.push_back(r);
-            y += kRowHeight;
-        }
-        y += kTrackGap;
-    }
-    m_totalHeight = y;
-}
-
-int TimelineData::rowAt(int y) const
-{
-    auto it = std::upper_bound(m_rows.begin(), m_rows.end(), y,
-                               [](int v, const TimelineRow &r) { return v < r.y; });
-    if (it == m_rows.begin())
-        return -1;
-    --it;
-    return y < it->y + it->height ? int(it - m_rows.begin()) : -1;
-}
-
-int TimelineData::rowOf(const TimelineEvent &e) const
-{
-    if (!e.valid())
-        return -1;
-    return m_tracks[e.track].firstRow + modelTrack(e.track).depth[e.index];
+    const std::vector<QString> labels = fileLabels(names, ranks);
+    for (size_t f = 0; f < m_files.size(); ++f)
+        m_files[f].label = labels[f];
 }
 
 std::string_view TimelineData::name(const TimelineEvent &e) const

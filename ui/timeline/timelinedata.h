@@ -48,8 +48,6 @@ struct TimelineTrack {
     std::vector<uint16_t> depthNoPython; // per event; kHiddenDepth for a Python frame
     uint64_t pythonEvents = 0;
     static constexpr uint16_t kHiddenDepth = 0xffff;
-    int firstRow = 0;
-    int rowCount = 0;
     // Blocking sync calls on this track (indices into the file's syncCalls, by
     // start): those that caused a gap, and the others.
     std::vector<uint32_t> gapCalls, otherCalls;
@@ -82,14 +80,6 @@ struct TimelineInstant {
     StrId name = kNoStr;
 };
 
-struct TimelineRow {
-    int track = -1;   // -1: a header row (rank or process)
-    int depth = 0;
-    int y = 0;
-    int height = 0;
-    QString title;    // header rows
-    bool rankHeader = false;
-};
 
 struct TimelineFile {
     TraceModelPtr model;
@@ -160,7 +150,6 @@ public:
 
     const std::vector<TimelineFile> &files() const { return m_files; }
     const std::vector<TimelineTrack> &tracks() const { return m_tracks; }
-    const std::vector<TimelineRow> &rows() const { return m_rows; }
     const std::vector<TimelineGroup> &groups() const { return m_groups; }
     const std::vector<TimelineCounter> &counters() const { return m_counters; }
     const CounterSeries &counterSeries(int counter) const
@@ -184,13 +173,8 @@ public:
     // trace has no Python events.
     QString userFrameText(uint32_t file, const SyncCall &call) const;
     const TimelineSummary &summary() const { return m_summary; }
-    int totalHeight() const { return m_totalHeight; }
     TimeNs minTime() const { return m_minTime; }
     TimeNs maxTime() const { return m_maxTime; }
-
-    // The row containing y (layout coordinates), or -1.
-    int rowAt(int y) const;
-    int rowOf(const TimelineEvent &e) const;
 
     const TimelineFile &fileOf(const TimelineEvent &e) const { return m_files[m_tracks[e.track].file]; }
     Track modelTrack(int track) const
@@ -217,7 +201,8 @@ public:
     TimelineEvent enclosing(int track, TimeNs t) const;
 
 private:
-    void layout();
+    // Names the files so they can be told apart (fileLabels).
+    void labelFiles();
     void indexFile(uint32_t file, const CancelToken *cancel);
     // Per file: how much to move it to draw the job on one clock (minus its
     // clock offset against the first rank; 0 for one file or a rank that
@@ -229,7 +214,6 @@ private:
 
     std::vector<TimelineFile> m_files;
     std::vector<TimelineTrack> m_tracks;
-    std::vector<TimelineRow> m_rows;
     std::vector<TimelineGroup> m_groups;
     std::vector<TimelineCounter> m_counters;
     std::vector<TimelineInstant> m_globalInstants;
@@ -238,7 +222,6 @@ private:
     std::vector<TimelineStep> m_steps;
     AnalysisOptions m_options;
     TimelineSummary m_summary;
-    int m_totalHeight = 0;
     TimeNs m_minTime = 0, m_maxTime = 0;
 };
 

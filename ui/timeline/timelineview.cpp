@@ -270,15 +270,6 @@ void TimelineView::setMarkedGaps(std::vector<int> gaps)
     viewport()->update();
 }
 
-void TimelineView::ensureRowVisible(int row)
-{
-    if (!m_data || row < 0 || row >= int(m_data->rows().size()))
-        return;
-    const TimelineRow &r = m_data->rows()[size_t(row)];
-    if (r.track >= 0)
-        ensureTrackVisible(r.track, r.depth);
-}
-
 TimelineEvent TimelineView::eventAt(const QPoint &pos) const
 {
     const QRect plot = plotRect();

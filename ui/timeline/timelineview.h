@@ -101,9 +101,6 @@ public:
     TimelineEvent eventAt(const QPoint &viewportPos) const;
     // Viewport rect of an event's box (for tests and overlays).
     QRect eventRect(const TimelineEvent &e) const;
-    // row: an index into data()->rows() (the full layout); shows that thread's
-    // row in this view's layout.
-    void ensureRowVisible(int row);
     // Scrolls (and expands the process or rank if collapsed) so that the row of
     // depth `depth` of a track is in view; pinned tracks always are.
     void ensureTrackVisible(int track, int depth);
