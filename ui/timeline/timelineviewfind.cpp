@@ -32,7 +32,7 @@ void TimelineView::paintHighlights(QPainter &p)
     const TimeNs t0 = m_map.start(), t1 = m_map.end();
     p.save();
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(QColor(255, 170, 0), 2));
+    p.setPen(QPen(palette::chrome::kFindOutline, 2));
     // The rows as drawn: the pinned section, then the scrolled one under it,
     // each clipped to its own area; levels as shown (Python frames hidden or
     // not), collapsed threads (summary rows) and capped depths left out.

@@ -12,17 +12,7 @@
 
 namespace syncscope::ui {
 
-namespace {
-const QColor kBackground(0xfb, 0xfb, 0xfb);
-const QColor kHeaderBackground(0xec, 0xee, 0xf1);
-const QColor kRankBackground(0xd9, 0xde, 0xe6);
-const QColor kGrid(0, 0, 0, 18);
-const QColor kGapFill(230, 40, 40, 45);
-const QColor kGapHatch(200, 20, 20, 90);
-const QColor kGapEdge(200, 20, 20, 200);
-const QColor kRangeFill(40, 110, 220, 40);
-const QColor kRangeEdge(40, 110, 220, 220);
-} // namespace
+using namespace palette::chrome;
 
 void TimelineView::paintEvent(QPaintEvent *)
 {
@@ -68,7 +58,7 @@ void TimelineView::paintPlot(QPainter &p)
                            it->kind == LayoutRow::Kind::RankHeader ? kRankBackground : kHeaderBackground);
             else if (it->kind == LayoutRow::Kind::Counter)
                 p.fillRect(QRect(plot.left(), area.top() + it->y - sy, plot.width(), it->height),
-                           QColor(0xf3, 0xf6, 0xf9));
+                           kCounterBackground);
         }
     }
     p.setClipRect(plot);
@@ -87,13 +77,13 @@ void TimelineView::paintPlot(QPainter &p)
     if (!pinned.isEmpty()) {
         paintSection(p, m_pinnedGeometry, pinned, true);
         p.setClipRect(plot);
-        p.fillRect(QRect(plot.left(), pinned.bottom() + 1, plot.width(), 3), QColor(0xb8, 0xc0, 0xcc));
+        p.fillRect(QRect(plot.left(), pinned.bottom() + 1, plot.width(), 3), kPinnedSeparator);
         // Pinned rows taller than their area scroll: a thin bar shows where.
         if (const int max = pinnedScrollMax(); max > 0) {
             const int total = pinned.height() + max;
             const int len = std::max(12, pinned.height() * pinned.height() / total);
             const int top = pinned.top() + (pinned.height() - len) * pinnedScrollY() / max;
-            p.fillRect(QRect(plot.right() - 4, top, 4, len), QColor(0x70, 0x78, 0x88, 180));
+            p.fillRect(QRect(plot.right() - 4, top, 4, len), kPinnedScrollBar);
         }
     }
     p.setClipRect(plot);
@@ -113,11 +103,11 @@ void TimelineView::paintSection(QPainter &p, const TimelineGeometry &g, const QR
         p.drawRects(batch.data(), int(batch.size()));
     }
     if (!g.counterAreas.empty()) {
-        p.setBrush(QColor(0x4e, 0x79, 0xa7, 170));
+        p.setBrush(kCounterFill);
         p.drawRects(g.counterAreas.data(), int(g.counterAreas.size()));
     }
     for (const auto &label : g.labels) {
-        p.setPen(label.dark ? QColor(20, 20, 20) : QColor(250, 250, 250));
+        p.setPen(label.dark ? kLabelDark : kLabelLight);
         p.drawText(label.rect, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, label.text);
     }
 
@@ -135,12 +125,12 @@ void TimelineView::paintSection(QPainter &p, const TimelineGeometry &g, const QR
         }
     }
     if (!g.gapCalls.empty()) {
-        p.setPen(QPen(QColor(200, 0, 0), 2));
-        p.setBrush(QColor(230, 30, 30, 110));
+        p.setPen(QPen(kGapCallEdge, 2));
+        p.setBrush(kGapCallFill);
         p.drawRects(g.gapCalls.data(), int(g.gapCalls.size()));
     }
     if (!g.otherCalls.empty()) {
-        p.setPen(QPen(QColor(230, 120, 0), 1));
+        p.setPen(QPen(kOtherCallEdge, 1));
         p.setBrush(Qt::NoBrush);
         p.drawRects(g.otherCalls.data(), int(g.otherCalls.size()));
     }
@@ -153,7 +143,7 @@ void TimelineView::paintGlobalInstants(QPainter &p) const
     if (gi.empty())
         return;
     const QRect plot = plotRect();
-    p.setPen(QPen(QColor(90, 40, 150, 200), 1, Qt::DashLine));
+    p.setPen(QPen(kInstantLine, 1, Qt::DashLine));
     int lastX = INT32_MIN;
     auto it = std::lower_bound(gi.begin(), gi.end(), m_map.start(),
                                [](const TimelineInstant &g, TimeNs t) { return g.ts < t; });
@@ -214,13 +204,13 @@ void TimelineView::paintOverlays(QPainter &p) const
     };
     if (!m_markedGaps.empty()) {
         // The gaps of one sync source: solid outlines, only those in view.
-        p.setPen(QPen(QColor(120, 0, 160), 2));
-        p.setBrush(QColor(120, 0, 160, 30));
+        p.setPen(QPen(kMarkedGapEdge, 2));
+        p.setBrush(kMarkedGapFill);
         for (int mg : m_markedGaps)
             outlineGap(mg);
     }
     if (m_highlightGap >= 0) {
-        p.setPen(QPen(QColor(180, 0, 0), 2, Qt::DashLine));
+        p.setPen(QPen(kCurrentGapEdge, 2, Qt::DashLine));
         p.setBrush(Qt::NoBrush);
         outlineGap(m_highlightGap);
     }
@@ -238,7 +228,7 @@ void TimelineView::paintOverlays(QPainter &p) const
         auto clipTo = [&](const TimelineEvent &e) {
             p.setClipRect(m_layout.placeOf(e).pinned ? pinnedRect() : scrollRect());
         };
-        p.setPen(QPen(QColor(20, 20, 20), 1.6));
+        p.setPen(QPen(kFlowLine, 1.6));
         for (const auto &[from, to] : m_links) {
             const TimelineEvent other = from == m_selected ? to : from;
             p.setBrush(Qt::NoBrush);
@@ -250,9 +240,9 @@ void TimelineView::paintOverlays(QPainter &p) const
         const QRect r = eventRect(m_selected).adjusted(-1, -1, 1, 1);
         clipTo(m_selected);
         p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(QColor(255, 255, 255), 3));
+        p.setPen(QPen(kSelectionHalo, 3));
         p.drawRect(r);
-        p.setPen(QPen(QColor(0, 0, 0), 1.5));
+        p.setPen(QPen(kSelectionEdge, 1.5));
         p.drawRect(r);
     }
     p.restore();
@@ -262,8 +252,8 @@ void TimelineView::paintRuler(QPainter &p) const
 {
     const QRect plot = plotRect();
     const QRect ruler(0, 0, viewport()->width(), kRulerHeight);
-    p.fillRect(ruler, QColor(0xf0, 0xf0, 0xf0));
-    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.fillRect(ruler, kRulerBackground);
+    p.setPen(kRule);
     p.drawLine(0, kRulerHeight - 1, viewport()->width(), kRulerHeight - 1);
     const int64_t step = rulerStep(m_map.nsPerPixel());
     const TimeNs origin = m_data->minTime();
@@ -271,7 +261,7 @@ void TimelineView::paintRuler(QPainter &p) const
     // One unit for the whole ruler: that of its largest label.
     const auto magnitude = [](TimeNs d) { return d < 0 ? uint64_t(0) - uint64_t(d) : uint64_t(d); };
     const uint64_t axisMax = std::max(magnitude(t - origin), magnitude(m_map.end() - origin));
-    p.setPen(QColor(0x40, 0x40, 0x40));
+    p.setPen(kRulerText);
     for (; t <= m_map.end(); t += step) {
         const int x = plot.left() + int(std::floor(m_map.toPixel(t)));
         if (x < plot.left())
@@ -285,13 +275,13 @@ void TimelineView::paintRuler(QPainter &p) const
         const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(m_range1)));
         const QRect band(std::max(l, plot.left()), 0, std::max(1, std::min(r, plot.right()) - std::max(l, plot.left())),
                          kRulerHeight - 1);
-        p.fillRect(band, QColor(40, 110, 220, 200));
+        p.fillRect(band, kRangeBand);
         p.setPen(Qt::white);
         p.drawText(band, Qt::AlignCenter, formatDuration(m_range1 - m_range0));
     }
     // Corner: the visible span.
-    p.fillRect(QRect(0, 0, m_labelWidth, kRulerHeight - 1), QColor(0xe6, 0xe6, 0xe6));
-    p.setPen(QColor(0x30, 0x30, 0x30));
+    p.fillRect(QRect(0, 0, m_labelWidth, kRulerHeight - 1), kCornerBackground);
+    p.setPen(kCornerText);
     p.drawText(QRect(6, 0, m_labelWidth - 12, kRulerHeight - 1), Qt::AlignVCenter | Qt::AlignLeft,
                tr("view %1").arg(formatDuration(m_map.span())));
 }
@@ -302,14 +292,14 @@ void TimelineView::paintStepBand(QPainter &p) const
     if (band.isEmpty())
         return;
     p.save();
-    p.fillRect(QRect(0, band.top(), viewport()->width(), band.height()), QColor(0xf7, 0xf5, 0xee));
+    p.fillRect(QRect(0, band.top(), viewport()->width(), band.height()), kStepBandBackground);
     p.setClipRect(band);
     const auto &steps = m_data->steps();
     // Steps are ordered by start; they are few (one per iteration), so a scan
     // is cheap and needs no sorted ends. Alternate two shades so back-to-back
     // steps read apart; steps inside an already drawn pixel column fold into it.
     auto it = steps.begin();
-    const QColor shades[2] = {QColor(0xc9, 0xb7, 0x8a), QColor(0xe0, 0xd2, 0xa8)};
+    const QColor shades[2] = {kStepShadeA, kStepShadeB};
     int lastRight = INT32_MIN;
     for (; it != steps.end(); ++it) {
         const Step &st = m_data->step(*it);
@@ -325,10 +315,10 @@ void TimelineView::paintStepBand(QPainter &p) const
                          band.height() - 2);
         const size_t idx = size_t(it - steps.begin());
         p.fillRect(rect, shades[idx % 2]);
-        p.setPen(QColor(0x8a, 0x76, 0x44));
+        p.setPen(kStepEdge);
         p.drawLine(rect.topLeft(), rect.bottomLeft());
         if (rect.width() > 40) {
-            p.setPen(QColor(0x30, 0x28, 0x10));
+            p.setPen(kStepText);
             const QString name = m_data->text(it->file, st.name);
             p.drawText(rect.adjusted(3, 0, -2, 0), Qt::AlignVCenter | Qt::AlignLeft,
                        p.fontMetrics().elidedText(name, Qt::ElideRight, rect.width() - 5));
@@ -336,11 +326,11 @@ void TimelineView::paintStepBand(QPainter &p) const
         lastRight = rect.right() + 1;
     }
     p.setClipping(false);
-    p.fillRect(QRect(0, band.top(), m_labelWidth, band.height()), QColor(0xe6, 0xe6, 0xe6));
-    p.setPen(QColor(0x30, 0x30, 0x30));
+    p.fillRect(QRect(0, band.top(), m_labelWidth, band.height()), kCornerBackground);
+    p.setPen(kCornerText);
     p.drawText(QRect(6, band.top(), m_labelWidth - 12, band.height()), Qt::AlignVCenter | Qt::AlignLeft,
                tr("steps (click to zoom)"));
-    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.setPen(kRule);
     p.drawLine(0, band.bottom(), viewport()->width(), band.bottom());
     p.restore();
 }
@@ -357,7 +347,7 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
     if (!pinned) // the panel reaches the bottom, less the indicator
         clip.setBottom(viewport()->height() - 1 - indicatorRect().height());
     p.setClipRect(clip);
-    p.fillRect(clip, QColor(0xf4, 0xf4, 0xf4));
+    p.fillRect(clip, kNamePanelBackground);
     const auto &rows = pinned ? m_layout.pinnedRows() : m_layout.rows();
     auto it = std::partition_point(rows.begin(), rows.end(),
                                    [&](const LayoutRow &r) { return r.y + r.height <= sy; });
@@ -372,7 +362,7 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
                                                                            : m_layout.groupCollapsed(it->group);
             p.fillRect(r, it->kind == LayoutRow::Kind::RankHeader ? kRankBackground : kHeaderBackground);
             p.setFont(bold);
-            p.setPen(QColor(0x20, 0x20, 0x20));
+            p.setPen(kHeaderText);
             p.drawText(QRect(4, r.top(), 14, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
                        QString(collapsed ? closed : open));
             p.drawText(r.adjusted(18, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
@@ -382,10 +372,10 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
         }
         if (it->kind == LayoutRow::Kind::Counter) {
             const TimelineCounter &c = m_data->counters()[size_t(it->counter)];
-            p.setPen(QColor(0x25, 0x3c, 0x5a));
+            p.setPen(kTrackText);
             p.drawText(QRect(14, r.top(), w - 18, TimelineData::kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                        p.fontMetrics().elidedText(title, Qt::ElideRight, w - 30));
-            p.setPen(QColor(0x70, 0x70, 0x70));
+            p.setPen(kDimText);
             p.drawText(QRect(14, r.top() + TimelineData::kRowHeight, w - 18, TimelineData::kRowHeight),
                        Qt::AlignVCenter | Qt::AlignLeft, tr("max %1").arg(c.maxValue, 0, 'g', 6));
             continue;
@@ -394,9 +384,9 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
             continue;
         const TimelineTrack &tt = m_data->tracks()[size_t(it->track)];
         const int shown = m_layout.spanOf(it->track).count;
-        p.setPen(QColor(0xd0, 0xd0, 0xd0));
+        p.setPen(kTrackSeparator);
         p.drawLine(0, r.top() + shown * TimelineData::kRowHeight, w, r.top() + shown * TimelineData::kRowHeight);
-        p.setPen(tt.gpu ? QColor(0x2d, 0x6a, 0x2a) : QColor(0x25, 0x3c, 0x5a));
+        p.setPen(tt.gpu ? kGpuTrackText : kTrackText);
         const bool collapsed = it->kind == LayoutRow::Kind::Summary;
         p.drawText(QRect(4, r.top(), 12, TimelineData::kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                    QString(collapsed ? closed : open));
@@ -407,7 +397,7 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
         p.drawText(QRect(16, r.top(), w - 20, TimelineData::kRowHeight), Qt::AlignVCenter | Qt::AlignLeft,
                    p.fontMetrics().elidedText(name, Qt::ElideRight, w - 30));
     }
-    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.setPen(kRule);
     p.drawLine(w - 1, clip.top(), w - 1, clip.bottom());
     if (m_drag == Drag::Reorder) { // where the dragged name would go
         const auto [tPinned, tRow] = rowAtPos(m_dragPos);
@@ -415,7 +405,7 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
             const QRect r = rowRect(pinned, tRow);
             const bool down = m_dragPos.y() > m_pressPos.y();
             const int y = down ? r.bottom() : r.top();
-            p.setPen(QPen(QColor(40, 110, 220), 2));
+            p.setPen(QPen(kDropLine, 2));
             p.drawLine(0, y, w, y);
         }
     }
@@ -428,10 +418,10 @@ void TimelineView::paintIndicator(QPainter &p) const
     if (r.isEmpty())
         return;
     const bool hidden = !m_layout.showPython();
-    p.fillRect(r, hidden ? QColor(0xfc, 0xf0, 0xc8) : QColor(0xe6, 0xe6, 0xe6));
-    p.setPen(QColor(0xb0, 0xb0, 0xb0));
+    p.fillRect(r, hidden ? kIndicatorWarn : kCornerBackground);
+    p.setPen(kRule);
     p.drawLine(r.topLeft(), r.topRight());
-    p.setPen(QColor(0x40, 0x30, 0x10));
+    p.setPen(kIndicatorText);
     const QString text = hidden ? pythonIndicatorText() : tr("Python frames shown");
     p.drawText(r.adjusted(6, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
                p.fontMetrics().elidedText(text, Qt::ElideRight, r.width() - 10));
