@@ -141,6 +141,15 @@ std::vector<TimeNs> TimelineData::alignClocks() const
     return shifts;
 }
 
+const std::vector<RankInput> &TimelineData::rankInputs() const
+{
+    std::call_once(m_rankInputsOnce, [this] {
+        for (const TimelineFile &f : m_files)
+            m_rankInputs.push_back(makeRankInput(*f.model, f.sync));
+    });
+    return m_rankInputs;
+}
+
 std::vector<TraceModelPtr> TimelineData::models() const
 {
     std::vector<TraceModelPtr> out;

@@ -2,6 +2,7 @@
 // Everything the timeline draws, computed once per loaded job on a worker thread
 // and immutable afterwards: the models, their sync analysis, the track layout and
 // the per-depth indexes that make level of detail O(pixels * log n).
+#include "analysis/jobscale.h"
 #include "analysis/syncanalysis.h"
 #include "common/progress.h"
 #include "trace/tracemodel.h"
@@ -9,6 +10,7 @@
 #include <QString>
 
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace syncscope::ui {
@@ -173,6 +175,10 @@ public:
     // trace has no Python events.
     QString userFrameText(uint32_t file, const SyncCall &call) const;
     const TimelineSummary &summary() const { return m_summary; }
+    // Every file as the job analysis sees it (makeRankInput), made on first
+    // use from any thread and kept while this data lives: each what-if of the
+    // checked sources and each report reuse them.
+    const std::vector<RankInput> &rankInputs() const;
     TimeNs minTime() const { return m_minTime; }
     TimeNs maxTime() const { return m_maxTime; }
 
@@ -201,6 +207,8 @@ public:
     TimelineEvent enclosing(int track, TimeNs t) const;
 
 private:
+    mutable std::once_flag m_rankInputsOnce;
+    mutable std::vector<RankInput> m_rankInputs;
     // Names the files so they can be told apart (fileLabels).
     void labelFiles();
     void indexFile(uint32_t file, const CancelToken *cancel);

@@ -70,7 +70,6 @@ void TimelinePage::startReport(const QString &path)
         tr("Report"),
         [data, path, md](const ProgressFn &progress, const CancelToken *cancel) {
             std::vector<FileReport> reports;
-            std::vector<RankInput> ranks;
             const size_t n = data->files().size();
             for (size_t f = 0; f < n; ++f) {
                 checkCancel(cancel);
@@ -78,10 +77,9 @@ void TimelinePage::startReport(const QString &path)
                     progress(0.8 * double(f) / double(n), "reporting on the traces");
                 const TimelineFile &file = data->files()[f];
                 reports.push_back(makeFileReport(*file.model, file.sync, cancel));
-                if (n >= 2)
-                    ranks.push_back(makeRankInput(*file.model, file.sync));
             }
-            JobAnalysis job = assembleJob(std::move(reports), ranks, {}, cancel);
+            static const std::vector<RankInput> none;
+            JobAnalysis job = assembleJob(std::move(reports), n >= 2 ? data->rankInputs() : none, {}, cancel);
             ReportInput in;
             in.job = &job;
             in.generator = "syncscope " SYNCSCOPE_VERSION;

@@ -54,7 +54,6 @@ void TimelinePage::startWhatIf()
         [data, calls = std::move(calls), sources](const ProgressFn &, const CancelToken *cancel) {
             WhatIfResult r;
             r.sources = sources;
-            std::vector<RankInput> ranks;
             for (size_t f = 0; f < data->files().size(); ++f) {
                 checkCancel(cancel);
                 std::vector<size_t> mine = calls[f];
@@ -63,12 +62,10 @@ void TimelinePage::startWhatIf()
                 const TimelineFile &file = data->files()[f];
                 SyncReplay replay(file.sync.replay);
                 r.byFile.push_back(replay.run(mine));
-                if (data->files().size() >= 2)
-                    ranks.push_back(makeRankInput(*file.model, file.sync));
             }
-            if (ranks.size() >= 2) {
+            if (data->files().size() >= 2) {
                 r.hasJob = true;
-                r.job = jobWhatIfSaving(ranks, calls, cancel);
+                r.job = jobWhatIfSaving(data->rankInputs(), calls, cancel);
             }
             return r;
         },
