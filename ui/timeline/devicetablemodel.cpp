@@ -38,6 +38,14 @@ const DeviceActivity &DeviceTableModel::device(int row) const
     return m_data->files()[e.file].sync.devices[e.device];
 }
 
+DeviceTableModel::Cells DeviceTableModel::cells(int row) const
+{
+    const Entry &e = m_entries[size_t(row)];
+    const TimelineFile &file = m_data->files()[e.file];
+    const int64_t rank = file.model->info().rank;
+    return {file, device(row), rank != kNoValue ? rank : int64_t(e.file)};
+}
+
 int DeviceTableModel::trackOf(int row) const
 {
     if (!m_data || row < 0 || row >= rowCount())
@@ -71,16 +79,15 @@ QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
     if (!m_data || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const int row = index.row();
-    const Entry &e = m_entries[size_t(row)];
-    const TimelineFile &file = m_data->files()[e.file];
-    const DeviceActivity &d = device(row);
-    const int64_t rank = file.model->info().rank;
+    const Cells x = cells(row);
+    const TimelineFile &file = x.file;
+    const DeviceActivity &d = x.device;
     const int64_t busyPpm = d.span() > 0 ? int64_t((__int128(d.busy) * 1'000'000) / d.span()) : 0;
     if (role == Qt::TextAlignmentRole)
         return index.column() != File ? QVariant(int(Qt::AlignRight | Qt::AlignVCenter)) : QVariant();
     if (role == SortRole) {
         switch (index.column()) {
-        case Rank: return qlonglong(rank != kNoValue ? rank : int64_t(e.file));
+        case Rank: return qlonglong(x.rank);
         case Device: return qlonglong(d.device);
         case Span: return qlonglong(d.span());
         case Busy: return qlonglong(busyPpm);
@@ -95,7 +102,7 @@ QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
     if (role != Qt::DisplayRole && !tip)
         return {};
     switch (index.column()) {
-    case Rank: return rank != kNoValue ? QString::number(rank) : QString::number(e.file);
+    case Rank: return QString::number(x.rank);
     case Device:
         return d.name.empty() ? tr("GPU %1").arg(d.device)
                               : tr("GPU %1 (%2)").arg(d.device).arg(QString::fromStdString(d.name));
@@ -150,13 +157,11 @@ std::string DeviceTableModel::toCsv(const std::vector<int> &rows) const
     for (int row : rows) {
         if (row < 0 || row >= rowCount())
             continue;
-        const Entry &e = m_entries[size_t(row)];
-        const TimelineFile &file = m_data->files()[e.file];
-        const DeviceActivity &d = device(row);
-        const int64_t rank = file.model->info().rank;
+        const Cells x = cells(row);
+        const DeviceActivity &d = x.device;
         csv::Row c(out);
-        c.raw(std::to_string(rank != kNoValue ? rank : int64_t(e.file)));
-        c.text(file.model->info().path);
+        c.raw(std::to_string(x.rank));
+        c.text(x.file.model->info().path);
         c.raw(std::to_string(d.device));
         c.raw(formatMicros(d.span()));
         c.raw(formatPercent(d.busy, d.span()).chopped(1).toStdString());
@@ -180,13 +185,11 @@ std::string DeviceTableModel::toJson(const std::vector<int> &rows) const
     for (int row : rows) {
         if (row < 0 || row >= rowCount())
             continue;
-        const Entry &e = m_entries[size_t(row)];
-        const TimelineFile &file = m_data->files()[e.file];
-        const DeviceActivity &d = device(row);
-        const int64_t rank = file.model->info().rank;
+        const Cells x = cells(row);
+        const DeviceActivity &d = x.device;
         w.beginObject();
-        w.key("rank").value(rank != kNoValue ? rank : int64_t(e.file));
-        w.key("file").value(file.model->info().path);
+        w.key("rank").value(x.rank);
+        w.key("file").value(x.file.model->info().path);
         w.key("device").value(d.device);
         time("span", d.span());
         time("busy", d.busy);

@@ -46,6 +46,13 @@ private:
     std::vector<uint64_t> m_gapCount; // per row
     DurationColumn m_span, m_syncGap, m_avoidable; // one unit per column
     const DeviceActivity &device(int row) const;
+    // A row's file, device and rank (distributedInfo.rank, else the file's position).
+    struct Cells {
+        const TimelineFile &file;
+        const DeviceActivity &device;
+        int64_t rank;
+    };
+    Cells cells(int row) const;
 };
 
 } // namespace syncscope::ui
