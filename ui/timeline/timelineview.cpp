@@ -370,34 +370,44 @@ void TimelineView::wheelEvent(QWheelEvent *event)
     event->accept();
 }
 
+TimelineView::Zone TimelineView::zoneAt(const QPoint &pos) const
+{
+    if (pinnedHandleRect().adjusted(0, -1, 0, 1).contains(pos))
+        return Zone::PinnedHandle;
+    if (m_data && indicatorRect().contains(pos))
+        return Zone::Indicator;
+    if (m_data && std::abs(pos.x() - m_labelWidth) <= 3 && pos.y() >= kRulerHeight)
+        return Zone::LabelEdge;
+    if (m_data && pos.x() < m_labelWidth && pos.y() >= plotRect().top())
+        return Zone::Labels;
+    if (stepBandRect().contains(pos))
+        return Zone::StepBand;
+    if (pos.y() < kRulerHeight && pos.x() >= m_labelWidth)
+        return Zone::Ruler;
+    return Zone::Plot;
+}
+
 void TimelineView::mousePressEvent(QMouseEvent *event)
 {
     if (event->button() != Qt::LeftButton) {
         QAbstractScrollArea::mousePressEvent(event);
         return;
     }
-    m_pressPos = event->position().toPoint();
+    const QPoint pos = event->position().toPoint();
     m_pressMap = m_map;
     m_pressScroll = scrollY();
-    if (pinnedHandleRect().adjusted(0, -1, 0, 1).contains(m_pressPos)) {
-        m_drag = Drag::PinnedResize;
-        event->accept();
-        return;
-    }
-    if (labelPress(m_pressPos)) {
-        event->accept();
-        return;
-    }
-    if (stepBandRect().contains(m_pressPos)) {
-        m_drag = Drag::None;
-        const int step = stepAt(m_pressPos);
+    const Zone zone = zoneAt(pos);
+    m_drag.press(zone, event->modifiers() & Qt::ShiftModifier, pos);
+    // What acts at once, and what a release needs to know.
+    if (zone == Zone::Indicator) {
+        setShowPython(!m_layout.showPython());
+    } else if (zone == Zone::Labels) {
+        m_pressRow = rowAtPos(pos);
+    } else if (zone == Zone::StepBand) {
+        const int step = stepAt(pos);
         if (step >= 0)
             activateStep(step);
-        event->accept();
-        return;
     }
-    const bool onRuler = m_pressPos.y() < kRulerHeight && m_pressPos.x() >= m_labelWidth;
-    m_drag = (event->modifiers() & Qt::ShiftModifier) || onRuler ? Drag::Range : Drag::Pending;
     event->accept();
 }
 
@@ -405,49 +415,50 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
 {
     const QPoint pos = event->position().toPoint();
     const QRect plot = plotRect();
-    if (m_drag == Drag::None) { // hover: the name panel's edge and the pinned area's band resize them
-        if (pinnedHandleRect().adjusted(0, -1, 0, 1).contains(pos))
+    if (!m_drag.held()) { // hover: the name panel's edge and the pinned area's band resize them
+        const Zone zone = zoneAt(pos);
+        if (zone == Zone::PinnedHandle)
             viewport()->setCursor(Qt::SplitVCursor);
-        else if (std::abs(pos.x() - m_labelWidth) <= 3 && pos.y() >= kRulerHeight)
+        else if (zone == Zone::LabelEdge)
             viewport()->setCursor(Qt::SplitHCursor);
         else
             viewport()->unsetCursor();
         return;
     }
-    if (m_drag == Drag::PinnedResize) {
+    const Mode before = m_drag.mode();
+    const Mode mode = m_drag.move(pos, QApplication::startDragDistance());
+    const QPoint press = m_drag.pressPos();
+    switch (mode) {
+    case Mode::PinnedResize:
         setPinnedLimit(pos.y() - pinnedRect().top());
-        event->accept();
-        return;
-    }
-    if (m_drag == Drag::Resize) {
+        break;
+    case Mode::Resize:
         setLabelWidth(pos.x());
-        event->accept();
-        return;
-    }
-    if (m_drag == Drag::LabelPending && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
-        m_drag = Drag::Reorder;
-        viewport()->setCursor(Qt::DragMoveCursor);
-    }
-    if (m_drag == Drag::LabelPending || m_drag == Drag::Reorder) {
-        m_dragPos = pos;
+        break;
+    case Mode::LabelPending:
+    case Mode::Reorder:
+        if (mode != before)
+            viewport()->setCursor(Qt::DragMoveCursor);
         viewport()->update();
-        event->accept();
-        return;
-    }
-    if (m_drag == Drag::Pending && (pos - m_pressPos).manhattanLength() >= QApplication::startDragDistance()) {
-        m_drag = Drag::Pan;
-        viewport()->setCursor(Qt::ClosedHandCursor);
-    }
-    if (m_drag == Drag::Pan) {
-        setMapping(m_pressMap.panned(m_pressPos.x() - pos.x()));
-        verticalScrollBar()->setValue(m_pressScroll + m_pressPos.y() - pos.y());
-    } else if (m_drag == Drag::Range) {
-        const TimeNs a = m_pressMap.toTime(m_pressPos.x() - plot.left());
+        break;
+    case Mode::Pan:
+        if (mode != before)
+            viewport()->setCursor(Qt::ClosedHandCursor);
+        setMapping(m_pressMap.panned(press.x() - pos.x()));
+        verticalScrollBar()->setValue(m_pressScroll + press.y() - pos.y());
+        break;
+    case Mode::Range: {
+        const TimeNs a = m_pressMap.toTime(press.x() - plot.left());
         const TimeNs b = m_map.toTime(std::clamp(pos.x(), plot.left(), plot.right()) - plot.left());
         m_hasRange = true;
         m_range0 = std::min(a, b);
         m_range1 = std::max(a, b);
         viewport()->update();
+        break;
+    }
+    case Mode::Pending:
+    case Mode::None:
+        break;
     }
     event->accept();
 }
@@ -456,18 +467,16 @@ void TimelineView::mouseReleaseEvent(QMouseEvent *event)
 {
     if (event->button() != Qt::LeftButton)
         return;
-    const Drag drag = m_drag;
-    m_drag = Drag::None;
+    const QPoint press = m_drag.pressPos();
+    const Mode mode = m_drag.release();
     viewport()->unsetCursor();
     const QPoint pos = event->position().toPoint();
-    if (drag == Drag::LabelPending || drag == Drag::Reorder) {
-        m_drag = drag;
-        labelRelease(pos);
-        m_drag = Drag::None;
-    } else if (drag == Drag::Pending) {
+    if (mode == Mode::LabelPending || mode == Mode::Reorder) {
+        labelRelease(pos, mode);
+    } else if (mode == Mode::Pending) {
         selectEvent(eventAt(pos), false);
-    } else if (drag == Drag::Range) {
-        if (std::abs(pos.x() - m_pressPos.x()) < 3) {
+    } else if (mode == Mode::Range) {
+        if (std::abs(pos.x() - press.x()) < 3) {
             m_hasRange = true; // force the signal even if it was already cleared
             clearRangeSelection();
         } else {

@@ -13,6 +13,7 @@
 // collapse or expand it, drag a name to reorder, drag the panel's edge to
 // resize it; the context menu pins, caps the depth, collapses or expands all.
 #include "timeline/timelinedata.h"
+#include "timeline/timelinedrag.h"
 #include "timeline/timelinegeometry.h"
 #include "timeline/timelinelayout.h"
 #include "timeline/timemapping.h"
@@ -187,7 +188,10 @@ protected:
     void contextMenuEvent(QContextMenuEvent *event) override;
 
 private:
-    enum class Drag { None, Pending, Pan, Range, LabelPending, Reorder, Resize, PinnedResize };
+    using Mode = TimelineDrag::Mode;
+    using Zone = TimelineDrag::Zone;
+    // Where a left press at a viewport point lands (the drag's start).
+    Zone zoneAt(const QPoint &pos) const;
 
     void setMapping(const TimeMapping &map);
     void updateScrollBar();
@@ -207,8 +211,9 @@ private:
     QString rowTitle(const LayoutRow &r, bool pinned) const;
     // tracks (timelineviewtracks.cpp)
     void relayout();
-    bool labelPress(const QPoint &pos);
-    void labelRelease(const QPoint &pos);
+    // A press, then a release, on the names: a click collapses or expands; a
+    // drag (`mode` Reorder) moves the track or process.
+    void labelRelease(const QPoint &pos, Mode mode);
     int rowTop(bool pinned, const LayoutRow &r) const;
     void paintOverlays(QPainter &p) const;
     void paintArrow(QPainter &p, const TimelineEvent &from, const TimelineEvent &to) const;
@@ -226,8 +231,7 @@ private:
     int m_highlightsPainted = 0;
     std::vector<QRect> m_highlightRects;
 
-    Drag m_drag = Drag::None;
-    QPoint m_pressPos;
+    TimelineDrag m_drag;
     TimeMapping m_pressMap;
     int m_pressScroll = 0;
 
@@ -235,7 +239,6 @@ private:
     int m_labelWidth = kLabelWidth;
     QAction *m_pythonAction = nullptr;
     std::pair<bool, int> m_pressRow{false, -1};
-    QPoint m_dragPos; // while reordering: where the name would drop
     int m_layoutVersion = 0;
     int m_geometryLayout = -1;
 

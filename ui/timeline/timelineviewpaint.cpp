@@ -399,11 +399,11 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
     }
     p.setPen(kRule);
     p.drawLine(w - 1, clip.top(), w - 1, clip.bottom());
-    if (m_drag == Drag::Reorder) { // where the dragged name would go
-        const auto [tPinned, tRow] = rowAtPos(m_dragPos);
+    if (m_drag.mode() == Mode::Reorder) { // where the dragged name would go
+        const auto [tPinned, tRow] = rowAtPos(m_drag.lastPos());
         if (tPinned == pinned && tRow >= 0) {
             const QRect r = rowRect(pinned, tRow);
-            const bool down = m_dragPos.y() > m_pressPos.y();
+            const bool down = m_drag.lastPos().y() > m_drag.pressPos().y();
             const int y = down ? r.bottom() : r.top();
             p.setPen(QPen(kDropLine, 2));
             p.drawLine(0, y, w, y);

@@ -242,35 +242,14 @@ QString TimelineView::rowTitle(const LayoutRow &r, bool pinned) const
     return {};
 }
 
-bool TimelineView::labelPress(const QPoint &pos)
-{
-    if (!m_data)
-        return false;
-    if (indicatorRect().contains(pos)) {
-        m_drag = Drag::None;
-        setShowPython(!m_layout.showPython());
-        return true;
-    }
-    if (std::abs(pos.x() - m_labelWidth) <= 3 && pos.y() >= kRulerHeight) {
-        m_drag = Drag::Resize;
-        return true;
-    }
-    if (pos.x() < m_labelWidth && pos.y() >= plotRect().top()) {
-        m_pressRow = rowAtPos(pos);
-        m_drag = Drag::LabelPending;
-        return true;
-    }
-    return false;
-}
-
-void TimelineView::labelRelease(const QPoint &pos)
+void TimelineView::labelRelease(const QPoint &pos, Mode mode)
 {
     const auto [pinned, row] = m_pressRow;
     m_pressRow = {false, -1};
     if (row < 0)
         return;
     const LayoutRow src = (pinned ? m_layout.pinnedRows() : m_layout.rows())[size_t(row)];
-    if (m_drag == Drag::LabelPending) { // a click: collapse or expand
+    if (mode == Mode::LabelPending) { // a click: collapse or expand
         // The clicked row stays under the mouse, whatever the click adds or
         // removes above it (a rank that expands grows the pinned GPU area).
         const int screenBefore = scrollRect().top() + src.y - scrollY();
