@@ -42,6 +42,14 @@ bool hasPythonLibDirectory(std::string_view path)
     return false;
 }
 
+std::vector<int64_t> deviceIdsOf(const std::vector<DeviceActivity> &devices)
+{
+    std::vector<int64_t> ids;
+    for (const DeviceActivity &d : devices)
+        ids.push_back(d.device);
+    return ids;
+}
+
 } // namespace
 
 bool isLibraryFrame(std::string_view name, const std::vector<std::string> &extraPrefixes)
@@ -99,11 +107,8 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     phases::attachAdvice(model, builtinAdviceRules(), events.copyName, out.syncCalls, out.sources);
 
     // The replay: per device, per call, per source, per step.
-    std::vector<int64_t> deviceIds;
-    for (const DeviceActivity &d : out.devices)
-        deviceIds.push_back(d.device);
     out.replay = buildReplayInput(model, events.activities, events.launchOf, out.syncCalls, out.cudaSyncEvents,
-                                  deviceIds);
+                                  deviceIdsOf(out.devices));
     SyncReplay replay(out.replay);
     const double work = double(out.syncCalls.size() + out.steps.size() + out.sources.size() + 1);
     double done = 0;
@@ -117,6 +122,17 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     if (progress)
         progress(1.0, "done");
     return out;
+}
+
+ReplayInput replayInputOf(const TraceModel &model, const AnalysisOptions &options, const CancelToken *cancel)
+{
+    // The phases analyzeSyncs runs before it builds the replay input, in its
+    // order: the activities sorted as it sorts them, the calls as it collects them.
+    phases::Collected events = phases::collectEvents(model, options, {}, cancel);
+    const phases::Busy busy = phases::busyTime(events.activities, std::move(events.devices));
+    phases::sortByStream(events.activities);
+    return buildReplayInput(model, events.activities, events.launchOf, events.syncCalls, events.cudaSyncEvents,
+                            deviceIdsOf(busy.devices));
 }
 
 } // namespace syncscope

@@ -162,4 +162,9 @@ bool isLibraryFrame(std::string_view name, const std::vector<std::string> &extra
 SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &options = {},
                           const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
 
+// SyncAnalysis::replay alone, exactly as analyzeSyncs builds it, without the
+// figures and their replays: what a job's collectives and clock offsets need.
+ReplayInput replayInputOf(const TraceModel &model, const AnalysisOptions &options = {},
+                          const CancelToken *cancel = nullptr);
+
 } // namespace syncscope

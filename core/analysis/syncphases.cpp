@@ -328,11 +328,8 @@ std::vector<SyncGap> findSyncGaps(std::vector<DeviceActivity> &devices, const st
     return out;
 }
 
-std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &acts,
-                                         const std::unordered_map<int64_t, HostCallRef> &launchOf,
-                                         TimeNs kernelWaitThreshold)
+void sortByStream(std::vector<GpuActivityRef> &acts)
 {
-    std::vector<IdleBreakdown> out;
     std::stable_sort(acts.begin(), acts.end(), [](const GpuActivityRef &a, const GpuActivityRef &b) {
         if (a.device != b.device)
             return a.device < b.device;
@@ -340,6 +337,14 @@ std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &acts,
             return a.stream < b.stream;
         return a.start < b.start;
     });
+}
+
+std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &acts,
+                                         const std::unordered_map<int64_t, HostCallRef> &launchOf,
+                                         TimeNs kernelWaitThreshold)
+{
+    std::vector<IdleBreakdown> out;
+    sortByStream(acts);
     for (size_t i = 0; i < acts.size();) {
         IdleBreakdown b;
         b.device = acts[i].device;

@@ -60,6 +60,10 @@ std::vector<size_t> callsByEnd(const std::vector<SyncCall> &calls);
 std::vector<SyncGap> findSyncGaps(std::vector<DeviceActivity> &devices, const std::vector<SyncCall> &calls,
                                   const std::vector<size_t> &byEnd, TimeNs clockSkew);
 
+// Stable-sorts `activities` by (device, stream, start): the order the idle
+// breakdown and the replay input read them in.
+void sortByStream(std::vector<GpuActivityRef> &activities);
+
 // 6. Idle time per (device, stream) between consecutive activities: host wait
 //    (launched after the previous one ended), kernel wait (under the
 //    threshold) or other. Stable-sorts `activities` by (device, stream, start).

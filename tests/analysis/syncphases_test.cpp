@@ -1,6 +1,8 @@
 // The sync analysis's phases one by one, on values written here (times in ns),
 // each figure worked out by hand in the comments.
 #include "analysis/syncphases.h"
+#include "testutil.h"
+#include "trace/traceloader.h"
 
 #include <gtest/gtest.h>
 
@@ -103,4 +105,50 @@ TEST(SyncPhases, IdleBreakdownByWhatTheStreamWaitedFor)
     EXPECT_EQ(b[0].kernelWait, 5);
     EXPECT_EQ(b[0].hostWait, 80);
     EXPECT_EQ(b[0].other, 90);
+}
+
+// replayInputOf is the replay input analyzeSyncs builds, to the field, on every
+// fixture with GPU work (the Timeline aligns a job's clocks with it).
+TEST(SyncPhases, ReplayInputOfIsTheAnalysisReplayInput)
+{
+    size_t withWork = 0;
+    for (const char *name : {"gpu_sync_gaps.json", "stream_wait_event.json", "sync_replay.json", "resync.json",
+                             "job_straggler_rank0.json", "job_straggler_rank2.json", "advice_chains.json",
+                             "hip_item_sync.json", "graph_launch.json", "kineto_exact_times.json"}) {
+        const TraceModelPtr m = loadTrace(test::dataPath(name));
+        const ReplayInput a = analyzeSyncs(*m).replay, b = replayInputOf(*m);
+        withWork += !a.activities.empty();
+        EXPECT_EQ(a.deviceIds, b.deviceIds) << name;
+        EXPECT_EQ(a.streamIds, b.streamIds) << name;
+        EXPECT_EQ(a.threads, b.threads) << name;
+        ASSERT_EQ(a.activities.size(), b.activities.size()) << name;
+        for (size_t i = 0; i < a.activities.size(); ++i) {
+            const ReplayActivity &x = a.activities[i], &y = b.activities[i];
+            EXPECT_TRUE(x.device == y.device && x.stream == y.stream && x.start == y.start && x.end == y.end &&
+                        x.correlation == y.correlation)
+                << name << " activity " << i;
+        }
+        ASSERT_EQ(a.launches.size(), b.launches.size()) << name;
+        for (size_t i = 0; i < a.launches.size(); ++i)
+            EXPECT_TRUE(a.launches[i].thread == b.launches[i].thread && a.launches[i].start == b.launches[i].start &&
+                        a.launches[i].end == b.launches[i].end &&
+                        a.launches[i].correlation == b.launches[i].correlation)
+                << name << " launch " << i;
+        ASSERT_EQ(a.calls.size(), b.calls.size()) << name;
+        for (size_t i = 0; i < a.calls.size(); ++i)
+            EXPECT_TRUE(a.calls[i].thread == b.calls[i].thread && a.calls[i].start == b.calls[i].start &&
+                        a.calls[i].end == b.calls[i].end)
+                << name << " call " << i;
+        ASSERT_EQ(a.deps.size(), b.deps.size()) << name;
+        for (size_t i = 0; i < a.deps.size(); ++i)
+            EXPECT_TRUE(a.deps[i].activity == b.deps[i].activity && a.deps[i].on == b.deps[i].on) << name;
+        EXPECT_EQ(a.waitMode, b.waitMode) << name;
+        ASSERT_EQ(a.collectives.size(), b.collectives.size()) << name;
+        for (size_t i = 0; i < a.collectives.size(); ++i)
+            EXPECT_TRUE(a.collectives[i].activity == b.collectives[i].activity &&
+                        a.collectives[i].group == b.collectives[i].group &&
+                        a.collectives[i].name == b.collectives[i].name && a.collectives[i].seq == b.collectives[i].seq)
+                << name;
+    }
+    EXPECT_GE(withWork, 8u);
 }

@@ -44,27 +44,28 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
     const size_t n = models.size();
     data->m_files.resize(n);
     const double width = 1.0 / double(std::max<size_t>(n, 1));
-    auto analyse = [&](size_t f, double lo, double share) {
+    for (size_t f = 0; f < n; ++f)
+        data->m_files[f].model = std::move(models[f]);
+    // The ranks of a job on one clock: each rank moved by minus its clock
+    // offset (from its collectives alone) before it is analysed.
+    if (n >= 2) {
+        if (progress)
+            progress(0.0, "aligning the ranks' clocks");
+        const std::vector<TimeNs> shifts = data->alignClocks(options, cancel);
+        for (size_t f = 0; f < n; ++f)
+            // A model just loaded is held by this data alone: moved in place, no copy.
+            if (shifts[f] != 0)
+                shiftSoleModel(data->m_files[f].model, shifts[f]);
+    }
+    for (size_t f = 0; f < n; ++f) {
         TimelineFile &file = data->m_files[f];
+        const double lo = double(f) * width;
         ProgressFn sub;
         if (progress)
-            sub = [&](double x, const char *msg) { progress(lo + share * x, msg); };
+            sub = [&](double x, const char *msg) { progress(lo + width * 0.7 * x, msg); };
         file.sync = analyzeSyncs(*file.model, options, sub, cancel);
-    };
-    for (size_t f = 0; f < n; ++f) {
-        data->m_files[f].model = std::move(models[f]);
-        analyse(f, double(f) * width, 0.6 * width);
-    }
-    // The ranks of a job on one clock: each rank moved by minus its clock
-    // offset, then analysed again on that clock.
-    const std::vector<TimeNs> shifts = data->alignClocks();
-    for (size_t f = 0; f < n; ++f)
-        // A model just loaded is held by this data alone: moved in place, no copy.
-        if (shifts[f] != 0 && shiftSoleModel(data->m_files[f].model, shifts[f]))
-            analyse(f, (double(f) + 0.6) * width, 0.2 * width);
-    for (size_t f = 0; f < n; ++f) {
         if (progress)
-            progress((double(f) + 0.8) * width, "indexing the timeline");
+            progress(lo + width * 0.7, "indexing the timeline");
         data->indexFile(uint32_t(f), cancel);
     }
     data->labelFiles();
@@ -115,7 +116,7 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
     return data;
 }
 
-std::vector<TimeNs> TimelineData::alignClocks() const
+std::vector<TimeNs> TimelineData::alignClocks(const AnalysisOptions &options, const CancelToken *cancel) const
 {
     const size_t n = m_files.size();
     std::vector<TimeNs> shifts(n, 0);
@@ -123,12 +124,15 @@ std::vector<TimeNs> TimelineData::alignClocks() const
         return shifts;
     std::vector<int64_t> rank;
     std::vector<std::string> file;
-    std::vector<const ReplayInput *> replays;
+    std::vector<ReplayInput> inputs;
     for (const TimelineFile &f : m_files) {
         rank.push_back(f.model->info().rank);
         file.push_back(f.model->info().path);
-        replays.push_back(&f.sync.replay);
+        inputs.push_back(replayInputOf(*f.model, options, cancel));
     }
+    std::vector<const ReplayInput *> replays;
+    for (const ReplayInput &in : inputs)
+        replays.push_back(&in);
     std::vector<ClockOffset> offsets;
     try {
         offsets = clockOffsets(rank, file, replays);

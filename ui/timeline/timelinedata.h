@@ -214,9 +214,10 @@ private:
     void indexFile(uint32_t file, const CancelToken *cancel);
     // Per file: how much to move it to draw the job on one clock (minus its
     // clock offset against the first rank; 0 for one file or a rank that
-    // shares no collective with the first). Models on screen already moved
+    // shares no collective with the first), from each file's collectives
+    // (replayInputOf: no figures, no replays). Models on screen already moved
     // (a re-analysis) come out at 0.
-    std::vector<TimeNs> alignClocks() const;
+    std::vector<TimeNs> alignClocks(const AnalysisOptions &options, const CancelToken *cancel) const;
     static void indexLevels(const Track &t, std::vector<TimelineLevel> &levels,
                             const std::vector<uint16_t> *depthOf);
 
