@@ -352,7 +352,6 @@ void percentiles(std::vector<TimeNs> v, TimeNs &median, TimeNs &p5, TimeNs &p95)
     p95 = v[(95 * (n - 1) + 99) / 100];
 }
 
-
 int64_t rankOf(const std::vector<RankInput> &input, size_t i)
 {
     return input[i].rank != kNoValue ? input[i].rank : int64_t(i);
@@ -580,7 +579,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     job.ranks = n;
     std::vector<Coupled> coupled = coupleCollectives(replays, job.unmatched);
     job.collectives = coupled.size();
-    // In group, then sequence order, already (bySeq is a map).
+    // In group, then sequence order, already (coupleCollectives returns them so).
 
     // Clock offsets from the collectives' ends, against the first rank, on the
     // clocks the ranks were analysed in (offset); the rows report them on the
