@@ -104,7 +104,7 @@ int main(int argc, char **argv)
         std::printf("%-20s %10s %10.2f %10.2f %10.2f %10.2f %12.2f %10zu\n", z.name,
                     qPrintable(QString::number(view.mapping().span() / 1e6, 'f', 3) + QStringLiteral(" ms")),
                     m.median, m.p95, m.max, s.median, s.p95,
-                    view.geometry().boxCount + view.pinnedGeometry().boxCount);
+                    view.frame().drawn(false) + view.frame().drawn(true));
     }
     return 0;
 }

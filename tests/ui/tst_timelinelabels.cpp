@@ -1,6 +1,6 @@
 // A huge event name is capped before it is converted, measured or shaped.
 #include "timeline/timelinedata.h"
-#include "timeline/timelinegeometry.h"
+#include "timeline/passes/boxes.h"
 #include "trace/tracebuilder.h"
 
 #include <QFontMetrics>

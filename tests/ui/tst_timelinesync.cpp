@@ -18,6 +18,7 @@
 #include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
+#include "timeline/passes/blockingcallspass.h"
 #include "timeline/timelineview.h"
 #include "trace/traceloader.h"
 #include "trace/tracewriter.h"
@@ -917,10 +918,10 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setData(data);
         view.viewport()->grab();
-        QCOMPARE(view.geometry().gapCalls.size(), size_t(2)); // the sync and the copy
+        QCOMPARE(view.frame().state<BlockingCallsPass::State>(false).gapCalls.size(), size_t(2)); // the sync and the copy
         const QRect copyRect = view.eventRect(e);
         bool marked = false;
-        for (const QRect &r : view.geometry().gapCalls)
+        for (const QRect &r : view.frame().state<BlockingCallsPass::State>(false).gapCalls)
             marked |= r.intersects(copyRect);
         QVERIFY(marked);
     }

@@ -4,6 +4,11 @@
 #include "synthetictrace.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
+#include "timeline/passes/blockingcallspass.h"
+#include "timeline/passes/counterpass.h"
+#include "timeline/passes/instantspass.h"
+#include "timeline/passes/slicespass.h"
+#include "timeline/passes/summarypass.h"
 #include "timeline/timelineview.h"
 #include "trace/traceloader.h"
 #include "trace/tracewriter.h"
@@ -238,7 +243,7 @@ private Q_SLOTS:
         // here train.py [0, 1000] us, one merged band.
         m_view->viewport()->grab();
         const QRect row = m_view->rowRect(false, sp.first);
-        const auto &busy = m_view->geometry().boxes[palette::kBusyColor];
+        const auto &busy = m_view->frame().state<SummaryPass::State>(false).busy();
         QCOMPARE(busy.size(), size_t(1));
         const QRect b = busy.front();
         QVERIFY(b.top() > row.top() && b.bottom() < row.bottom() + 1);
@@ -246,9 +251,9 @@ private Q_SLOTS:
         QVERIFY(std::abs(b.right() + 1 - at(1000, false, sp.first).x()) <= 2);
         // The blocking call is still marked there.
         bool marked = false;
-        for (const QRect &c : m_view->geometry().otherCalls)
+        for (const QRect &c : m_view->frame().state<BlockingCallsPass::State>(false).otherCalls)
             marked |= c.top() == row.top();
-        for (const QRect &c : m_view->geometry().gapCalls)
+        for (const QRect &c : m_view->frame().state<BlockingCallsPass::State>(false).gapCalls)
             marked |= c.top() == row.top();
         QVERIFY(marked);
         // Click again: expanded.
@@ -278,7 +283,7 @@ private Q_SLOTS:
         m_view->viewport()->grab();
         const QRect headerRect = m_view->rowRect(false, header);
         int inHeader = 0, right = 0;
-        for (const QRect &b : m_view->geometry().boxes[palette::kBusyColor])
+        for (const QRect &b : m_view->frame().state<SummaryPass::State>(false).busy())
             if (headerRect.contains(b.center())) {
                 ++inHeader;
                 right = std::max(right, b.right() + 1);
@@ -312,7 +317,7 @@ private Q_SLOTS:
         m_view->viewport()->grab();
         const QRect rankRect = m_view->rowRect(false, 0);
         int inRank = 0, rankRight = 0;
-        for (const QRect &b : m_view->geometry().boxes[palette::kBusyColor])
+        for (const QRect &b : m_view->frame().state<SummaryPass::State>(false).busy())
             if (rankRect.contains(b.center())) {
                 ++inRank;
                 rankRight = std::max(rankRight, b.right() + 1);
@@ -473,7 +478,7 @@ private Q_SLOTS:
         m_view->viewport()->grab();
         const QRect last = m_view->rowRect(false, l.spanOf(m_main).first + 1);
         bool marked = false;
-        for (const auto *v : {&m_view->geometry().otherCalls, &m_view->geometry().gapCalls})
+        for (const auto *v : {&m_view->frame().state<BlockingCallsPass::State>(false).otherCalls, &m_view->frame().state<BlockingCallsPass::State>(false).gapCalls})
             for (const QRect &c : *v)
                 marked |= c.top() == last.top();
         QVERIFY(marked);
@@ -546,7 +551,7 @@ private Q_SLOTS:
         QCOMPARE(l.rows()[size_t(row)].group,
                  m_data->tracks()[size_t(m_main)].group); // under its process
         m_view->viewport()->grab();
-        const auto &areas = m_view->geometry().counterAreas;
+        const auto &areas = m_view->frame().state<CounterPass::State>(false).areas;
         QCOMPARE(areas.size(), size_t(3));
         // 10 on [0, 200), 50 on [200, 600), 20 from 600: heights in that ratio,
         // bottoms on one baseline.
@@ -600,10 +605,16 @@ private Q_SLOTS:
             m_view->invalidateGeometry();
             m_view->viewport()->grab();
             std::multiset<std::tuple<int, int, int, int, int>> out;
-            for (const TimelineGeometry *g : {&m_view->geometry(), &m_view->pinnedGeometry()})
-                for (int c = 0; c < palette::kColorCount; ++c)
-                    for (const QRect &r : g->boxes[size_t(c)])
-                        out.emplace(c, r.x(), r.y(), r.width(), r.height());
+            const TimelineFrame &f = m_view->frame();
+            for (bool pinned : {false, true}) {
+                for (const BoxBatches *g :
+                     {&f.state<SlicesPass::State>(pinned).boxes, &f.state<SummaryPass::State>(pinned).boxes})
+                    for (int c = 0; c < palette::kColorCount; ++c)
+                        for (const QRect &r : g->byColor[size_t(c)])
+                            out.emplace(c, r.x(), r.y(), r.width(), r.height());
+                for (const QRect &r : f.state<InstantsPass::State>(pinned).marks)
+                    out.emplace(palette::kInstantColor, r.x(), r.y(), r.width(), r.height());
+            }
             return out;
         };
         setTimelineGeometryThreads(1);

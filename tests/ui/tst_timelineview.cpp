@@ -2,6 +2,9 @@
 // and the level-of-detail geometry it caches.
 #include "synthetictrace.h"
 #include "timeline/timelinedata.h"
+#include "timeline/passes/blockingcallspass.h"
+#include "timeline/passes/gapbandspass.h"
+#include "timeline/passes/slicespass.h"
 #include "timeline/timelineview.h"
 
 #include <QSignalSpy>
@@ -170,17 +173,17 @@ private Q_SLOTS:
         const int builds = m_view->geometryBuilds();
         vp->grab();
         QCOMPARE(m_view->geometryBuilds(), builds); // same range and size: replay only
-        const TimelineGeometry &g = m_view->geometry();
+        const auto &g = m_view->frame().state<SlicesPass::State>(false).boxes;
         // 200 steps x 50 kernels at full zoom-out: folded, bounded by the pixels
         QVERIFY(g.foldedRuns > 0);
         QVERIFY(g.foldedEvents > 10'000);
         const size_t rows = 9;
-        QVERIFY2(g.boxCount <= rows * size_t(m_view->plotRect().width()),
-                 qPrintable(QString::number(g.boxCount)));
+        const size_t drawn = m_view->frame().drawn(false);
+        QVERIFY2(drawn <= rows * size_t(m_view->plotRect().width()), qPrintable(QString::number(drawn)));
         // GPU tracks are pinned by default: their gap bands are in the pinned part
-        QVERIFY(!m_view->pinnedGeometry().gapBands.empty());
-        QVERIFY(g.gapBands.empty());
-        QVERIFY(!g.gapCalls.empty());
+        QVERIFY(!m_view->frame().state<GapBandsPass::State>(true).bands.empty());
+        QVERIFY(m_view->frame().state<GapBandsPass::State>(false).bands.empty());
+        QVERIFY(!m_view->frame().state<BlockingCallsPass::State>(false).gapCalls.empty());
         m_view->panBy(3);
         vp->grab();
         QCOMPARE(m_view->geometryBuilds(), builds + 1);
@@ -192,7 +195,7 @@ private Q_SLOTS:
         vp->grab();
         bool named = false;
         const QString name = QString::fromUtf8(m_data->name(k).data(), int(m_data->name(k).size()));
-        for (const auto &l : m_view->pinnedGeometry().labels) // a kernel: pinned
+        for (const auto &l : m_view->frame().state<SlicesPass::State>(true).labels) // a kernel: pinned
             named |= name.startsWith(l.text.chopped(l.text.endsWith(QChar(0x2026)) ? 1 : 0));
         QVERIFY(named);
     }
@@ -207,7 +210,7 @@ private Q_SLOTS:
         const int l = plot.left() + int(std::floor(m_view->mapping().toPixel(sg.interval.start)));
         const int r = plot.left() + int(std::ceil(m_view->mapping().toPixel(sg.interval.end)));
         bool found = false;
-        for (const QRect &b : m_view->pinnedGeometry().gapBands)
+        for (const QRect &b : m_view->frame().state<GapBandsPass::State>(true).bands)
             found |= std::abs(b.left() - l) <= 1 && std::abs(b.left() + b.width() - r) <= 1;
         QVERIFY(found);
     }

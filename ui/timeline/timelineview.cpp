@@ -309,14 +309,18 @@ QRect TimelineView::eventRect(const TimelineEvent &e) const
 {
     if (!m_data || !e.valid())
         return {};
-    const TimelineLayout::Place place = m_layout.placeOf(e);
-    if (place.row < 0)
-        return {};
-    const QRect row = rowRect(place.pinned, place.row);
-    const QRect plot = plotRect();
-    const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_data->start(e))));
-    const int rr = plot.left() + int(std::floor(m_map.toPixelClamped(m_data->end(e))));
-    return QRect(l, row.top() + 1, std::max(1, rr - l), row.height() - 2);
+    return frameContext().eventRect(e);
+}
+
+FrameContext TimelineView::frameContext(const FrameMarks *marks) const
+{
+    return FrameContext{*m_data,
+                        m_layout,
+                        m_map,
+                        plotRect(),
+                        {FrameSection{true, &m_layout.pinnedRows(), pinnedRect(), pinnedScrollY()},
+                         FrameSection{false, &m_layout.rows(), scrollRect(), scrollY()}},
+                        marks};
 }
 
 void TimelineView::updateScrollBar()
@@ -588,15 +592,10 @@ void TimelineView::ensureGeometry()
         && m_geometryScroll == scrollY() && m_geometryPinnedScroll == pinnedScrollY()
         && m_geometryLayout == m_layoutVersion)
         return;
-    m_geometry.clear();
-    m_pinnedGeometry.clear();
-    if (m_data) {
-        // Both sections in one batch of row builders.
-        buildTimelineGeometry(*m_data, m_layout, m_map,
-                              {GeometrySection{true, pinnedRect(), pinnedScrollY(), &m_pinnedGeometry},
-                               GeometrySection{false, scrollRect(), scrollY(), &m_geometry}},
-                              fontMetrics(), m_names);
-    }
+    if (m_data)
+        m_frame.prepare(frameContext(), TimelinePass::Update::Cached, fontMetrics(), m_names); // both sections, one batch
+    else
+        m_frame.clear();
     m_geometryValid = true;
     m_geometryMap = m_map;
     m_geometryPlot = plot;

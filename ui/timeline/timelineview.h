@@ -14,7 +14,8 @@
 // resize it; the context menu pins, caps the depth, collapses or expands all.
 #include "timeline/timelinedata.h"
 #include "timeline/timelinedrag.h"
-#include "timeline/timelinegeometry.h"
+#include "timeline/passes/boxes.h"
+#include "timeline/passes/timelineframe.h"
 #include "timeline/timelinelayout.h"
 #include "timeline/timemapping.h"
 
@@ -86,10 +87,10 @@ public:
     // string id, 1 for a name to outline (NameMatcher::mask()); null for none.
     void setHighlightedNames(std::shared_ptr<const std::vector<std::vector<char>>> mask);
     bool hasHighlightedNames() const { return m_highlightNames != nullptr; }
-    // How many outlines the last paint drew (timelineviewfind.cpp).
-    int highlightsPainted() const { return m_highlightsPainted; }
+    // How many outlines the last paint drew (the find pass).
+    int highlightsPainted() const { return int(highlightRects().size()); }
     // The outlines of the last paint, in viewport coordinates.
-    const std::vector<QRect> &highlightRects() const { return m_highlightRects; }
+    const std::vector<QRect> &highlightRects() const;
 
     // The step (index into data()->steps()) under a viewport point of the step
     // band, else -1; when several overlap there, the shortest.
@@ -158,11 +159,14 @@ public:
     // The tooltip text for a viewport point ("" for none).
     QString toolTipAt(const QPoint &viewportPos) const;
 
-    // How often the level-of-detail geometry was rebuilt (cache misses).
+    // How often the cached passes were prepared again (cache misses).
     int geometryBuilds() const { return m_geometryBuilds; }
-    const TimelineGeometry &geometry() const { return m_geometry; }
-    const TimelineGeometry &pinnedGeometry() const { return m_pinnedGeometry; }
+    // What the render passes prepared for the last paint (passes/).
+    const TimelineFrame &frame() const { return m_frame; }
     void invalidateGeometry() { m_geometryValid = false; }
+    // The passes' view of this frame: data, layout, mapping, plot and sections;
+    // with marks, what the frame passes draw. Valid while the view is unchanged.
+    FrameContext frameContext(const FrameMarks *marks = nullptr) const;
 
 Q_SIGNALS:
     void selectionChanged();
@@ -206,8 +210,6 @@ private:
     void paintLabels(QPainter &p, bool pinned) const;
     void paintIndicator(QPainter &p) const;
     void paintPlot(QPainter &p);
-    void paintSection(QPainter &p, const TimelineGeometry &g, const QRect &clip, bool pinned) const;
-    void paintGlobalInstants(QPainter &p) const;
     QString rowTitle(const LayoutRow &r, bool pinned) const;
     // tracks (timelineviewtracks.cpp)
     void relayout();
@@ -215,9 +217,6 @@ private:
     // drag (`mode` Reorder) moves the track or process.
     void labelRelease(const QPoint &pos, Mode mode);
     int rowTop(bool pinned, const LayoutRow &r) const;
-    void paintOverlays(QPainter &p) const;
-    void paintArrow(QPainter &p, const TimelineEvent &from, const TimelineEvent &to) const;
-    void paintHighlights(QPainter &p);
 
     std::shared_ptr<const TimelineData> m_data;
     TimeMapping m_map;
@@ -228,8 +227,6 @@ private:
     int m_highlightGap = -1;
     std::vector<int> m_markedGaps;
     std::shared_ptr<const std::vector<std::vector<char>>> m_highlightNames;
-    int m_highlightsPainted = 0;
-    std::vector<QRect> m_highlightRects;
 
     TimelineDrag m_drag;
     TimeMapping m_pressMap;
@@ -242,8 +239,7 @@ private:
     int m_layoutVersion = 0;
     int m_geometryLayout = -1;
 
-    TimelineGeometry m_geometry;
-    TimelineGeometry m_pinnedGeometry;
+    TimelineFrame m_frame;
     NameCache m_names;
     bool m_geometryValid = false;
     TimeMapping m_geometryMap;

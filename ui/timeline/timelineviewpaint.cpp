@@ -1,11 +1,11 @@
-// TimelineView's painting: replays the cached level-of-detail geometry, then draws
-// what changes without a new range (selection, flows, range, ruler, labels).
+// TimelineView's painting: the render passes (passes/) draw the rows and what
+// lies over them; the view draws its chrome around them (grid, ruler, step
+// band, the names panel, the indicator).
 #include "timeline/timelineview.h"
 
 #include "timeline/timeformat.h"
 
 #include <QPainter>
-#include <QPainterPath>
 #include <QScrollBar>
 
 #include <cmath>
@@ -27,8 +27,19 @@ void TimelineView::paintEvent(QPaintEvent *)
     }
     ensureGeometry();
     paintPlot(p);
-    paintHighlights(p);
-    paintOverlays(p);
+    // The marks: prepared at every paint, over the rows.
+    FrameMarks marks;
+    marks.selected = m_selected;
+    marks.links = &m_links;
+    marks.highlightGap = m_highlightGap;
+    marks.markedGaps = &m_markedGaps;
+    marks.hasRange = m_hasRange;
+    marks.range0 = m_range0;
+    marks.range1 = m_range1;
+    marks.names = m_highlightNames.get();
+    const FrameContext ctx = frameContext(&marks);
+    m_frame.prepare(ctx, TimelinePass::Update::EveryFrame, fontMetrics(), m_names);
+    m_frame.paint(p, ctx, TimelinePass::Update::EveryFrame, TimelinePass::Scope::Plot);
     paintRuler(p);
     paintStepBand(p);
     paintLabels(p, false);
@@ -39,28 +50,10 @@ void TimelineView::paintEvent(QPaintEvent *)
 void TimelineView::paintPlot(QPainter &p)
 {
     const QRect plot = plotRect();
+    const FrameContext ctx = frameContext();
     p.save();
-    p.setClipRect(plot);
-    // Header rows across the plot, so processes read as groups.
-    for (int section = 0; section < 2; ++section) {
-        const bool pinned = section == 0;
-        const QRect area = pinned ? pinnedRect() : scrollRect();
-        if (area.isEmpty())
-            continue;
-        p.setClipRect(area);
-        const auto &rows = pinned ? m_layout.pinnedRows() : m_layout.rows();
-        const int sy = pinned ? pinnedScrollY() : scrollY();
-        auto it = std::partition_point(rows.begin(), rows.end(),
-                                       [&](const LayoutRow &r) { return r.y + r.height <= sy; });
-        for (; it != rows.end() && it->y < sy + area.height(); ++it) {
-            if (it->header())
-                p.fillRect(QRect(plot.left(), area.top() + it->y - sy, plot.width(), it->height),
-                           it->kind == LayoutRow::Kind::RankHeader ? kRankBackground : kHeaderBackground);
-            else if (it->kind == LayoutRow::Kind::Counter)
-                p.fillRect(QRect(plot.left(), area.top() + it->y - sy, plot.width(), it->height),
-                           kCounterBackground);
-        }
-    }
+    // Row backgrounds (headers across the plot, so processes read as groups).
+    m_frame.paintBackgrounds(p, ctx);
     p.setClipRect(plot);
 
     // Grid at the ruler's ticks.
@@ -72,10 +65,9 @@ void TimelineView::paintPlot(QPainter &p)
         const int x = plot.left() + int(std::floor(m_map.toPixel(t)));
         p.drawLine(x, plot.top(), x, plot.bottom());
     }
-    paintSection(p, m_geometry, scrollRect(), false);
+    m_frame.paint(p, ctx, TimelinePass::Update::Cached, TimelinePass::Scope::Section);
     const QRect pinned = pinnedRect();
     if (!pinned.isEmpty()) {
-        paintSection(p, m_pinnedGeometry, pinned, true);
         p.setClipRect(plot);
         p.fillRect(QRect(plot.left(), pinned.bottom() + 1, plot.width(), 3), kPinnedSeparator);
         // Pinned rows taller than their area scroll: a thin bar shows where.
@@ -86,165 +78,7 @@ void TimelineView::paintPlot(QPainter &p)
             p.fillRect(QRect(plot.right() - 4, top, 4, len), kPinnedScrollBar);
         }
     }
-    p.setClipRect(plot);
-    paintGlobalInstants(p);
-    p.restore();
-}
-
-void TimelineView::paintSection(QPainter &p, const TimelineGeometry &g, const QRect &clip, bool) const
-{
-    p.setClipRect(clip);
-    p.setPen(Qt::NoPen);
-    for (int c = 0; c < palette::kColorCount; ++c) {
-        const auto &batch = g.boxes[size_t(c)];
-        if (batch.empty())
-            continue;
-        p.setBrush(palette::color(c));
-        p.drawRects(batch.data(), int(batch.size()));
-    }
-    if (!g.counterAreas.empty()) {
-        p.setBrush(kCounterFill);
-        p.drawRects(g.counterAreas.data(), int(g.counterAreas.size()));
-    }
-    for (const auto &label : g.labels) {
-        p.setPen(label.dark ? kLabelDark : kLabelLight);
-        p.drawText(label.rect, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, label.text);
-    }
-
-    // Sync gaps over the GPU tracks, blocking calls on their CPU threads.
-    if (!g.gapBands.empty()) {
-        p.setPen(Qt::NoPen);
-        p.setBrush(kGapFill);
-        p.drawRects(g.gapBands.data(), int(g.gapBands.size()));
-        p.setBrush(QBrush(kGapHatch, Qt::BDiagPattern));
-        p.drawRects(g.gapBands.data(), int(g.gapBands.size()));
-        p.setPen(kGapEdge);
-        for (const QRect &r : g.gapBands) {
-            p.drawLine(r.topLeft(), r.bottomLeft());
-            p.drawLine(r.topRight(), r.bottomRight());
-        }
-    }
-    if (!g.gapCalls.empty()) {
-        p.setPen(QPen(kGapCallEdge, 2));
-        p.setBrush(kGapCallFill);
-        p.drawRects(g.gapCalls.data(), int(g.gapCalls.size()));
-    }
-    if (!g.otherCalls.empty()) {
-        p.setPen(QPen(kOtherCallEdge, 1));
-        p.setBrush(Qt::NoBrush);
-        p.drawRects(g.otherCalls.data(), int(g.otherCalls.size()));
-    }
-}
-
-void TimelineView::paintGlobalInstants(QPainter &p) const
-{
-    // "s": "g" instants: a line across every track, one per pixel column.
-    const auto &gi = m_data->globalInstants();
-    if (gi.empty())
-        return;
-    const QRect plot = plotRect();
-    p.setPen(QPen(kInstantLine, 1, Qt::DashLine));
-    int lastX = INT32_MIN;
-    auto it = std::lower_bound(gi.begin(), gi.end(), m_map.start(),
-                               [](const TimelineInstant &g, TimeNs t) { return g.ts < t; });
-    for (; it != gi.end() && it->ts <= m_map.end(); ++it) {
-        const int x = plot.left() + int(std::floor(m_map.toPixelClamped(it->ts)));
-        if (x == lastX)
-            continue;
-        lastX = x;
-        p.drawLine(x, plot.top(), x, plot.bottom());
-    }
-}
-
-void TimelineView::paintArrow(QPainter &p, const TimelineEvent &from, const TimelineEvent &to) const
-{
-    const QRect a = eventRect(from), b = eventRect(to);
-    if (a.isNull() || b.isNull())
-        return;
-    const QPointF p0(a.left(), a.center().y() + 0.5);
-    const QPointF p1(b.left(), b.center().y() + 0.5);
-    QPainterPath path(p0);
-    const double dx = std::max(30.0, std::abs(p1.x() - p0.x()) / 2);
-    path.cubicTo(p0 + QPointF(dx, 0), p1 - QPointF(dx, 0), p1);
-    p.setBrush(Qt::NoBrush);
-    p.drawPath(path);
-    // arrow head pointing right into the target
-    QPolygonF head;
-    head << p1 << p1 + QPointF(-8, -4) << p1 + QPointF(-8, 4);
-    p.setBrush(p.pen().color());
-    p.drawPolygon(head);
-}
-
-void TimelineView::paintOverlays(QPainter &p) const
-{
-    const QRect plot = plotRect();
-    p.save();
-    p.setClipRect(plot);
-    p.setRenderHint(QPainter::Antialiasing, true);
-    // Outlines a gap over every GPU track of its device (nothing when out of view).
-    auto outlineGap = [&](int index) {
-        const TimelineGap &g = m_data->gaps()[size_t(index)];
-        const TimelineFile &file = m_data->files()[g.file];
-        const SyncGap &gap = file.sync.syncGaps[g.gap];
-        if (gap.interval.end < m_map.start() || gap.interval.start > m_map.end())
-            return;
-        const int l = plot.left() + int(std::floor(m_map.toPixelClamped(gap.interval.start)));
-        const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(gap.interval.end)));
-        for (const auto &dg : file.deviceGaps)
-            if (dg.device == gap.device)
-                for (int ti : dg.tracks) {
-                    const TimelineLayout::Span sp = m_layout.spanOf(ti);
-                    if (sp.count == 0)
-                        continue;
-                    const QRect first = rowRect(sp.pinned, sp.first);
-                    p.setClipRect(sp.pinned ? pinnedRect() : scrollRect());
-                    p.drawRect(QRect(l, first.top(), std::max(2, r - l), sp.count * TimelineData::kRowHeight));
-                }
-        p.setClipRect(plot);
-    };
-    if (!m_markedGaps.empty()) {
-        // The gaps of one sync source: solid outlines, only those in view.
-        p.setPen(QPen(kMarkedGapEdge, 2));
-        p.setBrush(kMarkedGapFill);
-        for (int mg : m_markedGaps)
-            outlineGap(mg);
-    }
-    if (m_highlightGap >= 0) {
-        p.setPen(QPen(kCurrentGapEdge, 2, Qt::DashLine));
-        p.setBrush(Qt::NoBrush);
-        outlineGap(m_highlightGap);
-    }
-    if (m_hasRange) {
-        const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_range0)));
-        const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(m_range1)));
-        p.fillRect(QRect(l, plot.top(), std::max(1, r - l), plot.height()), kRangeFill);
-        p.setPen(kRangeEdge);
-        p.drawLine(l, plot.top(), l, plot.bottom());
-        p.drawLine(r, plot.top(), r, plot.bottom());
-    }
-    if (m_selected.valid()) {
-        // A box outline stays in its section: a scrolled row never draws over
-        // the pinned ones.
-        auto clipTo = [&](const TimelineEvent &e) {
-            p.setClipRect(m_layout.placeOf(e).pinned ? pinnedRect() : scrollRect());
-        };
-        p.setPen(QPen(kFlowLine, 1.6));
-        for (const auto &[from, to] : m_links) {
-            const TimelineEvent other = from == m_selected ? to : from;
-            p.setBrush(Qt::NoBrush);
-            clipTo(other);
-            p.drawRect(eventRect(other).adjusted(-1, -1, 1, 1));
-            p.setClipRect(plot);
-            paintArrow(p, from, to);
-        }
-        const QRect r = eventRect(m_selected).adjusted(-1, -1, 1, 1);
-        clipTo(m_selected);
-        p.setBrush(Qt::NoBrush);
-        p.setPen(QPen(kSelectionHalo, 3));
-        p.drawRect(r);
-        p.setPen(QPen(kSelectionEdge, 1.5));
-        p.drawRect(r);
-    }
+    m_frame.paint(p, ctx, TimelinePass::Update::Cached, TimelinePass::Scope::Plot);
     p.restore();
 }
 
