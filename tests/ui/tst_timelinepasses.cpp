@@ -32,7 +32,8 @@ namespace {
 //                                          > cudaLaunchKernel [485, 488] (correlation 2)
 //                   > 50 "tiny" events of 1 us, 1 us apart, [600, 699]
 // thread 2 "loader": load [0, 500]; a counter "Memory": 10 at 0, 50 at 200, 20 at 600.
-// pid 0, stream 7: gemm [150, 400] and relu [490, 600]; an instant at 700 on main.
+// pid 0, stream 7: gemm [150, 400] and relu [490, 600]; an instant at 700 on
+// main, and a global one at 950.
 std::string traceJson()
 {
     std::string s = R"({"traceEvents": [
@@ -55,7 +56,8 @@ std::string traceJson()
  {"ph": "C", "name": "Memory", "pid": 100, "ts": 0, "args": {"allocated": 10}},
  {"ph": "C", "name": "Memory", "pid": 100, "ts": 200, "args": {"allocated": 50}},
  {"ph": "C", "name": "Memory", "pid": 100, "ts": 600, "args": {"allocated": 20}},
- {"ph": "i", "s": "t", "name": "mark", "pid": 100, "tid": 1, "ts": 700})";
+ {"ph": "i", "s": "t", "name": "mark", "pid": 100, "tid": 1, "ts": 700},
+ {"ph": "i", "s": "g", "name": "window end", "pid": 100, "tid": 1, "ts": 950})";
     for (int i = 0; i < 50; ++i)
         s += ",\n {\"ph\": \"X\", \"cat\": \"cpu_op\", \"name\": \"tiny\", \"pid\": 100, \"tid\": 1, \"ts\": " +
              std::to_string(600 + 2 * i) + ", \"dur\": 1}";
@@ -233,6 +235,31 @@ private Q_SLOTS:
         const auto st = prepared(InstantsPass(), ctx, 1);
         QCOMPARE(stateAs<InstantsPass::State>(*st).marks,
                  std::vector<QRect>{QRect(x(700) - 1, rowTop(ctx, m_main) + 1, 3, 4)});
+    }
+
+    void globalInstantsAreLinesAcrossThePlot()
+    {
+        const FrameContext ctx = context();
+        const auto st = prepared(GlobalInstantsPass(), ctx, -1);
+        QCOMPARE(stateAs<GlobalInstantsPass::State>(*st).xs, std::vector<int>{x(950)});
+    }
+
+    void headersAreBandsAcrossThePlot()
+    {
+        const FrameContext ctx = context();
+        QImage image(kLeft + kWidth + 10, 800, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        for (const FrameSection &sec : ctx.sections)
+            HeadersPass().paintBackground(p, ctx, sec);
+        p.end();
+        for (const LayoutRow &r : m_layout.rows())
+            if (r.kind == LayoutRow::Kind::GroupHeader) {
+                const int y = ctx.section(false).top(r) + r.height / 2;
+                QCOMPARE(QColor(image.pixel(x(10), y)), QColor(palette::chrome::kHeaderBackground));
+                QCOMPARE(QColor(image.pixel(x(990), y)), QColor(palette::chrome::kHeaderBackground));
+                QCOMPARE(QColor(image.pixel(kLeft - 5, y)), QColor(Qt::white)); // the names panel is the view's
+            }
     }
 
     void gapBandsCoverEachGapOverItsDevicesTracks()
