@@ -229,6 +229,73 @@ private Q_SLOTS:
         QCOMPARE(areas, want);
     }
 
+    void blockMaximaAreTheLargestSampleOfEveryRange()
+    {
+        TimelineCounter tc;
+        std::vector<double> values(100'003);
+        uint64_t seed = 12345;
+        for (double &v : values) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            v = double(seed >> 40);
+        }
+        // What the timeline data builds: maxima of blocks of 8, 64, ...
+        for (const std::vector<double> *below = &values; below->size() > 8; below = &tc.maxPyramid.back()) {
+            std::vector<double> level((below->size() + 7) / 8);
+            for (size_t i = 0; i < level.size(); ++i)
+                level[i] = *std::max_element(below->begin() + ptrdiff_t(8 * i),
+                                             below->begin() + ptrdiff_t(std::min(below->size(), 8 * i + 8)));
+            tc.maxPyramid.push_back(std::move(level));
+        }
+        for (int k = 0; k < 2000; ++k) {
+            seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+            const size_t b = size_t(seed >> 33) % values.size();
+            const size_t len = 1 + size_t(seed >> 13) % (k % 2 ? 50 : values.size() - b);
+            const size_t e = std::min(values.size(), b + len);
+            const double want = *std::max_element(values.begin() + ptrdiff_t(b), values.begin() + ptrdiff_t(e));
+            QCOMPARE(tc.maxOf(values, b, e), want);
+        }
+    }
+
+    void aCounterPeakAmongThousandsOfSamplesIsDrawn()
+    {
+        // 20,000 samples over 1000 us, value 1 but one of 1000 at 612.35 us.
+        std::string json = R"({"traceEvents": [
+ {"ph": "X", "cat": "cpu_op", "name": "train", "pid": 100, "tid": 1, "ts": 0, "dur": 1000})";
+        for (int i = 0; i < 20'000; ++i) {
+            const int ns = i * 50;
+            json += ",\n {\"ph\": \"C\", \"name\": \"Load\", \"pid\": 100, \"ts\": " + std::to_string(ns / 1000) +
+                    "." + QStringLiteral("%1").arg(ns % 1000, 3, 10, QLatin1Char('0')).toStdString() +
+                    ", \"args\": {\"v\": " + (i == 12'247 ? "1000" : "1") + "}}";
+        }
+        json += "\n]}";
+        m_data = TimelineData::build({loadTraceFromMemory(json, "counter.json")});
+        m_layout.reset(m_data.get());
+        m_map = TimeMapping(m_data->minTime(), m_data->minTime() + 1'000'000, kWidth);
+        const FrameContext ctx = context();
+        const auto st = prepared(CounterPass(), ctx, 1);
+        const auto &areas = stateAs<CounterPass::State>(*st).areas;
+        const LayoutRow *row = nullptr;
+        for (const LayoutRow &r : m_layout.rows())
+            if (r.kind == LayoutRow::Kind::Counter)
+                row = &r;
+        QVERIFY(row);
+        const int h = row->height - 4;
+        // One column per us: the peak's column (612) is full height, its
+        // neighbours the height of 1 (at least a pixel).
+        int peak = -1;
+        for (const QRect &a : areas)
+            if (a.height() == h)
+                peak = a.left();
+        QCOMPARE(peak, x(612));
+        // Touching columns of one height are one rect: before the peak, the peak, after it.
+        QCOMPARE(areas.size(), size_t(3));
+        QCOMPARE(areas.front().left(), x(0));
+        QCOMPARE(areas.back().right() + 1, x(999) + 1);
+        for (const QRect &a : areas)
+            if (a.left() != x(612))
+                QCOMPARE(a.height(), std::max(1, int(std::lround(1.0 / 1000 * h))));
+    }
+
     void instantsMarkTheirThread()
     {
         const FrameContext ctx = context();

@@ -378,6 +378,17 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
             const auto [lo, hi] = std::minmax_element(cs.value.begin(), cs.value.end());
             c.minValue = *lo;
             c.maxValue = *hi;
+            for (const std::vector<double> *below = &cs.value; below->size() > TimelineCounter::kMaxFanout;
+                 below = &c.maxPyramid.back()) {
+                std::vector<double> level((below->size() + TimelineCounter::kMaxFanout - 1) /
+                                          TimelineCounter::kMaxFanout);
+                for (size_t i = 0; i < level.size(); ++i) {
+                    const auto from = below->begin() + ptrdiff_t(i * TimelineCounter::kMaxFanout);
+                    const auto to = below->begin() + ptrdiff_t(std::min(below->size(), (i + 1) * TimelineCounter::kMaxFanout));
+                    level[i] = *std::max_element(from, to);
+                }
+                c.maxPyramid.push_back(std::move(level));
+            }
             group.counters.push_back(int(m_counters.size()));
             m_counters.push_back(std::move(c));
         }
@@ -463,6 +474,31 @@ void TimelineData::indexLevels(const Track &t, std::vector<TimelineLevel> &level
             lvl.widest4k[b] = uint32_t(best);
         }
     }
+}
+
+double TimelineCounter::maxOf(const std::vector<double> &values, size_t b, size_t e) const
+{
+    // Climb while whole blocks lie inside [b, e): the ragged ends at each level
+    // are read one by one, the middle one level up.
+    constexpr size_t f = kMaxFanout;
+    double v = values[b];
+    const std::vector<double> *level = &values;
+    size_t k = 0;
+    while (b < e) {
+        if (k < maxPyramid.size() && (b + f - 1) / f < e / f) {
+            for (; b % f; ++b)
+                v = std::max(v, (*level)[b]);
+            for (; e % f; --e)
+                v = std::max(v, (*level)[e - 1]);
+            b /= f;
+            e /= f;
+            level = &maxPyramid[k++];
+        } else {
+            for (; b < e; ++b)
+                v = std::max(v, (*level)[b]);
+        }
+    }
+    return v;
 }
 
 int TimelineData::globalInstantNear(TimeNs t, TimeNs tol) const

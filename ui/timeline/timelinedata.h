@@ -73,6 +73,12 @@ struct TimelineCounter {
     int group = 0;
     QString name;        // "name" or "name.key"
     double minValue = 0, maxValue = 0;
+    // Maxima of the samples by blocks: level k holds the largest value of each
+    // block of 8^(k+1) samples (the last block of a level may be short).
+    static constexpr size_t kMaxFanout = 8;
+    std::vector<std::vector<double>> maxPyramid;
+    // The largest of samples [b, e) of its series (b < e), in O(levels * fanout).
+    double maxOf(const std::vector<double> &values, size_t b, size_t e) const;
 };
 
 // A global instant ("s": "g"): a vertical line across all tracks.
