@@ -1,5 +1,7 @@
 #include "analysis/opstats.h"
 
+#include "analysis/correlationindex.h"
+
 #include "common/error.h"
 #include "trace/categories.h"
 
@@ -10,34 +12,38 @@ namespace syncscope {
 
 namespace {
 
+// GPU work launched by one call: the index of the call on its track and one
+// activity's duration (a call that launches several appears once per activity).
+struct Launched {
+    uint32_t index;
+    TimeNs dur;
+};
+
 // Each GPU activity's count and duration onto its launching call: the first
 // cuda_runtime/cuda_driver event (track order, then start) with its correlation.
-void attributeGpuWork(const TraceModel &model,
-                      std::vector<std::unordered_map<uint32_t, std::pair<uint64_t, TimeNs>>> &launched)
+// Per track, in no particular order.
+void attributeGpuWork(const TraceModel &model, std::vector<std::vector<Launched>> &launched)
 {
     const category::Ids cats(model);
     if (cats.runtime == kNoStr && cats.driver == kNoStr)
         return;
     const auto &tracks = model.tracks();
-    std::unordered_map<int64_t, std::pair<uint32_t, uint32_t>> launchOf;
+    CorrelationIndexOf<CallRef> launchOf;
     for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const Track &t = tracks[ti];
         for (uint32_t i = 0; i < t.size(); ++i)
             if (cats.runtimeCall(t.cat[i]) && t.correlation[i] != kNoValue)
-                launchOf.emplace(t.correlation[i], std::make_pair(ti, i));
+                launchOf.add(t.correlation[i], CallRef{ti, i});
     }
+    launchOf.finish();
     for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const Track &t = tracks[ti];
         for (uint32_t i = 0; i < t.size(); ++i) {
             const StrId cat = t.cat[i];
             if (!cats.gpuActivity(cat) || t.correlation[i] == kNoValue)
                 continue;
-            auto it = launchOf.find(t.correlation[i]);
-            if (it == launchOf.end())
-                continue;
-            auto &w = launched[it->second.first][it->second.second];
-            ++w.first;
-            w.second += t.dur[i];
+            if (const CallRef *call = launchOf.find(t.correlation[i]))
+                launched[call->track].push_back({call->index, t.dur[i]});
         }
     }
 }
@@ -46,11 +52,45 @@ void attributeGpuWork(const TraceModel &model,
 std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeNs t1,
                             const ProgressFn &progress, const CancelToken *cancel)
 {
-    std::unordered_map<uint64_t, OpStat> stats;
+    // One row per (name, category), found through an open-addressing table
+    // of (name << 32 | category) -> row: one probe per event, no node per key.
+    std::vector<OpStat> stats;
+    std::vector<uint64_t> keys(1024, ~uint64_t(0));
+    std::vector<uint32_t> rows(1024, 0);
+    auto slotOf = [](const std::vector<uint64_t> &k, uint64_t key) {
+        const size_t mask = k.size() - 1;
+        size_t s = size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+        while (k[s] != key && k[s] != ~uint64_t(0))
+            s = (s + 1) & mask;
+        return s;
+    };
+    auto rowOf = [&](StrId name, StrId cat) -> OpStat & {
+        const uint64_t key = (static_cast<uint64_t>(name) << 32) | cat;
+        size_t s = slotOf(keys, key);
+        if (keys[s] == key)
+            return stats[rows[s]];
+        if (2 * (stats.size() + 1) > keys.size()) { // at most half full
+            std::vector<uint64_t> k(2 * keys.size(), ~uint64_t(0));
+            std::vector<uint32_t> r(2 * keys.size(), 0);
+            for (size_t i = 0; i < keys.size(); ++i)
+                if (keys[i] != ~uint64_t(0)) {
+                    const size_t t = slotOf(k, keys[i]);
+                    k[t] = keys[i];
+                    r[t] = rows[i];
+                }
+            keys.swap(k);
+            rows.swap(r);
+            s = slotOf(keys, key);
+        }
+        keys[s] = key;
+        rows[s] = uint32_t(stats.size());
+        stats.push_back({});
+        return stats.back();
+    };
     std::vector<TimeNs> childTime;
     const auto &tracks = model.tracks();
-    // GPU work per launching call (whole trace only): track -> index -> (count, time).
-    std::vector<std::unordered_map<uint32_t, std::pair<uint64_t, TimeNs>>> launched(tracks.size());
+    // GPU work per launching call (whole trace only), per track.
+    std::vector<std::vector<Launched>> launched(tracks.size());
     if (!clip)
         attributeGpuWork(model, launched);
     std::vector<std::pair<uint64_t, TimeNs>> subtree;
@@ -77,8 +117,10 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
         childTime.assign(e - b, 0);
         // GPU work in each event's subtree: children follow their parent.
         subtree.assign(e - b, {0, 0});
-        for (const auto &kv : launched[ti])
-            subtree[kv.first - b] = kv.second;
+        for (const Launched &l : launched[ti]) {
+            ++subtree[l.index - b].first;
+            subtree[l.index - b].second += l.dur;
+        }
         if (!launched[ti].empty())
             for (size_t i = e; i-- > b;)
                 if (const int32_t p = t.parent[i]; p >= static_cast<int32_t>(b)) {
@@ -96,8 +138,7 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
             if (!inside(i))
                 continue;
             const TimeNs d = clipped(i);
-            const uint64_t key = (static_cast<uint64_t>(t.name[i]) << 32) | t.cat[i];
-            OpStat &s = stats[key];
+            OpStat &s = rowOf(t.name[i], t.cat[i]);
             if (s.count == 0) {
                 s.name = t.name[i];
                 s.cat = t.cat[i];
@@ -120,10 +161,7 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
             s.max = std::max(s.max, d);
         }
     }
-    std::vector<OpStat> out;
-    out.reserve(stats.size());
-    for (auto &kv : stats)
-        out.push_back(kv.second);
+    std::vector<OpStat> out = std::move(stats);
     std::sort(out.begin(), out.end(), [](const OpStat &a, const OpStat &b) {
         if (a.total != b.total)
             return a.total > b.total;

@@ -47,7 +47,7 @@ std::string collectiveGroup(const TraceModel &model, const GpuActivityRef &a, co
 } // namespace
 
 ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActivityRef> &acts,
-                             const std::unordered_map<int64_t, HostCallRef> &launchOf,
+                             const CorrelationIndex &launchOf,
                              const std::vector<SyncCall> &calls,
                              const std::vector<CudaSyncEvent> &syncEvents,
                              const std::vector<int64_t> &deviceIds)
@@ -69,10 +69,8 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     }
     // Launches sorted by correlation, so the summary is the same from run to run.
     in.launches.reserve(launchOf.size());
-    for (const auto &kv : launchOf)
+    for (const auto &kv : launchOf) // by correlation already
         in.launches.push_back({kv.second.track, kv.second.start, kv.second.end, kv.first});
-    std::sort(in.launches.begin(), in.launches.end(),
-              [](const ReplayLaunch &x, const ReplayLaunch &y) { return x.correlation < y.correlation; });
     in.calls.reserve(calls.size());
     for (const SyncCall &c : calls)
         in.calls.push_back({c.event.track, c.start, c.end()});
@@ -80,8 +78,7 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     auto launchOfAct = [&](size_t a) -> const HostCallRef * {
         if (acts[a].correlation == kNoValue)
             return nullptr;
-        auto it = launchOf.find(acts[a].correlation);
-        return it == launchOf.end() ? nullptr : &it->second;
+        return launchOf.find(acts[a].correlation);
     };
 
     // Per stream: its launched activities by launch start (stable: stream order).
@@ -111,20 +108,20 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
             const int64_t corr = t.correlation[e.event.index];
             if (!onStream || !recordCorr || corr == kNoValue || e.stream == kNoValue || e.device == kNoValue)
                 continue;
-            auto rec = launchOf.find(*recordCorr);
-            auto wait = launchOf.find(corr);
+            const HostCallRef *rec = launchOf.find(*recordCorr);
+            const HostCallRef *wait = launchOf.find(corr);
             auto from = streamIndex.find({e.device, *onStream});
             auto to = streamIndex.find({e.device, e.stream});
-            if (rec == launchOf.end() || wait == launchOf.end() || from == streamIndex.end() ||
+            if (!rec || !wait || from == streamIndex.end() ||
                 to == streamIndex.end())
                 continue;
             const auto &fv = byLaunch[from->second];
             const auto &tv = byLaunch[to->second];
             // The last launched on wait_on_stream at or before the record call...
-            auto f = std::upper_bound(fv.begin(), fv.end(), rec->second.start,
+            auto f = std::upper_bound(fv.begin(), fv.end(), rec->start,
                                       [](TimeNs v, const auto &x) { return v < x.first; });
             // ...and the first launched on the waiting stream at or after the wait call.
-            auto g = std::lower_bound(tv.begin(), tv.end(), wait->second.start,
+            auto g = std::lower_bound(tv.begin(), tv.end(), wait->start,
                                       [](const auto &x, TimeNs v) { return x.first < v; });
             if (f == fv.begin() || g == tv.end() || g->second == std::prev(f)->second)
                 continue;

@@ -1,6 +1,7 @@
 #pragma once
 // Building the replay input of one trace (replayinput.h) from what the sync
 // analysis collected. Internal to the analysis.
+#include "analysis/correlationindex.h"
 #include "analysis/replayinput.h"
 #include "analysis/syncanalysis.h"
 
@@ -16,10 +17,6 @@ struct GpuActivityRef {
     uint32_t track, index;
 };
 
-struct HostCallRef {
-    uint32_t track, index;
-    TimeNs start, end;
-};
 
 // Stream dependencies are found within 2 us of the measured schedule, and a
 // wait is inferred only when the activity started over 20 us after its launch.
@@ -32,7 +29,7 @@ bool isCollectiveKernel(std::string_view name);
 // `acts` sorted by (device, stream, start); `launchOf`: the first runtime or
 // driver call of each correlation; `deviceIds` ascending (SyncAnalysis::devices).
 ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActivityRef> &acts,
-                             const std::unordered_map<int64_t, HostCallRef> &launchOf,
+                             const CorrelationIndex &launchOf,
                              const std::vector<SyncCall> &calls,
                              const std::vector<CudaSyncEvent> &syncEvents,
                              const std::vector<int64_t> &deviceIds);

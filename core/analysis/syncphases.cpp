@@ -142,7 +142,7 @@ Collected collectEvents(const TraceModel &model, const AnalysisOptions &options,
                     copyName.emplace(t.correlation[i], t.name[i]);
             } else if (cats.runtimeCall(cat)) {
                 if (t.correlation[i] != kNoValue)
-                    out.launchOf.emplace(t.correlation[i], HostCallRef{ti, i, t.start[i], t.end(i)});
+                    out.launchOf.add(t.correlation[i], HostCallRef{ti, i, t.start[i], t.end(i)});
                 auto copy = asyncCopyByName.find(t.name[i]);
                 if (copy == asyncCopyByName.end())
                     copy = asyncCopyByName.emplace(t.name[i], isAsyncCopyCall(model.str(t.name[i]))).first;
@@ -183,6 +183,7 @@ Collected collectEvents(const TraceModel &model, const AnalysisOptions &options,
         if (it != copyName.end() && isPageableDeviceToHost(model.str(it->second)))
             out.syncCalls.push_back(memcpyAsyncCalls[k]);
     }
+    out.launchOf.finish();
     std::stable_sort(out.syncCalls.begin(), out.syncCalls.end(),
                      [](const SyncCall &a, const SyncCall &b) { return a.start < b.start; });
     std::stable_sort(out.cudaSyncEvents.begin(), out.cudaSyncEvents.end(),
@@ -340,7 +341,7 @@ void sortByStream(std::vector<GpuActivityRef> &acts)
 }
 
 std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &acts,
-                                         const std::unordered_map<int64_t, HostCallRef> &launchOf,
+                                         const CorrelationIndex &launchOf,
                                          TimeNs kernelWaitThreshold)
 {
     std::vector<IdleBreakdown> out;
@@ -355,9 +356,8 @@ std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &acts,
             const TimeNs gap = acts[j].start - prevEnd;
             if (gap <= 0)
                 continue;
-            auto launch =
-                acts[j].correlation == kNoValue ? launchOf.end() : launchOf.find(acts[j].correlation);
-            if (launch != launchOf.end() && launch->second.start > prevEnd)
+            const HostCallRef *launch = acts[j].correlation == kNoValue ? nullptr : launchOf.find(acts[j].correlation);
+            if (launch && launch->start > prevEnd)
                 b.hostWait += gap;
             else if (gap < kernelWaitThreshold)
                 b.kernelWait += gap;

@@ -22,7 +22,7 @@ namespace syncscope::phases {
 struct Collected {
     std::vector<GpuActivityRef> activities;            // in event order
     std::map<int64_t, DeviceActivity> devices;         // kernels, memcpys, memsets counted
-    std::unordered_map<int64_t, HostCallRef> launchOf; // correlation -> first runtime call
+    CorrelationIndex launchOf;                         // correlation -> first runtime call
     std::vector<SyncCall> syncCalls;
     std::vector<CudaSyncEvent> cudaSyncEvents;
     std::vector<Step> steps;
@@ -68,7 +68,7 @@ void sortByStream(std::vector<GpuActivityRef> &activities);
 //    (launched after the previous one ended), kernel wait (under the
 //    threshold) or other. Stable-sorts `activities` by (device, stream, start).
 std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &activities,
-                                         const std::unordered_map<int64_t, HostCallRef> &launchOf,
+                                         const CorrelationIndex &launchOf,
                                          TimeNs kernelWaitThreshold);
 
 // 7. Sync sources: the calls grouped by (sync name, op name, user frame name),

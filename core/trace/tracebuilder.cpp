@@ -3,6 +3,7 @@
 #include "common/error.h"
 
 #include <algorithm>
+#include <cstring>
 #include <limits>
 #include <numeric>
 #include <type_traits>
@@ -185,44 +186,47 @@ ArgsRef TraceBuilder::storeArgs(std::string_view json)
     if (json.empty())
         return ref;
     // Profilers pretty-print args; dropping the layout saves about a third.
+    // One pass compacts into scratch space, then one copy stores it.
+    m_argsScratch.resize(json.size());
+    char *out = m_argsScratch.data();
     size_t n = 0;
     bool inString = false;
     for (size_t i = 0; i < json.size(); ++i) {
         const char c = json[i];
         if (inString) {
-            ++n;
-            if (c == '\\' && i + 1 < json.size()) {
-                ++i;
-                ++n;
-            } else if (c == '"') {
+            out[n++] = c;
+            if (c == '\\' && i + 1 < json.size())
+                out[n++] = json[++i];
+            else if (c == '"')
                 inString = false;
-            }
         } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            ++n;
+            out[n++] = c;
             inString = c == '"';
         }
     }
     if (n > UINT32_MAX) {
+        std::string().swap(m_argsScratch);
         warn("the args of one event are " + std::to_string(n) +
              " bytes, more than the 4 GiB an event's args may have; they were left out");
         return ref;
     }
     char *dst = m_model->m_args.allocate(n, ref);
-    inString = false;
-    for (size_t i = 0; i < json.size(); ++i) {
-        const char c = json[i];
-        if (inString) {
-            *dst++ = c;
-            if (c == '\\' && i + 1 < json.size())
-                *dst++ = json[++i];
-            else if (c == '"')
-                inString = false;
-        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            *dst++ = c;
-            inString = c == '"';
-        }
-    }
+    if (n)
+        std::memcpy(dst, out, n);
+    if (m_argsScratch.size() > (size_t(1) << 20))
+        std::string().swap(m_argsScratch); // a huge event's args are not kept twice
     return ref;
+}
+
+void TraceBuilder::reserveEvents(uint64_t n)
+{
+    EventColumns &e = m_model->m_events;
+    const size_t want = size_t(std::min<uint64_t>(n, UINT32_MAX - 1));
+    e.start.reserve(want);
+    e.dur.reserve(want);
+    e.name.reserve(want);
+    e.cat.reserve(want);
+    e.args.reserve(want);
 }
 
 void TraceBuilder::append(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat,

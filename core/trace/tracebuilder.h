@@ -40,6 +40,8 @@ public:
     uint32_t track(IdValue pid, IdValue tid);
     // Stores args JSON (whitespace outside strings removed). "" -> no args.
     ArgsRef storeArgs(std::string_view json);
+    // Room for about n duration events, so the columns need not grow.
+    void reserveEvents(uint64_t n);
 
     void addComplete(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat,
                      ArgsRef args = {}, const EventKeys &keys = {});
@@ -72,6 +74,7 @@ public:
     TraceModelPtr finish(const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
 
 private:
+    std::string m_argsScratch; // storeArgs' compacted args, before they are stored
     struct Pending {
         TimeNs ts;
         uint64_t seq;

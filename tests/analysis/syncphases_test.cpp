@@ -97,9 +97,10 @@ TEST(SyncPhases, IdleBreakdownByWhatTheStreamWaitedFor)
 {
     std::vector<GpuActivityRef> acts = {act(0, 7, 0, 10, 1), act(0, 7, 15, 20, 2), act(0, 7, 100, 110, 3),
                                         act(0, 7, 200, 210)};
-    std::unordered_map<int64_t, HostCallRef> launchOf;
-    launchOf[2] = {0, 0, 2, 4};
-    launchOf[3] = {0, 1, 50, 55};
+    CorrelationIndex launchOf;
+    launchOf.add(3, {0, 1, 50, 55});
+    launchOf.add(2, {0, 0, 2, 4});
+    launchOf.finish();
     const std::vector<IdleBreakdown> b = phases::idleBreakdown(acts, launchOf, 30);
     ASSERT_EQ(b.size(), 1u);
     EXPECT_EQ(b[0].kernelWait, 5);
@@ -109,6 +110,27 @@ TEST(SyncPhases, IdleBreakdownByWhatTheStreamWaitedFor)
 
 // replayInputOf is the replay input analyzeSyncs builds, to the field, on every
 // fixture with GPU work (the Timeline aligns a job's clocks with it).
+TEST(SyncPhases, ACorrelationKeepsItsFirstCallWhateverTheOrderOfCorrelations)
+{
+    CorrelationIndex index;
+    index.add(7, {0, 0, 100, 110});
+    index.add(3, {0, 1, 200, 210});
+    index.add(7, {1, 5, 300, 310}); // a later call of correlation 7: not the launch
+    index.add(-4, {2, 2, 400, 410});
+    index.finish();
+    EXPECT_EQ(index.size(), 3u);
+    ASSERT_NE(index.find(7), nullptr);
+    EXPECT_EQ(index.find(7)->start, 100);
+    EXPECT_EQ(index.find(3)->index, 1u);
+    EXPECT_EQ(index.find(-4)->track, 2u);
+    EXPECT_EQ(index.find(5), nullptr);
+    EXPECT_EQ(index.find(8), nullptr);
+    std::vector<int64_t> order;
+    for (const auto &e : index)
+        order.push_back(e.first);
+    EXPECT_EQ(order, (std::vector<int64_t>{-4, 3, 7}));
+}
+
 TEST(SyncPhases, ReplayInputOfIsTheAnalysisReplayInput)
 {
     size_t withWork = 0;
