@@ -80,6 +80,28 @@ def generate(src_json, dst, target_bytes):
     return copies
 
 
+def analyze_table(args, small, big):
+    """`analyze` end to end, each CLI in turn within every run (so both see the same machine)."""
+    clis = [("this build", args.analyze)] + ([("baseline", args.baseline_cli)] if args.baseline_cli else [])
+    print("| file | size | cli | runs | min s | median s | max s | MB/s (median) | peak RSS | RSS / size |")
+    print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
+    for name, path in (("rank0 26 MB", small), ("generated", big)):
+        size = os.path.getsize(path)
+        walls = {label: [] for label, _ in clis}
+        rss = {label: 0 for label, _ in clis}
+        for _ in range(args.analyze_runs):
+            for label, cli in clis:
+                w, _, r = run([cli, "analyze", path])
+                walls[label].append(w)
+                rss[label] = max(rss[label], r)
+        for label, _ in clis:
+            v = walls[label]
+            med = statistics.median(v)
+            print(f"| {name} | {size / 1e6:.0f} MB | {label} | {len(v)} | {min(v):.3f} | {med:.3f} | "
+                  f"{max(v):.3f} | {size / med / 1e6:.0f} | {rss[label] / 1e6:.0f} MB | {rss[label] / size:.2f} |")
+    print(f"\nload average after the analyze runs: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs\n")
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("bench_exe")
@@ -90,6 +112,12 @@ def main():
     ap.add_argument("--big-runs", type=int, default=3)
     ap.add_argument("--no-python-big", action="store_true",
                     help="skip json.load on the big file (needs ~10x its size in RAM)")
+    ap.add_argument("--analyze", metavar="CLI",
+                    help="also time `CLI analyze FILE` end to end on both files")
+    ap.add_argument("--baseline-cli", metavar="CLI",
+                    help="with --analyze: another syncscope-cli timed in the same runs, interleaved")
+    ap.add_argument("--analyze-runs", type=int, default=6)
+    ap.add_argument("--skip-loaders", action="store_true", help="only the --analyze table")
     args = ap.parse_args()
 
     src = os.path.join(args.shared, "traces", "hta_16rank_job_rank0.json.gz")
@@ -105,7 +133,13 @@ def main():
         copies = generate(small, big, args.size_gb * 1e9)
         print(f"generated {os.path.getsize(big) / 1e9:.2f} GB ({copies} copies of rank0) "
               f"in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+        os.sync()  # the written gigabyte's writeback would otherwise run during the first timings
+        time.sleep(5)
 
+        if args.analyze:
+            analyze_table(args, small, big)
+        if args.skip_loaders:
+            return
         rows = []
         for name, path, runs in (("rank0 26 MB", small, args.runs), ("generated", big, args.big_runs)):
             size = os.path.getsize(path)
