@@ -32,6 +32,11 @@ ReportId idOf(const TraceModel &m, const IdValue &v)
 
 FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const CancelToken *cancel)
 {
+    return makeFileReport(m, a, opStatistics(m, {}, cancel));
+}
+
+FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std::vector<OpStat> &ops)
+{
     FileReport r;
     r.path = m.info().path;
     r.format = m.info().format;
@@ -49,9 +54,25 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
     r.warnings = m.warnings().count;
     for (const LoadWarnings::Kind &k : m.warnings().kinds)
         r.warningKinds.push_back({k.pattern, k.example, k.count});
-    for (const Track &t : m.tracks())
-        for (StrId cat : t.cat)
-            ++r.categories[std::string(m.str(cat))];
+    {
+        // Per category id first (a trace has a few dozen), then by name.
+        std::vector<std::pair<StrId, uint64_t>> perId;
+        for (const Track &t : m.tracks()) {
+            size_t last = SIZE_MAX;
+            for (StrId cat : t.cat) {
+                if (last == SIZE_MAX || perId[last].first != cat) {
+                    last = 0;
+                    while (last < perId.size() && perId[last].first != cat)
+                        ++last;
+                    if (last == perId.size())
+                        perId.push_back({cat, 0});
+                }
+                ++perId[last].second;
+            }
+        }
+        for (const auto &[cat, count] : perId)
+            r.categories[std::string(m.str(cat))] += count;
+    }
 
     r.runtime = a.runtime;
     r.unplacedActivities = a.unplacedActivities;
@@ -108,7 +129,7 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const Canc
                                            : std::string(),
                              s.adviceCalls});
 
-    for (const OpStat &s : opStatistics(m, {}, cancel))
+    for (const OpStat &s : ops)
         r.ops.push_back({std::string(m.str(s.name)), std::string(m.str(s.cat)), s.count, s.total,
                          s.self, s.min, s.max, s.gpuCount, s.gpuTime});
     std::sort(r.ops.begin(), r.ops.end(), [](const NamedOpStat &x, const NamedOpStat &y) {

@@ -115,6 +115,9 @@ struct FileReport {
 // The report of one file from its model and its analysis.
 FileReport makeFileReport(const TraceModel &model, const SyncAnalysis &analysis,
                           const CancelToken *cancel = nullptr);
+// The same with the model's whole-trace op statistics already computed
+// (opStatistics), e.g. on another thread while the analysis ran.
+FileReport makeFileReport(const TraceModel &model, const SyncAnalysis &analysis, const std::vector<OpStat> &ops);
 
 // Whether a device's total avoidable time is far from what any single source
 // saves (the largest under half of it): the syncs re-synchronize each other,

@@ -1,5 +1,6 @@
 #include "analysis/ranksummary.h"
 
+#include "analysis/opstats.h"
 #include "common/error.h"
 #include "trace/atomicfile.h"
 #include "trace/traceloader.h"
@@ -11,7 +12,9 @@
 #include <cerrno>
 #include <cstring>
 #include <fstream>
+#include <future>
 #include <iterator>
+#include <thread>
 #include <unordered_map>
 
 namespace syncscope {
@@ -578,8 +581,21 @@ RankSummary loadRank(const std::string &path, const AnalysisOptions &options, bo
     s.options = options;
     {
         const TraceModelPtr model = loadTrace(path, loading, cancel);
-        const SyncAnalysis analysis = analyzeSyncs(*model, options, analysing, cancel);
-        s.report = makeFileReport(*model, analysis, cancel);
+        // The op statistics read the model alone: on a second core they run
+        // beside the sync analysis.
+        std::future<std::vector<OpStat>> ops;
+        if (std::thread::hardware_concurrency() > 1)
+            ops = std::async(std::launch::async, [&] { return opStatistics(*model, {}, cancel); });
+        const SyncAnalysis analysis = [&] {
+            try {
+                return analyzeSyncs(*model, options, analysing, cancel);
+            } catch (...) {
+                if (ops.valid())
+                    ops.wait(); // it reads the model: let it end before the model goes
+                throw;
+            }
+        }();
+        s.report = makeFileReport(*model, analysis, ops.valid() ? ops.get() : opStatistics(*model, {}, cancel));
         if (withJobInput)
             s.job = makeRankInput(*model, analysis);
     } // the model and its analysis go here
