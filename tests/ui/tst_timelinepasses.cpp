@@ -436,6 +436,26 @@ private Q_SLOTS:
         QVERIFY(g.current.empty());
     }
 
+    void aCollapsedThreadsBusyBandCoversItsInstants()
+    {
+        // The rows paint in layers, boxes in the order of their colours: the
+        // busy band after the instant marks.
+        m_layout.setTrackCollapsed(m_main, true);
+        const FrameContext ctx = context();
+        TimelineFrame frame;
+        const QFont font;
+        NameCache names;
+        frame.prepare(ctx, TimelinePass::Update::Cached, QFontMetrics(font), names);
+        QVERIFY(!frame.state<InstantsPass::State>(false).marks.empty());
+        QImage image(kLeft + kWidth + 10, 800, QImage::Format_RGB32);
+        image.fill(Qt::white);
+        QPainter p(&image);
+        frame.paint(p, ctx, TimelinePass::Update::Cached, TimelinePass::Scope::Section);
+        p.end();
+        const int y = rowTop(ctx, m_main) + 3; // inside the mark (top + 1, 4 px high)
+        QCOMPARE(QColor(image.pixel(x(700), y)), palette::color(palette::kBusyColor));
+    }
+
     void theFramePaintsWhatThePassesPrepared()
     {
         const FrameContext ctx = context();

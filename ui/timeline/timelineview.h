@@ -88,9 +88,10 @@ public:
     void setHighlightedNames(std::shared_ptr<const std::vector<std::vector<char>>> mask);
     bool hasHighlightedNames() const { return m_highlightNames != nullptr; }
     // How many outlines the last paint drew (the find pass).
-    int highlightsPainted() const { return int(highlightRects().size()); }
-    // The outlines of the last paint, in viewport coordinates.
-    const std::vector<QRect> &highlightRects() const;
+    int highlightsPainted() const;
+    // The outlines of the last paint, in viewport coordinates (a copy: the
+    // next paint prepares them anew).
+    std::vector<QRect> highlightRects() const;
 
     // The step (index into data()->steps()) under a viewport point of the step
     // band, else -1; when several overlap there, the shortest.

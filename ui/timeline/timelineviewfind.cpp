@@ -12,9 +12,14 @@ void TimelineView::setHighlightedNames(std::shared_ptr<const std::vector<std::ve
     viewport()->update();
 }
 
-const std::vector<QRect> &TimelineView::highlightRects() const
+std::vector<QRect> TimelineView::highlightRects() const
 {
     return m_frame.plotState<FindPass::State>().rects;
+}
+
+int TimelineView::highlightsPainted() const
+{
+    return int(m_frame.plotState<FindPass::State>().rects.size());
 }
 
 } // namespace syncscope::ui

@@ -15,6 +15,7 @@ public:
         void append(PassState &&part) override;
     };
     const char *name() const override { return "blocking calls"; }
+    Layer layer() const override { return Layer::OverRows; }
     std::unique_ptr<PassState> newState() const override { return std::make_unique<State>(); }
     // Once per track: on its first row, or on the first row in view when the
     // track's first row is scrolled away.

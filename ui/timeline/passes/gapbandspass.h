@@ -12,6 +12,7 @@ public:
         void append(PassState &&part) override;
     };
     const char *name() const override { return "sync gaps"; }
+    Layer layer() const override { return Layer::OverRows; }
     std::unique_ptr<PassState> newState() const override { return std::make_unique<State>(); }
     void plan(const FrameContext &, const FrameSection *, std::vector<PassWork> &work) const override
     {

@@ -1,6 +1,8 @@
 // The timeline's render passes in paint order: the rows first (their
-// backgrounds come before the grid), then what lies over them; the frame
-// passes (the marks) last, over everything. A new pass is one line here.
+// backgrounds come before the grid, their labels after every row pass's
+// boxes), then what lies over them; the frame passes (the marks) last, over
+// everything. A new pass is one line here. Instants come before summaries: a
+// collapsed thread's busy band covers its instants, as a box would.
 #include "timeline/passes/blockingcallspass.h"
 #include "timeline/passes/counterpass.h"
 #include "timeline/passes/findpass.h"
@@ -27,9 +29,9 @@ const std::vector<const TimelinePass *> &timelinePasses()
     static const GapMarksPass gapMarks;
     static const RangePass range;
     static const SelectionPass selection;
-    static const std::vector<const TimelinePass *> passes{&headers,  &slices,         &summary, &counters,
-                                                          &instants, &gapBands,       &calls,   &globalInstants,
-                                                          &find,     &gapMarks,       &range,   &selection};
+    static const std::vector<const TimelinePass *> passes{&headers,  &slices,   &instants, &summary,
+                                                          &counters, &gapBands, &calls,    &globalInstants,
+                                                          &find,     &gapMarks, &range,    &selection};
     return passes;
 }
 

@@ -39,8 +39,12 @@ void SlicesPass::finish(const FrameContext &ctx, const FrameSection *sec, const 
 
 void SlicesPass::paint(QPainter &p, const FrameContext &, const FrameSection *, const PassState &state) const
 {
+    stateAs<State>(state).boxes.paint(p);
+}
+
+void SlicesPass::paintLabels(QPainter &p, const FrameContext &, const FrameSection &, const PassState &state) const
+{
     const auto &s = stateAs<State>(state);
-    s.boxes.paint(p);
     for (const BoxLabel &label : s.labels) {
         p.setPen(label.dark ? palette::chrome::kLabelDark : palette::chrome::kLabelLight);
         p.drawText(label.rect, Qt::AlignVCenter | Qt::AlignLeft | Qt::TextSingleLine, label.text);

@@ -23,6 +23,8 @@ public:
     void finish(const FrameContext &ctx, const FrameSection *sec, const QFontMetrics &fm, NameCache &names,
                 PassState &state) const override;
     void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec, const PassState &state) const override;
+    void paintLabels(QPainter &p, const FrameContext &ctx, const FrameSection &sec,
+                     const PassState &state) const override;
 };
 
 } // namespace syncscope::ui

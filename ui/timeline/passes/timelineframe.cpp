@@ -35,6 +35,8 @@ QRect FrameContext::eventRect(const TimelineEvent &e) const
     if (place.row < 0)
         return {};
     const FrameSection &sec = section(place.pinned);
+    if (size_t(place.row) >= sec.rows->size())
+        return {};
     const LayoutRow &row = (*sec.rows)[size_t(place.row)];
     const int l = x(data.start(e)), r = x(data.end(e));
     return QRect(l, sec.top(row) + 1, std::max(1, r - l), row.height - 2);
@@ -204,24 +206,37 @@ void TimelineFrame::paint(QPainter &p, const FrameContext &ctx, TimelinePass::Up
                           TimelinePass::Scope scope) const
 {
     const auto &passes = timelinePasses();
-    for (size_t i = 0; i < passes.size(); ++i) {
-        const TimelinePass &pass = *passes[i];
-        if (pass.update() != update || pass.scope() != scope)
-            continue;
-        p.save();
-        if (pass.scope() == TimelinePass::Scope::Plot) {
-            p.setClipRect(ctx.plot);
-            pass.paint(p, ctx, nullptr, *m_states[i][0]);
-        } else {
-            for (size_t slot : {size_t(1), size_t(0)}) { // the scrolled rows, then the pinned ones
-                const FrameSection &sec = ctx.sections[slot];
-                if (sec.area.isEmpty())
-                    continue;
-                p.setClipRect(sec.area);
-                pass.paint(p, ctx, &sec, *m_states[i][slot]);
+    // The cached section passes in three layers: the rows' boxes, then their
+    // labels, then what lies over the rows. Everything else in list order.
+    enum Step { Boxes, Labels, Over };
+    const bool layered = update == TimelinePass::Update::Cached && scope == TimelinePass::Scope::Section;
+    for (const Step step : {Boxes, Labels, Over}) {
+        if (!layered && step != Boxes)
+            break;
+        for (size_t i = 0; i < passes.size(); ++i) {
+            const TimelinePass &pass = *passes[i];
+            if (pass.update() != update || pass.scope() != scope)
+                continue;
+            if (layered && (pass.layer() == TimelinePass::Layer::OverRows) != (step == Over))
+                continue;
+            p.save();
+            if (pass.scope() == TimelinePass::Scope::Plot) {
+                p.setClipRect(ctx.plot);
+                pass.paint(p, ctx, nullptr, *m_states[i][0]);
+            } else {
+                for (size_t slot : {size_t(1), size_t(0)}) { // the scrolled rows, then the pinned ones
+                    const FrameSection &sec = ctx.sections[slot];
+                    if (sec.area.isEmpty())
+                        continue;
+                    p.setClipRect(sec.area);
+                    if (step == Labels)
+                        pass.paintLabels(p, ctx, sec, *m_states[i][slot]);
+                    else
+                        pass.paint(p, ctx, &sec, *m_states[i][slot]);
+                }
             }
+            p.restore();
         }
-        p.restore();
     }
 }
 

@@ -24,7 +24,8 @@ public:
     // Row backgrounds of both sections (under the grid).
     void paintBackgrounds(QPainter &p, const FrameContext &ctx) const;
     // The passes of `update` and `scope`, in order: each section pass clipped
-    // to its section, each plot pass to the plot.
+    // to its section, each plot pass to the plot. The cached section passes
+    // paint in layers: the Rows passes' boxes, their labels, the OverRows passes.
     void paint(QPainter &p, const FrameContext &ctx, TimelinePass::Update update, TimelinePass::Scope scope) const;
 
     // The state of the section pass whose state type is S (asserted to exist).

@@ -98,11 +98,15 @@ public:
     // Cached: prepared with the geometry (a new range, size, scroll or layout),
     // on the row pool. EveryFrame: prepared at each paint on the GUI thread (the marks).
     enum class Update : uint8_t { Cached, EveryFrame };
+    // Where a cached section pass paints: with the rows (their boxes, then,
+    // once every row pass has painted, their labels), or over them.
+    enum class Layer : uint8_t { Rows, OverRows };
 
     virtual ~TimelinePass() = default;
     virtual const char *name() const = 0;
     virtual Scope scope() const { return Scope::Section; }
     virtual Update update() const { return Update::Cached; }
+    virtual Layer layer() const { return Layer::Rows; }
     virtual std::unique_ptr<PassState> newState() const = 0;
 
     // Appends the work of one section (sec) or of the plot (sec null, Plot scope).
@@ -117,6 +121,8 @@ public:
     }
     // Row backgrounds, painted under the grid (clipped to the section).
     virtual void paintBackground(QPainter &, const FrameContext &, const FrameSection &) const {}
+    // Text over the rows' boxes: after every Rows pass's paint, before the OverRows passes.
+    virtual void paintLabels(QPainter &, const FrameContext &, const FrameSection &, const PassState &) const {}
     virtual void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec,
                        const PassState &state) const = 0;
 };
