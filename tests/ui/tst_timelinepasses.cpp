@@ -124,6 +124,15 @@ private:
     {
         return ctx.section(m_layout.spanOf(track).pinned).top(rowOf(track, depth));
     }
+    // The layout's (last) counter row.
+    const LayoutRow *counterRow() const
+    {
+        const LayoutRow *row = nullptr;
+        for (const LayoutRow &r : m_layout.rows())
+            if (r.kind == LayoutRow::Kind::Counter)
+                row = &r;
+        return row;
+    }
     static bool has(const std::vector<QRect> &v, const QRect &r) { return std::find(v.begin(), v.end(), r) != v.end(); }
 
 private Q_SLOTS:
@@ -216,10 +225,7 @@ private Q_SLOTS:
         const FrameContext ctx = context();
         const auto st = prepared(CounterPass(), ctx, 1);
         const auto &areas = stateAs<CounterPass::State>(*st).areas;
-        const LayoutRow *row = nullptr;
-        for (const LayoutRow &r : m_layout.rows())
-            if (r.kind == LayoutRow::Kind::Counter)
-                row = &r;
+        const LayoutRow *row = counterRow();
         QVERIFY(row);
         const int top = ctx.section(false).top(*row) + 2, h = row->height - 4;
         // 0..50 over h: 10 is h/5, 50 the full height; the last sample one column wide.
@@ -238,14 +244,8 @@ private Q_SLOTS:
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             v = double(seed >> 40);
         }
-        // What the timeline data builds: maxima of blocks of 8, 64, ...
-        for (const std::vector<double> *below = &values; below->size() > 8; below = &tc.maxPyramid.back()) {
-            std::vector<double> level((below->size() + 7) / 8);
-            for (size_t i = 0; i < level.size(); ++i)
-                level[i] = *std::max_element(below->begin() + ptrdiff_t(8 * i),
-                                             below->begin() + ptrdiff_t(std::min(below->size(), 8 * i + 8)));
-            tc.maxPyramid.push_back(std::move(level));
-        }
+        tc.buildMaxPyramid(values); // what the timeline data builds for each counter
+        QCOMPARE(tc.maxPyramid.size(), size_t(5)); // blocks of 8, 64, ..., 32,768: 12,501 down to 4
         for (int k = 0; k < 2000; ++k) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             const size_t b = size_t(seed >> 33) % values.size();
@@ -274,10 +274,7 @@ private Q_SLOTS:
         const FrameContext ctx = context();
         const auto st = prepared(CounterPass(), ctx, 1);
         const auto &areas = stateAs<CounterPass::State>(*st).areas;
-        const LayoutRow *row = nullptr;
-        for (const LayoutRow &r : m_layout.rows())
-            if (r.kind == LayoutRow::Kind::Counter)
-                row = &r;
+        const LayoutRow *row = counterRow();
         QVERIFY(row);
         const int h = row->height - 4;
         // One column per us: the peak's column (612) is full height, its

@@ -378,17 +378,7 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
             const auto [lo, hi] = std::minmax_element(cs.value.begin(), cs.value.end());
             c.minValue = *lo;
             c.maxValue = *hi;
-            for (const std::vector<double> *below = &cs.value; below->size() > TimelineCounter::kMaxFanout;
-                 below = &c.maxPyramid.back()) {
-                std::vector<double> level((below->size() + TimelineCounter::kMaxFanout - 1) /
-                                          TimelineCounter::kMaxFanout);
-                for (size_t i = 0; i < level.size(); ++i) {
-                    const auto from = below->begin() + ptrdiff_t(i * TimelineCounter::kMaxFanout);
-                    const auto to = below->begin() + ptrdiff_t(std::min(below->size(), (i + 1) * TimelineCounter::kMaxFanout));
-                    level[i] = *std::max_element(from, to);
-                }
-                c.maxPyramid.push_back(std::move(level));
-            }
+            c.buildMaxPyramid(cs.value);
             group.counters.push_back(int(m_counters.size()));
             m_counters.push_back(std::move(c));
         }
@@ -473,6 +463,19 @@ void TimelineData::indexLevels(const Track &t, std::vector<TimelineLevel> &level
                     best = lvl.widest64[q];
             lvl.widest4k[b] = uint32_t(best);
         }
+    }
+}
+
+void TimelineCounter::buildMaxPyramid(const std::vector<double> &values)
+{
+    constexpr size_t f = kMaxFanout;
+    maxPyramid.clear();
+    for (const std::vector<double> *below = &values; below->size() > f; below = &maxPyramid.back()) {
+        std::vector<double> level((below->size() + f - 1) / f);
+        for (size_t i = 0; i < level.size(); ++i)
+            level[i] = *std::max_element(below->begin() + ptrdiff_t(i * f),
+                                         below->begin() + ptrdiff_t(std::min(below->size(), (i + 1) * f)));
+        maxPyramid.push_back(std::move(level));
     }
 }
 

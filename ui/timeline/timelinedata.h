@@ -77,6 +77,8 @@ struct TimelineCounter {
     // block of 8^(k+1) samples (the last block of a level may be short).
     static constexpr size_t kMaxFanout = 8;
     std::vector<std::vector<double>> maxPyramid;
+    // Builds maxPyramid over a series' samples.
+    void buildMaxPyramid(const std::vector<double> &values);
     // The largest of samples [b, e) of its series (b < e), in O(levels * fanout).
     double maxOf(const std::vector<double> &values, size_t b, size_t e) const;
 };
