@@ -45,6 +45,8 @@ std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,
         firstErrorIsCancel = firstErrorIsCancel && cancelled;
         stop.cancel();
     };
+    LoadOptions options;
+    options.scanThread = workers < 2; // the files already keep the cores busy
     auto work = [&] {
         for (size_t i = next++; i < paths.size() && !stop.cancelled(); i = next++) {
             try {
@@ -55,7 +57,7 @@ std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,
                             stop.cancel();
                         report(i, f, msg);
                     },
-                    &stop);
+                    &stop, options);
             } catch (const Cancelled &) {
                 fail(std::current_exception(), true);
             } catch (...) {

@@ -30,10 +30,11 @@ struct RawEvent {
 // (EventKeys, "cuda_sync_kind") are taken from an args object on the way.
 class EventReader {
 public:
-    // At the event's '{'; leaves the scanner after its '}'. Throws json::NeedMore
-    // when the object runs past the end of the buffer (nothing is kept: read it
-    // again once there is more) and json::SyntaxError on invalid JSON.
-    RawEvent read(json::Scanner &s);
+    // At the event's '{'; fills ev (cleared first) and leaves the scanner after
+    // its '}'. Throws json::NeedMore when the object runs past the end of the
+    // buffer (ev is then not an event: read it again once there is more) and
+    // json::SyntaxError on invalid JSON.
+    void read(json::Scanner &s, RawEvent &ev);
 
 private:
     void readArgs(json::Scanner &s, RawEvent &ev);
@@ -45,13 +46,13 @@ private:
 
 // Defined here, like the scanner: they are the loader's hot loop, inlined into it.
 
-inline RawEvent EventReader::read(json::Scanner &s)
+inline void EventReader::read(json::Scanner &s, RawEvent &ev)
 {
-    RawEvent ev;
+    ev = RawEvent();
     ++s.p; // '{'
     if (s.peek() == '}') {
         ++s.p;
-        return ev;
+        return;
     }
     for (;;) {
         if (s.peek() != '"')
@@ -171,7 +172,7 @@ inline RawEvent EventReader::read(json::Scanner &s)
         const char sep = s.peek();
         ++s.p;
         if (sep == '}')
-            return ev;
+            return;
         if (sep != ',')
             throw json::SyntaxError{s.p - 1, "expected ',' or '}' in a trace event"};
     }

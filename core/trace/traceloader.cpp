@@ -3,6 +3,8 @@
 // its keys, the traceEvents array, the end of the data); EventReader (rawevent.h)
 // takes the fields of one event object; EventCommitter (eventcommit.h) says what
 // the event means for the model, and TraceBuilder (tracebuilder.h) builds it.
+// The framing and the reader fill batches of events that the committer takes in
+// order, on a thread of their own when the file is bigger than a chunk.
 #include "trace/traceloader.h"
 
 #include "common/error.h"
@@ -15,7 +17,14 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <thread>
 
 namespace syncscope {
 
@@ -24,8 +33,6 @@ namespace {
 using json::NeedMore;
 using json::Scanner;
 using json::SyntaxError;
-
-constexpr uint64_t kCheckEvery = 4096;
 
 std::string describeByte(const char *at, const char *end)
 {
@@ -40,30 +47,91 @@ std::string describeByte(const char *at, const char *end)
     return buf;
 }
 
-// The JSON read so far that is not yet parsed, in one buffer ending in a '\0'
+// Buffers of JSON, reused. A chunk goes back to its pool when the last batch of
+// events that points into it has been committed (or at once, if none does).
+class ChunkPool : public std::enable_shared_from_this<ChunkPool> {
+public:
+    using Chunk = std::vector<char>;
+
+    // A chunk of at least `size` bytes; its contents are left as they were.
+    std::shared_ptr<Chunk> take(size_t size)
+    {
+        std::unique_ptr<Chunk> c;
+        {
+            std::lock_guard<std::mutex> lock(m_mutex);
+            for (auto it = m_free.begin(); it != m_free.end(); ++it) {
+                if ((*it)->size() >= size) {
+                    c = std::move(*it);
+                    m_free.erase(it);
+                    break;
+                }
+            }
+        }
+        if (!c)
+            c = std::make_unique<Chunk>(size);
+        std::weak_ptr<ChunkPool> pool = weak_from_this();
+        return std::shared_ptr<Chunk>(c.release(), [pool](Chunk *p) {
+            if (auto owner = pool.lock())
+                owner->give(p);
+            else
+                delete p;
+        });
+    }
+
+    // Frees the chunks nobody holds.
+    void clear()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_free.clear();
+    }
+
+private:
+    static constexpr size_t kKeep = 4;
+
+    void give(Chunk *p)
+    {
+        std::unique_ptr<Chunk> c(p);
+        std::lock_guard<std::mutex> lock(m_mutex);
+        if (m_free.size() < kKeep)
+            m_free.push_back(std::move(c));
+    }
+
+    std::mutex m_mutex;
+    std::vector<std::unique_ptr<Chunk>> m_free;
+};
+
+// The JSON read so far that is not yet parsed, in one chunk ending in a '\0'
 // sentinel (the scanner stops there). A step that runs into the end of the data
-// throws NeedMore: refill() then drops the parsed bytes, reads the next chunk and
-// the step runs again from where it began.
+// throws NeedMore: refill() then moves the unparsed bytes to the start of a fresh
+// chunk, reads the next bytes after them and the step runs again from where it
+// began. The chunk before stays valid for whoever still holds it.
 class ReadBuffer {
 public:
-    ReadBuffer(InputStream &in, size_t chunk) : m_in(in), m_chunk(std::max<size_t>(1, chunk)) {}
+    ReadBuffer(InputStream &in, size_t chunk)
+        : m_in(in), m_chunk(std::max<size_t>(1, chunk)), m_pool(std::make_shared<ChunkPool>())
+    {
+    }
 
     void refill();
     // Before the first step: skips a UTF-8 byte order mark, which is harmless.
     void skipByteOrderMark();
-    const char *pos() const { return m_buf.data() + m_pos; }
-    const char *end() const { return m_buf.data() + m_len; }
+    const char *begin() const { return m_buf->data(); }
+    const char *pos() const { return begin() + m_pos; }
+    const char *end() const { return begin() + m_len; }
+    // The chunk pos() and end() point into.
+    const std::shared_ptr<ChunkPool::Chunk> &chunk() const { return m_buf; }
     // Offset in the JSON of a position in the buffer.
-    uint64_t offset(const char *p) const { return m_base + static_cast<uint64_t>(p - m_buf.data()); }
+    uint64_t offset(const char *p) const { return m_base + static_cast<uint64_t>(p - begin()); }
     // The bytes up to p are parsed: the next step starts there.
-    void consume(const char *p) { m_pos = static_cast<size_t>(p - m_buf.data()); }
+    void consume(const char *p) { m_pos = static_cast<size_t>(p - begin()); }
     bool eof() const { return m_eof; }
     // Bytes of JSON read from the input so far.
     uint64_t bytesRead() const { return m_base + m_len; }
-    // Frees the buffer (the sort needs the memory).
+    // Frees the buffers (the sort needs the memory); nobody may hold a chunk.
     void release()
     {
-        std::vector<char>().swap(m_buf);
+        m_buf.reset();
+        m_pool->clear();
         m_base += m_len;
         m_len = m_pos = 0;
     }
@@ -71,7 +139,9 @@ public:
 private:
     InputStream &m_in;
     const size_t m_chunk;
-    std::vector<char> m_buf;
+    std::shared_ptr<ChunkPool> m_pool;
+    std::shared_ptr<ChunkPool::Chunk> m_buf;
+    size_t m_cap = 0;    // bytes of JSON m_buf holds at most (it has one more, for the sentinel)
     size_t m_len = 0;    // valid bytes in m_buf
     size_t m_pos = 0;    // parse position: bytes before it are done with
     uint64_t m_base = 0; // offset in the JSON of m_buf[0]
@@ -80,35 +150,37 @@ private:
 
 void ReadBuffer::refill()
 {
-    if (m_pos > 0) {
-        std::memmove(m_buf.data(), m_buf.data() + m_pos, m_len - m_pos);
-        m_base += m_pos;
-        m_len -= m_pos;
-        m_pos = 0;
-    }
+    const size_t tail = m_len - m_pos;
     // An element bigger than half the buffer: grow rather than read a sliver.
-    size_t cap = m_buf.empty() ? m_chunk : m_buf.size() - 1;
-    if (m_len > cap / 2)
+    size_t cap = m_cap == 0 ? m_chunk : m_cap;
+    if (tail > cap / 2)
         cap *= 2;
-    m_buf.resize(cap + 1);
+    std::shared_ptr<ChunkPool::Chunk> next = m_pool->take(cap + 1);
+    if (tail > 0)
+        std::memcpy(next->data(), m_buf->data() + m_pos, tail);
+    m_base += m_pos;
+    m_len = tail;
+    m_pos = 0;
+    m_cap = cap;
+    m_buf = std::move(next);
     while (m_len < cap) {
-        const size_t got = m_in.read(m_buf.data() + m_len, cap - m_len);
+        const size_t got = m_in.read(m_buf->data() + m_len, cap - m_len);
         if (got == 0) {
             m_eof = true;
             break;
         }
         m_len += got;
     }
-    m_buf[m_len] = '\0';
+    (*m_buf)[m_len] = '\0';
 }
 
 void ReadBuffer::skipByteOrderMark()
 {
-    // Nothing is parsed yet, so m_buf starts the data; a chunk shorter than the
-    // mark reads on until the mark is there or the data ends.
+    // Nothing is parsed yet, so the chunk starts the data; a chunk shorter than
+    // the mark reads on until the mark is there or the data ends.
     while (m_len < 3 && !m_eof)
         refill();
-    if (m_len >= 3 && std::memcmp(m_buf.data(), "\xEF\xBB\xBF", 3) == 0)
+    if (m_len >= 3 && std::memcmp(begin(), "\xEF\xBB\xBF", 3) == 0)
         m_pos = 3;
 }
 
@@ -121,57 +193,167 @@ TraceInfo infoOf(const InputStream &in, const std::string &name)
     return info;
 }
 
-// The framing: a state machine over the top level that hands each element of the
-// traceEvents array to the event layers and reads the other top-level keys.
-class Loader {
-public:
-    Loader(InputStream &in, std::string name, const ProgressFn &progress,
-           const CancelToken *cancel, const LoadOptions &options)
-        : m_in(in), m_name(std::move(name)), m_progress(progress), m_cancel(cancel),
-          m_builder(new TraceBuilder(infoOf(in, m_name))), m_commit(*m_builder),
-          m_data(in, options.chunkBytes)
+struct ScannedEvent {
+    RawEvent ev;
+    uint64_t offset = 0; // where it starts in the JSON
+};
+
+// What the framing read from one chunk, in order: the events, and the builder
+// calls of the framing itself (warnings, top-level values), each to be made
+// before the event at its index.
+struct Batch {
+    std::shared_ptr<ChunkPool::Chunk> chunk; // the events' views point into it
+    std::vector<ScannedEvent> events;
+    std::deque<std::string> strings; // the views the reader unescaped into its scratch
+    std::vector<std::pair<size_t, std::function<void(TraceBuilder &)>>> actions;
+    uint64_t sourcePos = 0; // how far into the file the reading was, for progress
+
+    void clear()
     {
-        // The event columns sized once from the file instead of grown by
-        // doubling: no copies, and the spare capacity's pages are never
-        // touched. A Kineto event takes 150 bytes of JSON or more; a gzip file
-        // is counted at 4 times its size, so the guess errs low.
-        const uint64_t json = in.isGzip() ? 4 * in.sourceBytes() : in.sourceBytes();
-        m_builder->reserveEvents(json / 150);
+        chunk.reset();
+        events.clear();
+        strings.clear();
+        actions.clear();
+    }
+    void act(std::function<void(TraceBuilder &)> fn) { actions.emplace_back(events.size(), std::move(fn)); }
+    // A view that does not point into the chunk (the reader's scratch) is copied.
+    void keep(std::string_view &v)
+    {
+        const char *lo = chunk->data(), *hi = lo + chunk->size();
+        if (v.empty() || (v.data() >= lo && v.data() < hi))
+            return;
+        strings.emplace_back(v);
+        v = strings.back();
+    }
+};
+
+// The keys of the top-level object the model keeps.
+bool keptTopLevelKey(std::string_view key)
+{
+    return key == "deviceProperties" || key == "metadata" || key == "distributedInfo" ||
+           key == "baseTimeNanoseconds" || key == "schemaVersion" || key == "displayTimeUnit";
+}
+
+// Stores the raw value of a kept top-level key in the trace's info.
+void applyTopLevelValue(TraceInfo &info, const std::string &key, std::string raw)
+{
+    // raw is one whole value; its '\0' terminator stops the scanners.
+    const char *begin = raw.data(), *end = raw.data() + raw.size();
+    int64_t n;
+    std::string scratch;
+    if (key == "deviceProperties") {
+        info.devicePropertiesJson = std::move(raw);
+    } else if (key == "metadata") {
+        info.metadataJson = std::move(raw);
+    } else if (key == "distributedInfo") {
+        if (*begin == '{') {
+            Scanner d(begin + 1, end);
+            if (d.peek() != '}') {
+                for (;;) {
+                    const std::string_view k = d.string(scratch);
+                    const bool isRank = k == "rank", isWorld = k == "world_size";
+                    d.expect(':', "expected ':' after a key");
+                    const char c = d.peek();
+                    if ((isRank || isWorld) && (c == '-' || Scanner::isDigit(c))) {
+                        if (json::parseInt64(d.number(), n))
+                            (isRank ? info.rank : info.worldSize) = n;
+                    } else {
+                        d.skipValue();
+                    }
+                    if (d.peek() != ',')
+                        break;
+                    ++d.p;
+                    d.peek();
+                }
+            }
+        }
+        info.distributedInfoJson = std::move(raw);
+    } else if (key == "baseTimeNanoseconds" || key == "schemaVersion") {
+        if ((*begin == '-' || Scanner::isDigit(*begin)) && json::parseInt64(raw, n))
+            (key == "schemaVersion" ? info.schemaVersion : info.baseTimeNanoseconds) = n;
+    } else if (key == "displayTimeUnit") {
+        if (*begin == '"') {
+            Scanner d(begin, end);
+            info.displayTimeUnit.assign(d.string(scratch));
+        }
+    }
+}
+
+// The framing: a state machine over the top level that reads the input in
+// chunks, hands each element of the traceEvents array to the EventReader and
+// reads the other top-level keys. It fills batches for the committer and never
+// touches the builder itself, so it can run on a thread of its own.
+class EventFramer {
+public:
+    EventFramer(InputStream &in, const std::string &name, size_t chunkBytes)
+        : m_in(in), m_name(name), m_data(in, chunkBytes)
+    {
     }
 
-    TraceModelPtr run();
-    // The sentence for running out of memory: what was being done, what the
-    // model held and about how much the whole load needs.
-    std::string outOfMemory() const;
+    // Reads on into b (cleared first): kBatchEvents events, or fewer where the
+    // chunk or the data ends. Returns false once the data is done; b then holds
+    // the last items. Throws Error (one sentence) on data that is not a trace.
+    bool fill(Batch &b);
+
+    // Once fill() returned false:
+    bool topIsArray() const { return m_topIsArray; }
+    bool sawTraceEvents() const { return m_sawTraceEvents; }
+    uint64_t bytesRead() const { return m_data.bytesRead(); }
+    void release() { m_data.release(); }
 
 private:
+    static constexpr size_t kBatchEvents = 512;
     enum class State { Top, ObjFirst, ObjKey, ObjSep, ArrFirst, ArrElem, ArrSep, AfterArray,
                        AfterTop, Done };
 
-    void step();
-    void topLevelValue(std::string_view key, Scanner &s);
+    void step(Batch &b);
     [[noreturn]] void syntaxError(const SyntaxError &e);
-    void handleEnd();
-    void reportProgress(bool force);
+    void handleEnd(Batch &b);
 
     InputStream &m_in;
-    std::string m_name;
-    const ProgressFn &m_progress;
-    const CancelToken *m_cancel;
-    std::unique_ptr<TraceBuilder> m_builder;
-    EventReader m_reader;
-    EventCommitter m_commit;
+    const std::string &m_name;
     ReadBuffer m_data;
-
+    EventReader m_reader;
     State m_state = State::Top;
+    bool m_started = false;
     bool m_topIsArray = false;
     bool m_sawTraceEvents = false;
     uint64_t m_elements = 0;
-    std::chrono::steady_clock::time_point m_lastProgress;
-    std::string m_sKey, m_sVal; // top-level keys and values, read and used at once
+    std::string m_sKey; // top-level keys, read and used at once
 };
 
-void Loader::syntaxError(const SyntaxError &e)
+bool EventFramer::fill(Batch &b)
+{
+    b.clear();
+    if (!m_started) {
+        m_started = true;
+        m_data.refill();
+        m_data.skipByteOrderMark();
+    }
+    b.chunk = m_data.chunk();
+    while (m_state != State::Done && b.events.size() < kBatchEvents) {
+        try {
+            step(b);
+        } catch (const NeedMore &) {
+            if (m_data.eof()) {
+                handleEnd(b);
+                break;
+            }
+            // The events so far point into this chunk: they go first, and the
+            // next fill() runs the step again and refills then.
+            if (!b.events.empty())
+                break;
+            m_data.refill();
+            b.chunk = m_data.chunk();
+        } catch (const SyntaxError &e) {
+            syntaxError(e);
+        }
+    }
+    b.sourcePos = m_in.sourcePos();
+    return m_state != State::Done;
+}
+
+void EventFramer::syntaxError(const SyntaxError &e)
 {
     const uint64_t off = m_data.offset(e.at);
     const char *end = m_data.end();
@@ -180,44 +362,8 @@ void Loader::syntaxError(const SyntaxError &e)
                 " (found " + describeByte(e.at, end) + ").");
 }
 
-TraceModelPtr Loader::run()
+void EventFramer::handleEnd(Batch &b)
 {
-    m_lastProgress = std::chrono::steady_clock::now();
-    m_data.refill();
-    m_data.skipByteOrderMark();
-    while (m_state != State::Done) {
-        try {
-            step();
-        } catch (const NeedMore &) {
-            if (m_data.eof()) {
-                handleEnd();
-                break;
-            }
-            m_data.refill();
-        } catch (const SyntaxError &e) {
-            syntaxError(e);
-        }
-    }
-    TraceInfo &info = m_builder->info();
-    info.jsonBytes = m_data.bytesRead();
-    if (!m_in.gzipProblem().empty() && !info.truncated)
-        m_builder->warn(m_in.gzipProblem() + "; the data after it was ignored");
-    if (m_topIsArray == false && !m_sawTraceEvents && m_state == State::Done)
-        m_builder->warn("the JSON object has no \"traceEvents\" array");
-    if (m_progress)
-        m_progress(0.95, "sorting events");
-    // The read buffer is done with; sorting needs the memory.
-    m_data.release();
-    const ProgressFn &outer = m_progress;
-    ProgressFn inner;
-    if (outer)
-        inner = [&outer](double f, const char *msg) { outer(0.95 + 0.05 * f, msg); };
-    return m_builder->finish(inner, m_cancel);
-}
-
-void Loader::handleEnd()
-{
-    TraceInfo &info = m_builder->info();
     const uint64_t off = m_data.offset(m_data.pos());
     switch (m_state) {
     case State::Top:
@@ -228,35 +374,26 @@ void Loader::handleEnd()
     case State::AfterTop:
         break;
     default: {
-        info.truncated = true;
-        info.truncatedAtByte = m_data.bytesRead(); // the end of the data, not of the last event kept
+        const uint64_t at = m_data.bytesRead(); // the end of the data, not of the last event kept
         std::string why = m_in.gzipProblem().empty() ? "the file is truncated"
                                                      : m_in.gzipProblem();
-        m_builder->warn(why + " at byte " + std::to_string(info.truncatedAtByte) +
-                        (m_in.isGzip() ? " of the decompressed data" : "") + "; the " +
-                        std::to_string(m_elements) + " complete events before byte " + std::to_string(off) +
-                        " were kept");
+        std::string text = why + " at byte " + std::to_string(at) +
+                           (m_in.isGzip() ? " of the decompressed data" : "") + "; the " +
+                           std::to_string(m_elements) + " complete events before byte " +
+                           std::to_string(off) + " were kept";
+        b.act([at, text = std::move(text)](TraceBuilder &builder) {
+            TraceInfo &info = builder.info();
+            info.truncated = true;
+            info.truncatedAtByte = at;
+            builder.warn(text);
+        });
         break;
     }
     }
     m_state = State::Done;
 }
 
-void Loader::reportProgress(bool force)
-{
-    if (m_cancel && m_cancel->cancelled())
-        throw Cancelled();
-    if (!m_progress)
-        return;
-    const auto now = std::chrono::steady_clock::now();
-    if (!force && now - m_lastProgress < std::chrono::milliseconds(50))
-        return;
-    m_lastProgress = now;
-    const double total = double(std::max<uint64_t>(1, m_in.sourceBytes()));
-    m_progress(std::min(0.95, 0.95 * double(m_in.sourcePos()) / total), "reading events");
-}
-
-void Loader::step()
+void EventFramer::step(Batch &b)
 {
     Scanner s(m_data.pos(), m_data.end());
     switch (m_state) {
@@ -299,11 +436,19 @@ void Loader::step()
         } else {
             const bool second = key == "traceEvents";
             const uint64_t at = m_data.offset(s.p);
-            // key may live in m_sKey, which topLevelValue does not touch.
-            topLevelValue(key, s);
-            if (second) // warned once the whole value was skipped
-                m_builder->warn("a second \"traceEvents\" key at byte " + std::to_string(at) +
-                                " was ignored; only the first array was read");
+            const char *begin = s.p;
+            s.skipValue(); // key may live in m_sKey, which this does not touch
+            if (keptTopLevelKey(key)) {
+                b.act([k = std::string(key), raw = std::string(begin, s.p)](TraceBuilder &builder) mutable {
+                    applyTopLevelValue(builder.info(), k, std::move(raw));
+                });
+            }
+            if (second) { // warned once the whole value was skipped
+                b.act([at](TraceBuilder &builder) {
+                    builder.warn("a second \"traceEvents\" key at byte " + std::to_string(at) +
+                                 " was ignored; only the first array was read");
+                });
+            }
             m_state = State::ObjSep;
         }
         break;
@@ -337,17 +482,28 @@ void Loader::step()
             break;
         }
         if (c == '{') {
-            const RawEvent ev = m_reader.read(s);
-            m_commit.commit(ev, offset);
+            // Read in place; an event cut by the end of the chunk is dropped.
+            b.events.emplace_back();
+            ScannedEvent &e = b.events.back();
+            try {
+                m_reader.read(s, e.ev);
+            } catch (...) {
+                b.events.pop_back();
+                throw;
+            }
+            e.offset = offset;
+            for (std::string_view *v : {&e.ev.name, &e.ev.cat, &e.ev.pid, &e.ev.tid, &e.ev.id, &e.ev.bp,
+                                        &e.ev.scope, &e.ev.syncKind})
+                b.keep(*v);
         } else {
             s.skipValue();
-            m_builder->warn("the trace event at byte " + std::to_string(offset) +
-                            " is not an object; it was skipped");
-            ++m_builder->counts().skipped;
+            b.act([offset](TraceBuilder &builder) {
+                builder.warn("the trace event at byte " + std::to_string(offset) +
+                             " is not an object; it was skipped");
+                ++builder.counts().skipped;
+            });
         }
         ++m_elements;
-        if (m_elements % kCheckEvery == 0)
-            reportProgress(false);
         m_state = State::ArrSep;
         break;
     }
@@ -370,8 +526,10 @@ void Loader::step()
         // Trailing whitespace is fine; at the end of the data peek() ends the load.
         const char c = s.peek();
         (void)c;
-        m_builder->warn("data after the end of the JSON at byte " +
-                        std::to_string(m_data.offset(s.p)) + " was ignored");
+        const uint64_t at = m_data.offset(s.p);
+        b.act([at](TraceBuilder &builder) {
+            builder.warn("data after the end of the JSON at byte " + std::to_string(at) + " was ignored");
+        });
         m_state = State::Done;
         break;
     }
@@ -381,49 +539,223 @@ void Loader::step()
     m_data.consume(s.p);
 }
 
-void Loader::topLevelValue(std::string_view key, Scanner &s)
-{
-    const char *begin = s.p;
-    s.skipValue();
-    const std::string_view raw(begin, static_cast<size_t>(s.p - begin));
-    TraceInfo &info = m_builder->info();
-    int64_t n;
-    if (key == "deviceProperties") {
-        info.devicePropertiesJson.assign(raw);
-    } else if (key == "metadata") {
-        info.metadataJson.assign(raw);
-    } else if (key == "distributedInfo") {
-        info.distributedInfoJson.assign(raw);
-        if (*begin == '{') {
-            Scanner d(begin + 1, s.p);
-            if (d.peek() != '}') {
-                for (;;) {
-                    const std::string_view k = d.string(m_sVal);
-                    const bool isRank = k == "rank", isWorld = k == "world_size";
-                    d.expect(':', "expected ':' after a key");
-                    const char c = d.peek();
-                    if ((isRank || isWorld) && (c == '-' || Scanner::isDigit(c))) {
-                        if (json::parseInt64(d.number(), n))
-                            (isRank ? info.rank : info.worldSize) = n;
-                    } else {
-                        d.skipValue();
-                    }
-                    if (d.peek() != ',')
-                        break;
-                    ++d.p;
-                    d.peek();
-                }
-            }
+// Batches handed from the framing's thread to the committer, in order, at most
+// `depth` of them at once; the committed ones go back to be filled again.
+class BatchQueue {
+public:
+    explicit BatchQueue(size_t depth) : m_depth(depth) {}
+
+    // The framing's side. Null once the committer stopped.
+    std::unique_ptr<Batch> emptyBatch()
+    {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_cv.wait(lock, [&] { return m_stopped || !m_free.empty() || m_made < m_depth; });
+        if (m_stopped)
+            return nullptr;
+        if (m_free.empty()) {
+            ++m_made;
+            return std::make_unique<Batch>();
         }
-    } else if (key == "baseTimeNanoseconds" || key == "schemaVersion") {
-        if ((*begin == '-' || Scanner::isDigit(*begin)) && json::parseInt64(raw, n))
-            (key == "schemaVersion" ? info.schemaVersion : info.baseTimeNanoseconds) = n;
-    } else if (key == "displayTimeUnit") {
-        if (*begin == '"') {
-            Scanner d(begin, s.p);
-            info.displayTimeUnit.assign(d.string(m_sVal));
-        }
+        std::unique_ptr<Batch> b = std::move(m_free.back());
+        m_free.pop_back();
+        return b;
     }
+    void push(std::unique_ptr<Batch> b, bool last)
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_full.push_back(std::move(b));
+        m_last = last;
+        m_cv.notify_all();
+    }
+    // The framing failed: the committer gets the error after the batches before it.
+    void fail(std::exception_ptr e)
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_error = std::move(e);
+        m_last = true;
+        m_cv.notify_all();
+    }
+
+    // The committer's side: the next batch, null after the last; rethrows the
+    // framing's error in its place.
+    std::unique_ptr<Batch> pop()
+    {
+        std::unique_lock<std::mutex> lock(m_mutex);
+        m_cv.wait(lock, [&] { return !m_full.empty() || m_last; });
+        if (m_full.empty()) {
+            if (m_error)
+                std::rethrow_exception(m_error);
+            return nullptr;
+        }
+        std::unique_ptr<Batch> b = std::move(m_full.front());
+        m_full.pop_front();
+        return b;
+    }
+    void recycle(std::unique_ptr<Batch> b)
+    {
+        b->clear(); // gives its chunk back
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_free.push_back(std::move(b));
+        m_cv.notify_all();
+    }
+    // The committer gives up (an error, a cancel): the framing ends at its next batch.
+    void stop()
+    {
+        std::lock_guard<std::mutex> lock(m_mutex);
+        m_stopped = true;
+        m_cv.notify_all();
+        m_full.clear();
+    }
+
+private:
+    const size_t m_depth;
+    std::mutex m_mutex;
+    std::condition_variable m_cv;
+    std::deque<std::unique_ptr<Batch>> m_full;
+    std::vector<std::unique_ptr<Batch>> m_free;
+    size_t m_made = 0;
+    bool m_last = false, m_stopped = false;
+    std::exception_ptr m_error;
+};
+
+// The load: the framing fills batches, EventCommitter says what each event
+// means for the model and TraceBuilder builds it. On a file of more than one
+// chunk the framing (reading, gunzipping, scanning) runs on a thread of its own
+// while this one commits.
+class Loader {
+public:
+    Loader(InputStream &in, std::string name, const ProgressFn &progress,
+           const CancelToken *cancel, const LoadOptions &options)
+        : m_in(in), m_name(std::move(name)), m_progress(progress), m_cancel(cancel),
+          m_options(options), m_builder(new TraceBuilder(infoOf(in, m_name))), m_commit(*m_builder),
+          m_framer(in, m_name, options.chunkBytes)
+    {
+        // The event columns sized once from the file instead of grown by
+        // doubling: no copies, and the spare capacity's pages are never
+        // touched. A Kineto event takes 150 bytes of JSON or more; a gzip file
+        // is counted at 4 times its size, so the guess errs low.
+        const uint64_t json = in.isGzip() ? 4 * in.sourceBytes() : in.sourceBytes();
+        m_builder->reserveEvents(json / 150);
+    }
+
+    TraceModelPtr run();
+    // The sentence for running out of memory: what was being done, what the
+    // model held and about how much the whole load needs.
+    std::string outOfMemory() const;
+
+private:
+    void readInline();
+    void readThreaded();
+    void commit(Batch &b);
+    void reportProgress(bool force);
+
+    InputStream &m_in;
+    std::string m_name;
+    const ProgressFn &m_progress;
+    const CancelToken *m_cancel;
+    const LoadOptions m_options;
+    std::unique_ptr<TraceBuilder> m_builder;
+    EventCommitter m_commit;
+    EventFramer m_framer;
+    uint64_t m_sourcePos = 0; // of the last batch committed
+    std::chrono::steady_clock::time_point m_lastProgress;
+};
+
+TraceModelPtr Loader::run()
+{
+    m_lastProgress = std::chrono::steady_clock::now();
+    if (m_options.scanThread && m_in.sourceBytes() > m_options.chunkBytes)
+        readThreaded();
+    else
+        readInline();
+    TraceInfo &info = m_builder->info();
+    info.jsonBytes = m_framer.bytesRead();
+    if (!m_in.gzipProblem().empty() && !info.truncated)
+        m_builder->warn(m_in.gzipProblem() + "; the data after it was ignored");
+    if (!m_framer.topIsArray() && !m_framer.sawTraceEvents())
+        m_builder->warn("the JSON object has no \"traceEvents\" array");
+    if (m_progress)
+        m_progress(0.95, "sorting events");
+    // The read buffer is done with; sorting needs the memory.
+    m_framer.release();
+    const ProgressFn &outer = m_progress;
+    ProgressFn inner;
+    if (outer)
+        inner = [&outer](double f, const char *msg) { outer(0.95 + 0.05 * f, msg); };
+    return m_builder->finish(inner, m_cancel);
+}
+
+void Loader::readInline()
+{
+    Batch b;
+    for (bool more = true; more;) {
+        more = m_framer.fill(b);
+        commit(b);
+    }
+    b.clear();
+}
+
+void Loader::readThreaded()
+{
+    BatchQueue queue(8);
+    std::thread framing([&] {
+        try {
+            for (;;) {
+                std::unique_ptr<Batch> b = queue.emptyBatch();
+                if (!b)
+                    return;
+                const bool more = m_framer.fill(*b);
+                queue.push(std::move(b), !more);
+                if (!more)
+                    return;
+            }
+        } catch (...) {
+            queue.fail(std::current_exception());
+        }
+    });
+    // However this ends, the framing stops and is joined before the batches,
+    // the chunks and the framer go.
+    struct Join {
+        BatchQueue &queue;
+        std::thread &thread;
+        ~Join()
+        {
+            queue.stop();
+            thread.join();
+        }
+    } join{queue, framing};
+    while (std::unique_ptr<Batch> b = queue.pop()) {
+        commit(*b);
+        queue.recycle(std::move(b));
+    }
+}
+
+void Loader::commit(Batch &b)
+{
+    size_t a = 0;
+    for (size_t i = 0; i < b.events.size(); ++i) {
+        for (; a < b.actions.size() && b.actions[a].first == i; ++a)
+            b.actions[a].second(*m_builder);
+        m_commit.commit(b.events[i].ev, b.events[i].offset);
+    }
+    for (; a < b.actions.size(); ++a)
+        b.actions[a].second(*m_builder);
+    m_sourcePos = b.sourcePos;
+    reportProgress(false);
+}
+
+void Loader::reportProgress(bool force)
+{
+    if (m_cancel && m_cancel->cancelled())
+        throw Cancelled();
+    if (!m_progress)
+        return;
+    const auto now = std::chrono::steady_clock::now();
+    if (!force && now - m_lastProgress < std::chrono::milliseconds(50))
+        return;
+    m_lastProgress = now;
+    const double total = double(std::max<uint64_t>(1, m_in.sourceBytes()));
+    m_progress(std::min(0.95, 0.95 * double(m_sourcePos) / total), "reading events");
 }
 
 std::string mib(uint64_t bytes)

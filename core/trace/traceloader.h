@@ -19,6 +19,11 @@ struct LoadOptions {
     // was met then depend on the chunk. Tests and fuzzing use small chunks to
     // cross refills everywhere.
     size_t chunkBytes = size_t(4) << 20;
+    // Read and scan the JSON on a thread of its own while the events read are
+    // committed to the model, for a file of more than one chunk. The model is
+    // the same either way; loadTraces turns it off when it loads files side
+    // by side.
+    bool scanThread = true;
 };
 
 // Loads one trace file. Fatal problems (unreadable file, not JSON, invalid JSON in

@@ -246,3 +246,91 @@ TEST(LoadChunks, AGzipStreamThatEndsEarlyGivesAllItsBytesWhateverTheChunk)
         EXPECT_EQ(m->info().truncatedAtByte, 39u) << chunk;
     }
 }
+
+namespace {
+
+LoadOptions scanning(size_t chunk, bool thread)
+{
+    LoadOptions o = chunkOf(chunk);
+    o.scanThread = thread;
+    return o;
+}
+
+// A trace of many chunks with what the framing hands to the committer besides
+// events: escaped strings (copied out of the reader's scratch), elements that are
+// not objects, top-level values before and after the events, a second
+// traceEvents key and data after the end.
+std::string framingMix(int events)
+{
+    std::string doc = R"({"deviceProperties": [{"id": 0, "name": "GPU \"0\""}], "traceEvents": [)";
+    for (int i = 0; i < events; ++i) {
+        if (i)
+            doc += ',';
+        if (i % 997 == 5)
+            doc += "42,";
+        doc += R"({"ph": "X", "cat": "cpu_op", "name": ")" +
+               std::string(i % 3 == 0 ? "aten::add\\u00e9\\\"x\\\"" : "aten::mul") + std::to_string(i % 11) +
+               R"(", "pid": "p\\u0031", "tid": )" + std::to_string(i % 5) + R"(, "ts": )" +
+               std::to_string(10 * i) + R"(, "dur": 7, "args": {"External id": )" + std::to_string(i) +
+               R"(, "note": "a\\nb"}})";
+    }
+    doc += R"(], "distributedInfo": {"rank": 3, "world_size": 8}, "traceEvents": [1], )"
+           R"("displayTimeUnit": "ns"} trailing)";
+    return doc;
+}
+
+} // namespace
+
+TEST(LoadChunks, TheScanThreadBuildsTheSameModelAsReadingInline)
+{
+    const std::string doc = framingMix(20000);
+    const Outcome inline_ = outcome([&] { return loadTraceFromMemory(doc, "mix.json", {}, nullptr, scanning(4096, false)); });
+    ASSERT_TRUE(inline_.model) << inline_.error;
+    EXPECT_EQ(inline_.model->info().rank, 3);
+    EXPECT_EQ(inline_.model->counts().skipped, 21u);
+    EXPECT_EQ(inline_.model->warnings().count, 23u); // 21 elements, the second key, the trailing data
+    EXPECT_EQ(inline_.model->info().displayTimeUnit, "ns");
+    for (size_t chunk : {size_t(1) << 10, size_t(4096), size_t(65536)}) {
+        const Outcome threaded =
+            outcome([&] { return loadTraceFromMemory(doc, "mix.json", {}, nullptr, scanning(chunk, true)); });
+        ASSERT_TRUE(threaded.model) << threaded.error;
+        EXPECT_EQ(modelDifference(*inline_.model, *threaded.model), "") << chunk;
+    }
+    const std::string gz = test::gzipBytes(doc);
+    const Outcome gzInline = outcome([&] { return loadTraceFromMemory(gz, "mix.json.gz", {}, nullptr, scanning(4096, false)); });
+    const Outcome gzThreaded = outcome([&] { return loadTraceFromMemory(gz, "mix.json.gz", {}, nullptr, scanning(4096, true)); });
+    ASSERT_TRUE(gzInline.model && gzThreaded.model);
+    EXPECT_EQ(modelDifference(*gzInline.model, *gzThreaded.model), "");
+}
+
+TEST(LoadChunks, TheScanThreadGivesTheSameErrorsAsReadingInline)
+{
+    std::string doc = framingMix(5000);
+    const size_t cut = doc.size() / 2;
+    for (const std::string &bad : {doc.substr(0, cut) + "}}}" + doc.substr(cut), doc.substr(0, cut)}) {
+        for (size_t chunk : {size_t(512), size_t(4096)}) {
+            const Outcome a = outcome([&] { return loadTraceFromMemory(bad, "bad.json", {}, nullptr, scanning(chunk, false)); });
+            const Outcome b = outcome([&] { return loadTraceFromMemory(bad, "bad.json", {}, nullptr, scanning(chunk, true)); });
+            EXPECT_EQ(a.error, b.error) << chunk;
+            EXPECT_EQ(bool(a.model), bool(b.model)) << chunk;
+            if (a.model && b.model)
+                EXPECT_EQ(modelDifference(*a.model, *b.model), "") << chunk;
+        }
+    }
+}
+
+TEST(LoadChunks, ACancelStopsTheScanThread)
+{
+    const std::string doc = framingMix(200000);
+    CancelToken token;
+    double seen = 0;
+    EXPECT_THROW(loadTraceFromMemory(doc, "mix.json",
+                                     [&](double f, const char *) {
+                                         seen = std::max(seen, f);
+                                         token.cancel();
+                                     },
+                                     &token, scanning(4096, true)),
+                 Cancelled);
+    // It stopped while reading: the committer saw little of the file.
+    EXPECT_LT(seen, 0.5);
+}

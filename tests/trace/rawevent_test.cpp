@@ -19,7 +19,7 @@ struct Read {
     explicit Read(std::string text) : buf(std::move(text)), s(buf.data(), buf.data() + buf.size())
     {
         s.peek();
-        ev = reader.read(s);
+        reader.read(s, ev);
     }
     bool inBuffer(std::string_view v) const
     {
@@ -39,7 +39,8 @@ std::string syntaxError(const std::string &text)
     EventReader reader;
     try {
         s.peek();
-        reader.read(s);
+        RawEvent ev;
+        reader.read(s, ev);
     } catch (const SyntaxError &e) {
         return std::to_string(e.at - buf.data()) + ": " + e.what;
     }
@@ -206,14 +207,15 @@ TEST(TraceEventReader, ReadingAgainStartsFromNothing)
     Scanner s(buf.data(), buf.data() + buf.size());
     EventReader reader;
     s.peek();
-    const RawEvent first = reader.read(s);
-    EXPECT_EQ(first.name, "f1");
+    RawEvent ev; // one event read twice
+    reader.read(s, ev);
+    EXPECT_EQ(ev.name, "f1");
     s.peek();
-    const RawEvent second = reader.read(s);
-    EXPECT_TRUE(second.name.empty());
-    EXPECT_FALSE(second.hasPh);
-    EXPECT_FALSE(second.hasTs);
-    EXPECT_EQ(second.cat, "c");
+    reader.read(s, ev);
+    EXPECT_TRUE(ev.name.empty());
+    EXPECT_FALSE(ev.hasPh);
+    EXPECT_FALSE(ev.hasTs);
+    EXPECT_EQ(ev.cat, "c");
 }
 
 TEST(TraceEventReader, SyntaxErrorsSayWhereAndWhat)
@@ -242,11 +244,13 @@ TEST(TraceEventReader, EveryCutOfAnEventNeedsMore)
     for (size_t n = 1; n < doc.size(); ++n) {
         std::string cut = doc.substr(0, n);
         Scanner s(cut.data(), cut.data() + cut.size());
-        EXPECT_THROW(reader.read(s), NeedMore) << "cut after " << n << " bytes: " << cut;
+        RawEvent ev;
+        EXPECT_THROW(reader.read(s, ev), NeedMore) << "cut after " << n << " bytes: " << cut;
     }
     std::string whole = doc;
     Scanner s(whole.data(), whole.data() + whole.size());
-    const RawEvent e = reader.read(s);
+    RawEvent e;
+    reader.read(s, e);
     EXPECT_EQ(e.name, "a\xC3\xA9\"");
     EXPECT_EQ(e.ts, 12500);
     EXPECT_EQ(e.dur, 3000);
