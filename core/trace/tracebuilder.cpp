@@ -4,8 +4,10 @@
 
 #include <algorithm>
 #include <cstring>
+#include <future>
 #include <limits>
 #include <numeric>
+#include <thread>
 #include <type_traits>
 
 #if defined(__GLIBC__)
@@ -552,6 +554,18 @@ TraceModelPtr TraceBuilder::finish(const ProgressFn &progress, const CancelToken
     if (progress)
         progress(0.1, "sorting tracks");
     m_phase = "sorting events";
+    // The flows are sorted beside the events: nothing below reads them. The
+    // future joins however this ends.
+    auto sortFlows = [&m] {
+        std::stable_sort(m.m_flows.begin(), m.m_flows.end(),
+                         [](const FlowEvent &a, const FlowEvent &b) { return a.ts < b.ts; });
+    };
+    constexpr size_t kFlowsOnTheirOwn = 1 << 16;
+    std::future<void> flowsSorted;
+    if (m.m_flows.size() >= kFlowsOnTheirOwn && std::thread::hardware_concurrency() > 1)
+        flowsSorted = std::async(std::launch::async, sortFlows);
+    else
+        sortFlows();
     sortEvents(cancel);
     sortInstants();
     releaseFreed();
@@ -566,9 +580,9 @@ TraceModelPtr TraceBuilder::finish(const ProgressFn &progress, const CancelToken
         permute(s.ts, o);
         permute(s.value, o);
     }
+    if (flowsSorted.valid())
+        flowsSorted.get();
     checkCancel(cancel);
-    std::stable_sort(m.m_flows.begin(), m.m_flows.end(),
-                     [](const FlowEvent &a, const FlowEvent &b) { return a.ts < b.ts; });
 
     bool any = false;
     TimeNs lo = 0, hi = 0;
