@@ -37,12 +37,15 @@ public:
     // follow. In place: the order of the calls breaks ties, no buffer needed.
     void finish()
     {
-        std::sort(m_entries.begin(), m_entries.end(), [](const Entry &x, const Entry &y) {
+        const auto before = [](const Entry &x, const Entry &y) {
             if (x.first != y.first)
                 return x.first < y.first;
             return x.second.track != y.second.track ? x.second.track < y.second.track
                                                     : x.second.index < y.second.index;
-        });
+        };
+        // One launching thread appends its calls in correlation order already.
+        if (!std::is_sorted(m_entries.begin(), m_entries.end(), before))
+            std::sort(m_entries.begin(), m_entries.end(), before);
         m_entries.erase(std::unique(m_entries.begin(), m_entries.end(),
                                     [](const Entry &x, const Entry &y) { return x.first == y.first; }),
                         m_entries.end());

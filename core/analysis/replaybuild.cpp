@@ -44,6 +44,34 @@ std::string collectiveGroup(const TraceModel &model, const GpuActivityRef &a, co
     return "stream " + std::to_string(stream);
 }
 
+// Sorts v by `before` (a strict total order) by merging the runs it is sorted
+// in already: a device's activities come stream by stream, each stream in
+// order of start and, as its work runs one after another, of end too.
+template <class Before> void sortRuns(std::vector<uint32_t> &v, const Before &before)
+{
+    std::vector<size_t> bounds{0};
+    for (size_t i = 1; i < v.size(); ++i)
+        if (before(v[i], v[i - 1]))
+            bounds.push_back(i);
+    bounds.push_back(v.size());
+    if (bounds.size() > 64) { // not runs: sort
+        std::sort(v.begin(), v.end(), before);
+        return;
+    }
+    while (bounds.size() > 2) {
+        std::vector<size_t> merged{0};
+        for (size_t k = 0; k + 2 < bounds.size(); k += 2) {
+            std::inplace_merge(v.begin() + static_cast<std::ptrdiff_t>(bounds[k]),
+                               v.begin() + static_cast<std::ptrdiff_t>(bounds[k + 1]),
+                               v.begin() + static_cast<std::ptrdiff_t>(bounds[k + 2]), before);
+            merged.push_back(bounds[k + 2]);
+        }
+        if (bounds.size() % 2 == 0) // an odd number of runs: the last waits a round
+            merged.push_back(bounds.back());
+        bounds.swap(merged);
+    }
+}
+
 } // namespace
 
 ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActivityRef> &acts,
@@ -62,7 +90,7 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     std::map<std::pair<int64_t, int64_t>, uint32_t> streamIndex;
     in.activities.reserve(acts.size());
     for (const GpuActivityRef &a : acts) {
-        auto s = streamIndex.emplace(std::make_pair(a.device, a.stream), static_cast<uint32_t>(streamIndex.size()));
+        auto s = streamIndex.try_emplace(std::make_pair(a.device, a.stream), static_cast<uint32_t>(streamIndex.size()));
         if (s.second)
             in.streamIds.push_back({a.device, a.stream});
         in.activities.push_back({denseDevice(a.device), s.first->second, a.start, a.end, a.correlation});
@@ -87,9 +115,10 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     for (uint32_t a = 0; a < acts.size(); ++a)
         if (const HostCallRef *l = launchOfAct(a))
             byLaunch[in.activities[a].stream].push_back({l->start, a});
+    const auto byLaunchStart = [](const auto &x, const auto &y) { return x.first < y.first; };
     for (auto &v : byLaunch)
-        std::stable_sort(v.begin(), v.end(),
-                         [](const auto &x, const auto &y) { return x.first < y.first; });
+        if (!std::is_sorted(v.begin(), v.end(), byLaunchStart)) // a stream's launches come in order, as a rule
+            std::stable_sort(v.begin(), v.end(), byLaunchStart);
 
     const StrId waitKind = model.findString("Stream Wait Event");
     bool exact = false;
@@ -134,15 +163,16 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
         std::vector<std::vector<uint32_t>> byEnd(in.deviceIds.size());
         for (uint32_t a = 0; a < acts.size(); ++a)
             byEnd[in.activities[a].device].push_back(a);
+        const auto byEndOrder = [&](uint32_t x, uint32_t y) {
+            const ReplayActivity &p = in.activities[x], &q = in.activities[y];
+            if (p.end != q.end)
+                return p.end < q.end;
+            if (p.start != q.start)
+                return p.start < q.start;
+            return x < y;
+        };
         for (auto &v : byEnd)
-            std::sort(v.begin(), v.end(), [&](uint32_t x, uint32_t y) {
-                const ReplayActivity &p = in.activities[x], &q = in.activities[y];
-                if (p.end != q.end)
-                    return p.end < q.end;
-                if (p.start != q.start)
-                    return p.start < q.start;
-                return x < y;
-            });
+            sortRuns(v, byEndOrder);
         for (uint32_t a = 0; a < acts.size(); ++a) {
             const HostCallRef *l = launchOfAct(a);
             const ReplayActivity &act = in.activities[a];

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <limits>
 #include <numeric>
-#include <unordered_map>
 
 namespace syncscope {
 
@@ -16,14 +15,27 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     const std::vector<ReplayActivity> &acts = m_in.activities;
     const std::vector<ReplayLaunch> &launches = m_in.launches;
     const std::vector<ReplayBlocking> &calls = m_in.calls;
-    // The first launch call of each correlation.
-    std::unordered_map<int64_t, size_t> launchOf;
+    // The first launch call of each correlation, by correlation: one sorted
+    // vector (the launches come in correlation order from one launching thread).
+    std::vector<std::pair<int64_t, uint32_t>> launchOf;
     launchOf.reserve(launches.size());
-    for (size_t i = 0; i < launches.size(); ++i) {
+    for (uint32_t i = 0; i < launches.size(); ++i) {
         if (launches[i].correlation != kNoValue)
-            launchOf.emplace(launches[i].correlation, i);
+            launchOf.emplace_back(launches[i].correlation, i);
         m_threads = std::max(m_threads, launches[i].thread + 1);
     }
+    if (!std::is_sorted(launchOf.begin(), launchOf.end()))
+        std::sort(launchOf.begin(), launchOf.end());
+    launchOf.erase(std::unique(launchOf.begin(), launchOf.end(),
+                               [](const auto &x, const auto &y) { return x.first == y.first; }),
+                   launchOf.end());
+    auto launchOfCorrelation = [&](int64_t correlation) -> const ReplayLaunch * {
+        if (correlation == kNoValue)
+            return nullptr;
+        auto it = std::lower_bound(launchOf.begin(), launchOf.end(), correlation,
+                                   [](const std::pair<int64_t, uint32_t> &e, int64_t c) { return e.first < c; });
+        return it != launchOf.end() && it->first == correlation ? &launches[it->second] : nullptr;
+    };
     for (const ReplayBlocking &c : calls)
         m_threads = std::max(m_threads, c.thread + 1);
 
@@ -31,9 +43,8 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     m_items.reserve(acts.size() + calls.size());
     for (uint32_t a = 0; a < acts.size(); ++a) {
         m_streams = std::max(m_streams, acts[a].stream + 1);
-        auto it = acts[a].correlation == kNoValue ? launchOf.end() : launchOf.find(acts[a].correlation);
-        if (it != launchOf.end()) {
-            const ReplayLaunch &l = launches[it->second];
+        if (const ReplayLaunch *launch = launchOfCorrelation(acts[a].correlation)) {
+            const ReplayLaunch &l = *launch;
             m_items.push_back({l.start, l.end, LaunchedActivity, a, l.thread});
             launchEnd[a] = l.end;
         } else {
@@ -67,7 +78,7 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     // Stream order: by start, then end.
     std::vector<uint32_t> order(acts.size());
     std::iota(order.begin(), order.end(), 0u);
-    std::sort(order.begin(), order.end(), [&](uint32_t x, uint32_t y) {
+    const auto streamOrder = [&](uint32_t x, uint32_t y) {
         const ReplayActivity &a = acts[x], &b = acts[y];
         if (a.stream != b.stream)
             return a.stream < b.stream;
@@ -76,7 +87,10 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
         if (a.end != b.end)
             return a.end < b.end;
         return x < y;
-    });
+    };
+    // The analysis hands the activities over in stream order already.
+    if (!std::is_sorted(order.begin(), order.end(), streamOrder))
+        std::sort(order.begin(), order.end(), streamOrder);
     m_pred.assign(acts.size(), -1);
     for (size_t k = 1; k < order.size(); ++k)
         if (acts[order[k]].stream == acts[order[k - 1]].stream)
