@@ -415,32 +415,90 @@ void TraceBuilder::sortEvents(const CancelToken *cancel)
     const size_t nTracks = m.m_trackTid.size();
     std::vector<uint32_t> order = groupByTrack(m_eventTrack, nTracks, m.m_trackFirst);
     // Parents before children: by start, then longer first, then file order.
+    const auto before = [&](uint32_t a, uint32_t b) {
+        if (e.start[a] != e.start[b])
+            return e.start[a] < e.start[b];
+        if (e.dur[a] != e.dur[b])
+            return e.dur[a] > e.dur[b];
+        return a < b;
+    };
+    // On two cores the tracks are shared out by size; a track of more than half
+    // the events is sorted in two halves, merged after. The order is a strict
+    // total order, so the result is the same however the work is split.
+    const size_t n = order.size();
+    const bool twoCores = n >= (size_t(1) << 16) && std::thread::hardware_concurrency() > 1;
+    struct Range {
+        size_t lo, hi;
+    };
+    std::vector<Range> ranges, merges;
     for (size_t t = 0; t < nTracks; ++t) {
-        if ((t & 4095) == 0)
-            checkCancel(cancel);
-        std::sort(order.begin() + static_cast<std::ptrdiff_t>(m.m_trackFirst[t]),
-                  order.begin() + static_cast<std::ptrdiff_t>(m.m_trackFirst[t + 1]),
-                  [&](uint32_t a, uint32_t b) {
-                      if (e.start[a] != e.start[b])
-                          return e.start[a] < e.start[b];
-                      if (e.dur[a] != e.dur[b])
-                          return e.dur[a] > e.dur[b];
-                      return a < b;
-                  });
+        const size_t lo = m.m_trackFirst[t], hi = m.m_trackFirst[t + 1];
+        if (hi - lo < 2)
+            continue;
+        if (twoCores && hi - lo > n / 2) {
+            const size_t mid = lo + (hi - lo) / 2;
+            ranges.push_back({lo, mid});
+            ranges.push_back({mid, hi});
+            merges.push_back({lo, hi});
+        } else {
+            ranges.push_back({lo, hi});
+        }
+    }
+    const auto sortRanges = [&](const std::vector<Range> &rs) {
+        for (size_t k = 0; k < rs.size(); ++k) {
+            if ((k & 4095) == 0)
+                checkCancel(cancel);
+            std::sort(order.begin() + static_cast<std::ptrdiff_t>(rs[k].lo),
+                      order.begin() + static_cast<std::ptrdiff_t>(rs[k].hi), before);
+        }
+    };
+    const auto at = [&](size_t i) { return order.begin() + static_cast<std::ptrdiff_t>(i); };
+    if (twoCores) {
+        // Largest first, each to the core with less so far.
+        std::sort(ranges.begin(), ranges.end(),
+                  [](const Range &x, const Range &y) { return x.hi - x.lo > y.hi - y.lo; });
+        std::vector<Range> mine, theirs;
+        size_t mineRows = 0, theirRows = 0;
+        for (const Range &r : ranges) {
+            if (mineRows <= theirRows) {
+                mine.push_back(r);
+                mineRows += r.hi - r.lo;
+            } else {
+                theirs.push_back(r);
+                theirRows += r.hi - r.lo;
+            }
+        }
+        std::future<void> other = std::async(std::launch::async, [&] { sortRanges(theirs); });
+        sortRanges(mine);
+        other.get();
+        for (const Range &r : merges)
+            std::inplace_merge(at(r.lo), at(r.lo + (r.hi - r.lo) / 2), at(r.hi), before);
+    } else {
+        sortRanges(ranges);
     }
     checkCancel(cancel);
-    // Column by column, so at most one column is ever held twice.
-    gather(e.start, order);
-    gather(e.dur, order);
-    gather(e.name, order);
-    gather(e.cat, order);
-    gather(e.args, order);
+    // Column by column, so at most one column per core is ever held twice; on
+    // two cores the dense columns move beside the sparse ones.
+    const auto dense = [&] {
+        gather(e.start, order);
+        gather(e.dur, order);
+        gather(e.name, order);
+        gather(e.cat, order);
+        gather(e.args, order);
+    };
+    std::future<void> denseMoved;
+    if (twoCores)
+        denseMoved = std::async(std::launch::async, dense);
+    else
+        dense();
     gather(e.externalId, order, kNoValue);
     gather(e.correlation, order, kNoValue);
     gather(e.device, order, kNoValue);
     gather(e.stream, order, kNoValue);
     gather(e.bytes, order, kNoValue);
     gather(e.syncKind, order, kEmptyStr);
+    if (denseMoved.valid())
+        denseMoved.get();
 }
 
 void TraceBuilder::sortInstants()

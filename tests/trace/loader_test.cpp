@@ -5,8 +5,12 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdio>
+#include <random>
+#include <tuple>
 #include <fstream>
+#include <optional>
 #include <sstream>
 #include <zlib.h>
 
@@ -315,4 +319,47 @@ TEST(TraceLoader, LegacyAutogradProfilerOpsAreCpuOps)
     EXPECT_EQ(m->str(m->tracks()[t].cat[i]), "cpu_op");
     ASSERT_TRUE(findEvent(*m, "uncategorized elsewhere", t, i));
     EXPECT_EQ(m->str(m->tracks()[t].cat[i]), "");
+}
+
+// Big traces sort their tracks on two cores, one track of more than half the
+// events in two halves merged after. The order must be that of one stable sort
+// of the file by (start, longer first): many ties on start, and on start and
+// duration, where file order decides.
+TEST(TraceLoader, ASortOnTwoCoresKeepsTheOrderOfOneStableSort)
+{
+    std::mt19937_64 rng(7);
+    struct Row {
+        int tid;
+        int64_t start, dur;
+        int index; // file order, in the name
+    };
+    std::vector<Row> rows;
+    for (int i = 0; i < 150000; ++i) {
+        const int tid = i % 10 < 6 ? 1 : 2 + i % 3; // track 1 holds 60 %
+        rows.push_back({tid, int64_t(rng() % 5000), int64_t(rng() % 4), i});
+    }
+    std::string doc = "[";
+    for (const Row &r : rows)
+        doc += "{\"ph\": \"X\", \"name\": \"e" + std::to_string(r.index) + "\", \"pid\": 1, \"tid\": " +
+               std::to_string(r.tid) + ", \"ts\": " + std::to_string(r.start) + ", \"dur\": " +
+               std::to_string(r.dur) + "},";
+    doc.back() = ']';
+    auto m = loadTraceFromMemory(doc, "ties.json");
+    ASSERT_EQ(m->counts().durationEvents, rows.size());
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+        return std::make_tuple(a.tid, a.start, -a.dur) < std::make_tuple(b.tid, b.start, -b.dur);
+    });
+    size_t k = 0;
+    for (int tid = 1; tid <= 4; ++tid) {
+        std::optional<Track> t; // tracks() hands out views by value
+        for (const Track candidate : m->tracks())
+            if (candidate.tid.num == tid)
+                t = candidate;
+        ASSERT_TRUE(t) << tid;
+        for (size_t i = 0; i < t->start.size(); ++i, ++k) {
+            ASSERT_LT(k, rows.size());
+            ASSERT_EQ(m->str(t->name[i]), "e" + std::to_string(rows[k].index)) << "track " << tid << " row " << i;
+        }
+    }
+    EXPECT_EQ(k, rows.size());
 }
