@@ -647,7 +647,8 @@ private:
     void readInline();
     void readThreaded();
     void commit(Batch &b);
-    void reportProgress(bool force);
+    // Checks the cancel; says how far the reading is, at most every 50 ms.
+    void reportProgress();
 
     InputStream &m_in;
     std::string m_name;
@@ -741,17 +742,17 @@ void Loader::commit(Batch &b)
     for (; a < b.actions.size(); ++a)
         b.actions[a].second(*m_builder);
     m_sourcePos = b.sourcePos;
-    reportProgress(false);
+    reportProgress();
 }
 
-void Loader::reportProgress(bool force)
+void Loader::reportProgress()
 {
     if (m_cancel && m_cancel->cancelled())
         throw Cancelled();
     if (!m_progress)
         return;
     const auto now = std::chrono::steady_clock::now();
-    if (!force && now - m_lastProgress < std::chrono::milliseconds(50))
+    if (now - m_lastProgress < std::chrono::milliseconds(50))
         return;
     m_lastProgress = now;
     const double total = double(std::max<uint64_t>(1, m_in.sourceBytes()));
