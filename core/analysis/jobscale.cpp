@@ -709,6 +709,10 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
 
     // Rows per rank. The device: the one most of its collectives run on (ties:
     // the lowest id), else its busiest.
+    // The replay is monotone in what it removes (every new time is a min and max
+    // of earlier ones, and a removed call only adds to a head start), so where
+    // all of a rank's calls save the job nothing, so does any part of them.
+    std::vector<char> savesNothing(n, 0);
     std::vector<std::vector<std::pair<size_t, size_t>>> partsOf(n); // (collective, part)
     for (size_t c = 0; c < coupled.size(); ++c)
         for (size_t i = 0; i < coupled[c].parts.size(); ++i)
@@ -735,7 +739,9 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
             row.lastArrivals += ck.second == coupled[ck.first].last;
         }
         if (critical[r]) {
-            row.jobAvoidable = jobSaving(replay.run(onlyRank(r, allCalls(r))));
+            const Walk w = replay.run(onlyRank(r, allCalls(r)));
+            row.jobAvoidable = jobSaving(w);
+            savesNothing[r] = row.jobAvoidable == 0 && w.forced == 0;
             tick("replay of each rank");
         }
     }
@@ -830,7 +836,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
                 const auto e = std::lower_bound(b, byEnd.end(), s.end, endsBefore);
                 std::vector<size_t> calls(b, e);
                 std::sort(calls.begin(), calls.end());
-                if (!calls.empty())
+                if (!calls.empty() && !savesNothing[r])
                     st.avoidable = jobSaving(replay.run(onlyRank(r, calls)));
                 tick("replay of each step");
             }
