@@ -781,9 +781,16 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         b.start = p.start - offset[p.rank];
         b.end = p.end - offset[p.rank];
         if (bestSource[c]) {
+            // The source without its per-call lists: every collective holding a
+            // copy of them made the memory grow with the square of the steps.
+            const RankSource &src = *bestSource[c];
             b.hasCause = true;
-            b.cause = *bestSource[c];
-            b.cause.calls.clear();
+            b.cause.sync = src.sync;
+            b.cause.op = src.op;
+            b.cause.userFrame = src.userFrame;
+            b.cause.hasOp = src.hasOp;
+            b.cause.hasUserFrame = src.hasUserFrame;
+            b.cause.advice = src.advice;
             b.saves = -bestDelta[c];
         }
         job.blame.push_back(std::move(b));

@@ -83,7 +83,7 @@ struct CollectiveBlame {
     TimeNs lateness = 0; // last arrival minus the second last
     TimeNs start = 0, end = 0; // on the last rank, aligned clock
     bool hasCause = false;
-    RankSource cause;    // on the last rank; calls left empty
+    RankSource cause;    // on the last rank; calls and callAdvice left empty
     TimeNs saves = 0;    // how much earlier c ends without that source alone
 };
 
