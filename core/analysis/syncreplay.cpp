@@ -209,27 +209,16 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     m_thrDiverged.assign(m_threads, 0);
     m_removed.assign(calls.size(), 0);
     m_coupled.assign(acts.size(), 0);
-    m_blockMax.assign(m_items.size() / kBlock + 1, kNever);
-    for (size_t i = 0; i < m_items.size(); ++i)
-        if (m_items[i].kind != Block)
-            m_blockMax[i / kBlock] = std::max(m_blockMax[i / kBlock], acts[m_items[i].ref].end);
+    m_blockMax.build(m_items.size(), [&](size_t i) {
+        return m_items[i].kind != Block ? acts[m_items[i].ref].end : kNever;
+    });
 }
 
 TimeNs SyncReplay::oldMaxInItems(size_t from, size_t to) const
 {
-    TimeNs best = kNever;
-    to = std::min(to, m_items.size());
-    while (from < to) {
-        if (from % kBlock == 0 && from + kBlock <= to) {
-            best = std::max(best, m_blockMax[from / kBlock]);
-            from += kBlock;
-            continue;
-        }
-        if (m_items[from].kind != Block)
-            best = std::max(best, m_in.activities[m_items[from].ref].end);
-        ++from;
-    }
-    return best;
+    return m_blockMax.max(from, to, [&](size_t i) {
+        return m_items[i].kind != Block ? m_in.activities[m_items[i].ref].end : kNever;
+    });
 }
 
 void SyncReplay::reset(const std::vector<size_t> &removed)

@@ -40,6 +40,7 @@
 // For a job, the ranks' replays walk together (walkJob in jobscale.cpp): a
 // coupled activity (a collective) pauses its rank's walk once its new start is
 // known, and resumes when the job gives it its new end.
+#include "analysis/rangemax.h"
 #include "analysis/replayinput.h"
 
 #include <cstdint>
@@ -166,8 +167,7 @@ private:
     bool m_rewoken = false;   // the walk went on after converging
     TimeNs m_skippedMax = std::numeric_limits<TimeNs>::min();
     uint32_t m_thrGen = 0;
-    static constexpr size_t kBlock = 256;
-    std::vector<TimeNs> m_blockMax;       // per block of kBlock items: max old end of its activities
+    BlockRangeMax m_blockMax;             // the old ends of the items' activities
     TimeNs m_pausedStart = 0;
     std::vector<size_t> m_walkRemoved;
     size_t m_lastWalked = 0;
