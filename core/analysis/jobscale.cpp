@@ -71,16 +71,64 @@ public:
         m_deltaMax.assign(nc, kNever);
         m_pausedAt.resize(nc);
         m_orderConsistent = ordersConsistent();
+        // Per rank, its collectives of each group in host order, for the reach of a change.
+        std::map<std::string, size_t> groupIndex;
+        for (const Coupled &c : coupled)
+            groupIndex.emplace(c.group, groupIndex.size());
+        m_groupItems.resize(n);
+        for (size_t r = 0; r < n; ++r) {
+            std::unordered_map<size_t, size_t> local;
+            for (uint32_t a : m_order[r]) {
+                const size_t c = m_collectiveOf[r].at(a).first;
+                const auto at = local.emplace(groupIndex.at(coupled[c].group), local.size()).first->second;
+                if (at == m_groupItems[r].size())
+                    m_groupItems[r].emplace_back();
+                m_groupItems[r][at].push_back({m_replays[r]->itemOf(a), c});
+            }
+        }
+        m_reach.assign(n, 0);
+        // Lock-step: every collective has every rank, and every rank meets them in one order.
+        m_lockStep = m_orderConsistent && nc > 0;
+        for (size_t c = 0; c < nc && m_lockStep; ++c)
+            m_lockStep = coupled[c].parts.size() == n;
+        for (size_t r = 0; r < n && m_lockStep; ++r) {
+            m_lockStep = m_order[r].size() == nc;
+            for (size_t i = 0; i < nc && m_lockStep; ++i)
+                m_lockStep = m_collectiveOf[r].at(m_order[r][i]).first == m_collectiveOf[0].at(m_order[0][i]).first;
+        }
+        m_seqIndex.assign(nc, 0);
+        if (m_lockStep)
+            for (size_t i = 0; i < nc; ++i)
+                m_seqIndex[m_collectiveOf[0].at(m_order[0][i]).first] = i;
     }
 
     // How much later collective c ended in the last run() (<= 0).
-    TimeNs delta(size_t c) const { return m_cStamp[c] == m_gen && m_resolved[c] ? m_delta[c] : m_tailDelta; }
+    TimeNs delta(size_t c) const
+    {
+        if (m_cStamp[c] == m_gen && m_resolved[c])
+            return m_delta[c];
+        const Coupled::Part &p = m_coupled[c].parts.front();
+        if (m_replays[p.rank]->itemOf(p.activity) < m_reach[p.rank])
+            return 0; // before anything the run changed could reach
+        return m_tailDelta;
+    }
 
     // A rank whose walk has changed nothing yet is lazy: it reaches each of its
     // collectives as measured (delta 0) without being walked, until a collective
     // it takes part in ends at another time or its first removed call comes;
     // from there it is walked. Before that point nothing on it moved, so the
     // walk may start there, exactly as SyncReplay::run starts at its first call.
+    // Where the ranks meet their collectives in compatible orders, a lazy rank
+    // starts at the first of its collectives a change can reach (reach()): every
+    // collective before it ends as measured on every rank, so stepping through
+    // them one by one, as the ranks do otherwise, finds nothing.
+    // In a lock-step job (every rank at every collective, in one order) a lazy
+    // rank with no removed call to come sleeps at a collective no rank has
+    // reached yet. A walked rank that reaches a collective where it waited
+    // (w > 0) while every other rank sleeps resolves it alone: the sleeping
+    // ranks arrive as measured and one of them has w = 0, so it ends as
+    // measured (Delta = 0) and they sleep on. Any other arrival wakes the
+    // sleepers there; the collectives they slept through all ended as measured.
     // The walk ends once no rank is walked and no removed call is left, or once
     // every rank still to go has just left a collective in a uniform shift of
     // one amount D (SyncReplay::resumedUniformShift): every rank then reaches
@@ -105,7 +153,20 @@ public:
             wakeAt[r] = m_replays[r]->firstRemovedItem(removed[r]);
             pendingWake += wakeAt[r] != SIZE_MAX;
         }
-        std::vector<size_t> runnable(n), complete;
+        if (m_orderConsistent) {
+            reach(wakeAt);
+            for (size_t r = 0; r < n; ++r) {
+                const std::vector<uint32_t> &mine = m_order[r];
+                cursor[r] = size_t(std::lower_bound(mine.begin(), mine.end(), m_reach[r],
+                                                    [&](uint32_t x, size_t pos) {
+                                                        return m_replays[r]->itemOf(x) < pos;
+                                                    }) -
+                                   mine.begin());
+            }
+        } else {
+            std::fill(m_reach.begin(), m_reach.end(), 0);
+        }
+        std::vector<size_t> runnable(n), complete, sleeping;
         for (size_t r = 0; r < n; ++r)
             runnable[r] = n - 1 - r; // popped from the back: rank 0 first
         size_t done = 0;
@@ -120,7 +181,16 @@ public:
             }
         };
         auto isResolved = [&](size_t c) { return m_cStamp[c] == m_gen && m_resolved[c]; };
+        auto wakeSleepers = [&](size_t c) {
+            for (size_t r : sleeping) {
+                cursor[r] = m_seqIndex[c];
+                state[r] = Lazy;
+                runnable.push_back(r);
+            }
+            sleeping.clear();
+        };
         auto arrive = [&](size_t r, size_t c, size_t part, TimeNs d, State paused) {
+            wakeSleepers(c);
             touch(c);
             partAt[r] = part;
             m_deltaMax[c] = std::max(m_deltaMax[c], d - m_coupled[c].parts[part].wait);
@@ -173,6 +243,12 @@ public:
                             }
                             continue;
                         }
+                        if (m_lockStep && wakeAt[r] == SIZE_MAX &&
+                            !(m_cStamp[ck.first] == m_gen && m_arrived[ck.first] > 0)) {
+                            state[r] = Asleep;
+                            sleeping.push_back(r);
+                            break;
+                        }
                         arrive(r, ck.first, ck.second, 0, PausedLazy);
                         break;
                     }
@@ -202,11 +278,17 @@ public:
                         m_replays[r]->resume(p.end + m_delta[ck.first]);
                         continue;
                     }
+                    if (m_lockStep && p.wait > 0 && sleeping.size() + 1 == n) { // lock-step: it ends as measured
+                        touch(ck.first);
+                        m_resolved[ck.first] = 1;
+                        m_replays[r]->resume(p.end);
+                        continue;
+                    }
                     arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start, Paused);
                 }
             }
-            if (done == n)
-                break;
+            if (done == n || (!sleeping.empty() && complete.empty() && active == 0 && pendingWake == 0))
+                break; // every rank not done sleeps: nothing more moves
             if (complete.empty()) {
                 // Every rank waits at a collective another rank has not reached:
                 // take the first such collective (in group, then sequence order),
@@ -269,7 +351,7 @@ public:
     }
 
 private:
-    enum State : uint8_t { Lazy, Running, Paused, PausedLazy, Done };
+    enum State : uint8_t { Lazy, Running, Paused, PausedLazy, Asleep, Done };
     const std::vector<const RankInput *> &m_ranks;
     const std::vector<Coupled> &m_coupled;
     const std::vector<TimeNs> &m_oldLast; // per rank: its last measured end
@@ -286,6 +368,43 @@ private:
     std::vector<TimeNs> m_delta, m_deltaMax;
     std::vector<std::vector<size_t>> m_pausedAt;
     TimeNs m_tailDelta = 0; // of the collectives the run did not reach
+    // Per rank, its collectives of each group in host order: (item position, collective).
+    std::vector<std::vector<std::vector<std::pair<size_t, size_t>>>> m_groupItems;
+    std::vector<size_t> m_reach; // per rank, in the last run: the first item a change could reach
+    bool m_lockStep = false;       // every rank meets every collective, in one order
+    std::vector<size_t> m_seqIndex; // lock-step: a collective's position in that order
+
+    // The first item position of each rank that the walk's changes can reach
+    // (SIZE_MAX: none): a rank's first removed call, and on every rank of a
+    // collective that comes at or after a reached item, that collective. Within
+    // a group the ranks meet the collectives in one order (the orders are
+    // compatible), so only each group's first reached collective can lower
+    // another rank's reach.
+    void reach(const std::vector<size_t> &wakeAt)
+    {
+        std::fill(m_reach.begin(), m_reach.end(), SIZE_MAX);
+        std::vector<size_t> work;
+        auto lower = [&](size_t r, size_t item) {
+            if (item < m_reach[r]) {
+                m_reach[r] = item;
+                work.push_back(r);
+            }
+        };
+        for (size_t r = 0; r < wakeAt.size(); ++r)
+            if (wakeAt[r] != SIZE_MAX)
+                lower(r, wakeAt[r]);
+        while (!work.empty()) {
+            const size_t r = work.back();
+            work.pop_back();
+            for (const auto &list : m_groupItems[r]) {
+                const auto it = std::lower_bound(list.begin(), list.end(), std::make_pair(m_reach[r], size_t(0)));
+                if (it == list.end())
+                    continue;
+                for (const Coupled::Part &p : m_coupled[it->second].parts)
+                    lower(p.rank, m_replays[p.rank]->itemOf(p.activity));
+            }
+        }
+    }
 
     // Every rank not done has just resumed after a collective, in a uniform
     // shift of one amount: the walks end there, the rest moved by it.

@@ -105,3 +105,88 @@ TEST(JobScale, ABlameRowNamesItsSourceWithoutTheSourcesCalls)
     EXPECT_TRUE(blame.cause.calls.empty());
     EXPECT_TRUE(blame.cause.callAdvice.empty());
 }
+
+TEST(JobScale, AChangeReachesARankThroughAnotherGroupsCollective)
+{
+    // Groups A = {0, 1} and B = {1, 2}, two steps, one stream and one thread per
+    // rank, clocks aligned, times in ns. Rank 0 blocks 50 in each step before it
+    // launches its A kernel, so it is last at A; rank 1 runs A then B; rank 2's
+    // last kernel K, after its second B, ends the job at 900.
+    //  rank 0: c0 [10,60) A0 [70,200) | c1 [510,560) A1 [570,700)
+    //  rank 1: A0 [10,200) B0 [200,300) A1 [410,700) B1 [700,800)
+    //  rank 2: B0 [10,300) B1 [320,800) K [800,900)
+    // Waits: A0 (0, 60), B0 (0, 190), A1 (0, 160), B1 (0, 380).
+    // Without c1 alone: rank 0's head start 50 moves A1 to start at 520
+    // (delta -50), so A1 ends at max(-50 - 0, 0 - 160) = -50 earlier (650) on
+    // both; rank 1's B1 then starts at 650, B1 ends 50 earlier on rank 2 too,
+    // and K ends at 850: 50. Rank 2 shares no collective with rank 0, so only
+    // B1 carries the change to it. Without c0 alone, A0, B0, A1 and B1 all end
+    // 50 earlier (the head start stays: c1 does not wait on the GPU) and K too:
+    // 50. Without both, A1 starts at 470 (delta -100), A1 and B1 end 100
+    // earlier, K at 800: 100.
+    const char *ar = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+    auto base = [](int64_t r, const char *file) {
+        RankInput in;
+        in.rank = r;
+        in.file = file;
+        in.replay.deviceIds = {0};
+        in.replay.streamIds = {{0, 7}};
+        in.replay.threads = 1;
+        in.localAvoidable = {0};
+        return in;
+    };
+    RankInput r0 = base(0, "r0.json"), r1 = base(1, "r1.json"), r2 = base(2, "r2.json");
+    r0.replay.activities = {{0, 0, 70, 200, 1}, {0, 0, 570, 700, 2}};
+    r0.replay.launches = {{0, 60, 65, 1}, {0, 560, 565, 2}};
+    r0.replay.calls = {{0, 10, 60}, {0, 510, 560}};
+    r0.replay.collectives = {{0, "A", ar, 0}, {1, "A", ar, 1}};
+    r0.steps = {{"ProfilerStep#1", 0, 500}, {"ProfilerStep#2", 500, 1000}};
+    RankSource second, first; // the step-2 source comes first: a tie keeps the earlier
+    second.sync = first.sync = "cudaStreamSynchronize";
+    second.op = "aten::nonzero";
+    first.op = "aten::item";
+    second.hasOp = first.hasOp = true;
+    second.calls = {1};
+    first.calls = {0};
+    r0.sources = {second, first};
+    r1.replay.activities = {{0, 0, 10, 200, 1}, {0, 0, 200, 300, 2}, {0, 0, 410, 700, 3}, {0, 0, 700, 800, 4}};
+    r1.replay.launches = {{0, 0, 5, 1}, {0, 6, 9, 2}, {0, 400, 405, 3}, {0, 406, 409, 4}};
+    r1.replay.collectives = {{0, "A", ar, 0}, {1, "B", ar, 0}, {2, "A", ar, 1}, {3, "B", ar, 1}};
+    r2.replay.activities = {{0, 0, 10, 300, 1}, {0, 0, 320, 800, 2}, {0, 0, 800, 900, 3}};
+    r2.replay.launches = {{0, 0, 5, 1}, {0, 310, 315, 2}, {0, 320, 325, 3}};
+    r2.replay.collectives = {{0, "B", ar, 0}, {1, "B", ar, 1}};
+
+    const JobScale job = analyzeJobScale({r0, r1, r2});
+    EXPECT_EQ(job.collectives, 4u);
+    EXPECT_EQ(job.unmatched, 0u);
+    for (const std::string &w : job.warnings)
+        EXPECT_EQ(w.find("different order"), std::string::npos) << w;
+    EXPECT_EQ(job.avoidable, 100);
+    ASSERT_EQ(job.rankRows.size(), 3u);
+    EXPECT_EQ(job.rankRows[0].jobAvoidable, 100);
+    EXPECT_EQ(job.rankRows[1].jobAvoidable, 0);
+    EXPECT_EQ(job.rankRows[2].jobAvoidable, 0);
+    ASSERT_EQ(job.rankSteps.size(), 2u);
+    EXPECT_EQ(job.rankSteps[0].step, "ProfilerStep#1");
+    EXPECT_EQ(job.rankSteps[0].avoidable, 50);
+    EXPECT_EQ(job.rankSteps[0].lateness, 60);
+    EXPECT_EQ(job.rankSteps[1].avoidable, 50);
+    EXPECT_EQ(job.rankSteps[1].lateness, 160);
+    // By lateness: B1, B0 (rank 1, no source), A1, A0 (rank 0).
+    ASSERT_EQ(job.blame.size(), 4u);
+    EXPECT_EQ(job.blame[0].lateness, 380);
+    EXPECT_FALSE(job.blame[0].hasCause);
+    EXPECT_EQ(job.blame[1].lateness, 190);
+    EXPECT_FALSE(job.blame[1].hasCause);
+    // A1: either source moves it 50; the first listed is kept.
+    EXPECT_EQ(job.blame[2].group, "A");
+    EXPECT_EQ(job.blame[2].seq, 1u);
+    ASSERT_TRUE(job.blame[2].hasCause);
+    EXPECT_EQ(job.blame[2].cause.op, "aten::nonzero");
+    EXPECT_EQ(job.blame[2].saves, 50);
+    // A0 comes before c1: only c0 moves it.
+    EXPECT_EQ(job.blame[3].seq, 0u);
+    ASSERT_TRUE(job.blame[3].hasCause);
+    EXPECT_EQ(job.blame[3].cause.op, "aten::item");
+    EXPECT_EQ(job.blame[3].saves, 50);
+}
