@@ -155,14 +155,8 @@ public:
         }
         if (m_orderConsistent) {
             reach(wakeAt);
-            for (size_t r = 0; r < n; ++r) {
-                const std::vector<uint32_t> &mine = m_order[r];
-                cursor[r] = size_t(std::lower_bound(mine.begin(), mine.end(), m_reach[r],
-                                                    [&](uint32_t x, size_t pos) {
-                                                        return m_replays[r]->itemOf(x) < pos;
-                                                    }) -
-                                   mine.begin());
-            }
+            for (size_t r = 0; r < n; ++r)
+                cursor[r] = firstCollectiveFrom(r, m_reach[r]);
         } else {
             std::fill(m_reach.begin(), m_reach.end(), 0);
         }
@@ -255,13 +249,7 @@ public:
                     const uint32_t a = m_replays[r]->walkToCoupled();
                     if (a == SyncReplay::kConverged) {
                         // Nothing more moves on it unless a collective ends at another time.
-                        const size_t at = m_replays[r]->walkPos();
-                        const std::vector<uint32_t> &mine = m_order[r];
-                        cursor[r] = size_t(std::lower_bound(mine.begin(), mine.end(), at,
-                                                            [&](uint32_t x, size_t pos) {
-                                                                return m_replays[r]->itemOf(x) < pos;
-                                                            }) -
-                                           mine.begin());
+                        cursor[r] = firstCollectiveFrom(r, m_replays[r]->walkPos());
                         state[r] = Lazy;
                         --active;
                         continue;
@@ -373,6 +361,15 @@ private:
     std::vector<size_t> m_reach; // per rank, in the last run: the first item a change could reach
     bool m_lockStep = false;       // every rank meets every collective, in one order
     std::vector<size_t> m_seqIndex; // lock-step: a collective's position in that order
+
+    // The index into m_order[r] of rank r's first collective at or after item position `item`.
+    size_t firstCollectiveFrom(size_t r, size_t item) const
+    {
+        const std::vector<uint32_t> &mine = m_order[r];
+        return size_t(std::lower_bound(mine.begin(), mine.end(), item,
+                                       [&](uint32_t x, size_t pos) { return m_replays[r]->itemOf(x) < pos; }) -
+                      mine.begin());
+    }
 
     // The first item position of each rank that the walk's changes can reach
     // (SIZE_MAX: none): a rank's first removed call, and on every rank of a

@@ -209,16 +209,17 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     m_thrDiverged.assign(m_threads, 0);
     m_removed.assign(calls.size(), 0);
     m_coupled.assign(acts.size(), 0);
-    m_blockMax.build(m_items.size(), [&](size_t i) {
-        return m_items[i].kind != Block ? acts[m_items[i].ref].end : kNever;
-    });
+    m_blockMax.build(m_items.size(), [this](size_t i) { return itemOldEnd(i); });
+}
+
+TimeNs SyncReplay::itemOldEnd(size_t item) const
+{
+    return m_items[item].kind != Block ? m_in.activities[m_items[item].ref].end : kNever;
 }
 
 TimeNs SyncReplay::oldMaxInItems(size_t from, size_t to) const
 {
-    return m_blockMax.max(from, to, [&](size_t i) {
-        return m_items[i].kind != Block ? m_in.activities[m_items[i].ref].end : kNever;
-    });
+    return m_blockMax.max(from, to, [this](size_t i) { return itemOldEnd(i); });
 }
 
 void SyncReplay::reset(const std::vector<size_t> &removed)

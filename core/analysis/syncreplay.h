@@ -177,6 +177,7 @@ private:
     void clearRemoved(const std::vector<size_t> &removed);
     void newThreadGeneration();
     void touchThread(uint32_t t, size_t item);
+    TimeNs itemOldEnd(size_t item) const; // its activity's old end; kNever for a blocking call
     TimeNs oldMaxInItems(size_t from, size_t to) const;
     void updateThreadDiverged(uint32_t t);
     void setHead(uint32_t t, TimeNs h);
