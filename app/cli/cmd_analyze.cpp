@@ -274,6 +274,7 @@ void registerAnalyze(CLI::App &app, int &exitCode)
         AnalysisOptions analysis;
         std::vector<std::string> cats;
         std::vector<std::string> whatIf;
+        int threads = 0;
     };
     auto opts = std::make_shared<Options>();
     cmd->add_option(
@@ -289,6 +290,10 @@ void registerAnalyze(CLI::App &app, int &exitCode)
                     "Also replay without every sync source this selects, together: sync=, op=, frame= "
                     "substrings or advice= a rule id, comma-joined (repeatable: the union), "
                     "e.g. --what-if op=aten::item --what-if advice=cpu-index");
+    cmd->add_option("--threads", opts->threads,
+                    "CPU threads for the job's replays, 0 = all cores (default 0, at most " +
+                        std::to_string(kMaxThreads) + "); the figures do not depend on it")
+        ->check(threadsValidator());
     cmd->add_option("--cat", opts->cats,
                     "Categories of the top-ops list (repeatable; default cpu_op, user_annotation, "
                     "kernel, gpu_memcpy, gpu_memset)");
@@ -336,7 +341,7 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             ProgressFn jobProgress = [&](double f, const char *) {
                 progress(0.95 + 0.05 * f, "analysing the job");
             };
-            JobAnalysis job = assembleJob(std::move(reports), inputs, jobProgress);
+            JobAnalysis job = assembleJob(std::move(reports), inputs, jobProgress, nullptr, size_t(opts->threads));
             inputs.clear();
             job.hasWhatIf = !whatIf.empty();
             job.whatIf = std::move(chosen);

@@ -32,7 +32,7 @@ JobAnalysis analyzeJob(const std::vector<TraceModelPtr> &files, const AnalysisOp
 }
 
 JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInput> &ranks,
-                        const ProgressFn &progress, const CancelToken *cancel)
+                        const ProgressFn &progress, const CancelToken *cancel, size_t threads)
 {
     JobAnalysis job;
     job.files = std::move(files);
@@ -43,7 +43,7 @@ JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInp
             throw Error("the job analysis needs one rank input per file (" +
                         std::to_string(ranks.size()) + " for " + std::to_string(job.files.size()) +
                         " files)");
-        job.jobScale = analyzeJobScale(ranks, progress, cancel);
+        job.jobScale = analyzeJobScale(ranks, progress, cancel, threads);
         job.hasJobScale = true;
     }
     if (progress)

@@ -32,9 +32,11 @@ JobAnalysis analyzeJob(const std::vector<TraceModelPtr> &files, const AnalysisOp
 
 // The job from its files' reports and, one per file in the same order, their
 // ranks' inputs (used when there are two or more; may be empty for one file).
-// Two files of the same rank are an Error.
+// Two files of the same rank are an Error. The job's replays use `threads`
+// threads (analyzeJobScale; 0: automatic).
 JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInput> &ranks,
-                        const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
+                        const ProgressFn &progress = {}, const CancelToken *cancel = nullptr,
+                        size_t threads = 0);
 
 // The JSON document of `analyze --json`; top_ops keeps the topN longest ops of
 // the given categories (all when empty); the job-scale members follow with two

@@ -7,11 +7,13 @@
 #include "analysis/syncreplay.h"
 #include "analysis/windowsearch.h"
 #include "common/error.h"
+#include "common/workerpool.h"
 
 #include <algorithm>
 #include <limits>
 #include <map>
 #include <memory>
+#include <thread>
 #include <unordered_map>
 
 namespace syncscope {
@@ -25,7 +27,7 @@ struct Coupled {
     std::string group, name;
     uint32_t seq = 0;
     struct Part {
-        size_t rank;        // index into the sorted ranks
+        size_t rank; // index into the sorted ranks
         uint32_t activity;
         TimeNs start, end, wait;
     };
@@ -35,8 +37,8 @@ struct Coupled {
 };
 
 struct Walk {
-    std::vector<TimeNs> newLast;  // per rank: latest new end of any activity (kNever: none)
-    size_t forced = 0;            // collectives resolved before every rank arrived
+    std::vector<TimeNs> newLast; // per rank: latest new end of any activity (kNever: none)
+    size_t forced = 0;           // collectives resolved before every rank arrived
 };
 
 class JobReplay {
@@ -64,12 +66,7 @@ public:
             });
             m_order.push_back(std::move(acts[r]));
         }
-        m_cStamp.assign(nc, 0);
-        m_arrived.assign(nc, 0);
-        m_resolved.assign(nc, 0);
-        m_delta.assign(nc, 0);
-        m_deltaMax.assign(nc, kNever);
-        m_pausedAt.resize(nc);
+        allocateRunState();
         m_orderConsistent = ordersConsistent();
         // Per rank, its collectives of each group in host order, for the reach of a change.
         std::map<std::string, size_t> groupIndex;
@@ -80,7 +77,8 @@ public:
             std::unordered_map<size_t, size_t> local;
             for (uint32_t a : m_order[r]) {
                 const size_t c = m_collectiveOf[r].at(a).first;
-                const auto at = local.emplace(groupIndex.at(coupled[c].group), local.size()).first->second;
+                const auto at =
+                    local.emplace(groupIndex.at(coupled[c].group), local.size()).first->second;
                 if (at == m_groupItems[r].size())
                     m_groupItems[r].emplace_back();
                 m_groupItems[r][at].push_back({m_replays[r]->itemOf(a), c});
@@ -94,13 +92,29 @@ public:
         for (size_t r = 0; r < n && m_lockStep; ++r) {
             m_lockStep = m_order[r].size() == nc;
             for (size_t i = 0; i < nc && m_lockStep; ++i)
-                m_lockStep = m_collectiveOf[r].at(m_order[r][i]).first == m_collectiveOf[0].at(m_order[0][i]).first;
+                m_lockStep = m_collectiveOf[r].at(m_order[r][i]).first ==
+                             m_collectiveOf[0].at(m_order[0][i]).first;
         }
         m_seqIndex.assign(nc, 0);
         if (m_lockStep)
             for (size_t i = 0; i < nc; ++i)
                 m_seqIndex[m_collectiveOf[0].at(m_order[0][i]).first] = i;
     }
+
+    // A replay of the same job with a walk state of its own, sharing the ranks'
+    // indexes with `other` (for replays on several threads).
+    explicit JobReplay(const JobReplay &other)
+        : m_ranks(other.m_ranks), m_coupled(other.m_coupled), m_oldLast(other.m_oldLast),
+          m_cancel(other.m_cancel), m_order(other.m_order), m_collectiveOf(other.m_collectiveOf),
+          m_orderConsistent(other.m_orderConsistent), m_groupItems(other.m_groupItems),
+          m_lockStep(other.m_lockStep), m_seqIndex(other.m_seqIndex)
+    {
+        for (const auto &r : other.m_replays)
+            m_replays.push_back(r->twin());
+        allocateRunState();
+        m_reach.assign(m_ranks.size(), 0);
+    }
+    JobReplay &operator=(const JobReplay &) = delete;
 
     // How much later collective c ended in the last run() (<= 0).
     TimeNs delta(size_t c) const
@@ -216,7 +230,9 @@ public:
                 while (state[r] == Lazy || state[r] == Running) {
                     if (state[r] == Lazy) {
                         const std::vector<uint32_t> &mine = m_order[r];
-                        const size_t next = cursor[r] < mine.size() ? m_replays[r]->itemOf(mine[cursor[r]]) : SIZE_MAX;
+                        const size_t next = cursor[r] < mine.size()
+                                                ? m_replays[r]->itemOf(mine[cursor[r]])
+                                                : SIZE_MAX;
                         if (wakeAt[r] != SIZE_MAX && wakeAt[r] <= next) {
                             wake(r, wakeAt[r]);
                             continue;
@@ -227,13 +243,15 @@ public:
                             break;
                         }
                         const auto ck = m_collectiveOf[r].at(mine[cursor[r]]);
-                        if (isResolved(ck.first)) { // resolved without this rank (a cycle of groups)
+                        if (isResolved(
+                                ck.first)) { // resolved without this rank (a cycle of groups)
                             if (m_delta[ck.first] == 0) {
                                 ++cursor[r];
                             } else {
                                 wake(r, next);
                                 m_replays[r]->pauseUnmoved(mine[cursor[r]]);
-                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end + m_delta[ck.first]);
+                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end +
+                                                     m_delta[ck.first]);
                             }
                             continue;
                         }
@@ -266,16 +284,19 @@ public:
                         m_replays[r]->resume(p.end + m_delta[ck.first]);
                         continue;
                     }
-                    if (m_lockStep && p.wait > 0 && sleeping.size() + 1 == n) { // lock-step: it ends as measured
+                    if (m_lockStep && p.wait > 0 &&
+                        sleeping.size() + 1 == n) { // lock-step: it ends as measured
                         touch(ck.first);
                         m_resolved[ck.first] = 1;
                         m_replays[r]->resume(p.end);
                         continue;
                     }
-                    arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start, Paused);
+                    arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start,
+                           Paused);
                 }
             }
-            if (done == n || (!sleeping.empty() && complete.empty() && active == 0 && pendingWake == 0))
+            if (done == n ||
+                (!sleeping.empty() && complete.empty() && active == 0 && pendingWake == 0))
                 break; // every rank not done sleeps: nothing more moves
             if (complete.empty()) {
                 // Every rank waits at a collective another rank has not reached:
@@ -345,9 +366,11 @@ private:
     const std::vector<TimeNs> &m_oldLast; // per rank: its last measured end
     const CancelToken *m_cancel;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
-    std::vector<std::vector<uint32_t>> m_order; // per rank: its collectives' activities in host order
-    std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
-    bool m_orderConsistent = true;  // the ranks meet their collectives in compatible orders
+    std::vector<std::vector<uint32_t>>
+        m_order; // per rank: its collectives' activities in host order
+    std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>>
+        m_collectiveOf;            // -> (collective, part)
+    bool m_orderConsistent = true; // the ranks meet their collectives in compatible orders
     // Per collective, valid in the current run where m_cStamp equals m_gen.
     uint32_t m_gen = 0;
     std::vector<uint32_t> m_cStamp;
@@ -359,15 +382,28 @@ private:
     // Per rank, its collectives of each group in host order: (item position, collective).
     std::vector<std::vector<std::vector<std::pair<size_t, size_t>>>> m_groupItems;
     std::vector<size_t> m_reach; // per rank, in the last run: the first item a change could reach
-    bool m_lockStep = false;       // every rank meets every collective, in one order
+    bool m_lockStep = false;     // every rank meets every collective, in one order
     std::vector<size_t> m_seqIndex; // lock-step: a collective's position in that order
+
+    // The per-collective state of a run, unstamped.
+    void allocateRunState()
+    {
+        const size_t nc = m_coupled.size();
+        m_cStamp.assign(nc, 0);
+        m_arrived.assign(nc, 0);
+        m_resolved.assign(nc, 0);
+        m_delta.assign(nc, 0);
+        m_deltaMax.assign(nc, kNever);
+        m_pausedAt.assign(nc, {});
+    }
 
     // The index into m_order[r] of rank r's first collective at or after item position `item`.
     size_t firstCollectiveFrom(size_t r, size_t item) const
     {
         const std::vector<uint32_t> &mine = m_order[r];
-        return size_t(std::lower_bound(mine.begin(), mine.end(), item,
-                                       [&](uint32_t x, size_t pos) { return m_replays[r]->itemOf(x) < pos; }) -
+        return size_t(std::lower_bound(
+                          mine.begin(), mine.end(), item,
+                          [&](uint32_t x, size_t pos) { return m_replays[r]->itemOf(x) < pos; }) -
                       mine.begin());
     }
 
@@ -394,7 +430,8 @@ private:
             const size_t r = work.back();
             work.pop_back();
             for (const auto &list : m_groupItems[r]) {
-                const auto it = std::lower_bound(list.begin(), list.end(), std::make_pair(m_reach[r], size_t(0)));
+                const auto it = std::lower_bound(list.begin(), list.end(),
+                                                 std::make_pair(m_reach[r], size_t(0)));
                 if (it == list.end())
                     continue;
                 for (const Coupled::Part &p : m_coupled[it->second].parts)
@@ -457,6 +494,22 @@ private:
     }
 };
 
+// How many threads the job's replays use: `requested` where given (0: every
+// core), and no more extra threads than fit 1 GiB of walk state (each twin
+// walks every rank at most once: about 20 bytes per GPU activity of the job).
+size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ranks)
+{
+    size_t threads = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+    if (requested == 0) {
+        size_t activities = 0;
+        for (const RankInput *r : ranks)
+            activities += r->replay.activities.size();
+        const size_t perTwin = std::max<size_t>(1, activities * 20);
+        threads = std::min(threads, 1 + (size_t(1) << 30) / perTwin);
+    }
+    return std::max<size_t>(1, threads);
+}
+
 // Nearest-rank percentiles of a sorted list: p5 at floor(0.05 (n-1)), the median
 // at floor((n-1)/2), p95 at ceil(0.95 (n-1)).
 void percentiles(std::vector<TimeNs> v, TimeNs &median, TimeNs &p5, TimeNs &p95)
@@ -475,7 +528,8 @@ int64_t rankOf(const std::vector<RankInput> &input, size_t i)
 
 // Rank identity: distributedInfo.rank, else the position of the file. The
 // positions in rank order; two files of one rank are an Error.
-std::vector<size_t> rankOrder(const std::vector<int64_t> &rank, const std::vector<std::string> &file)
+std::vector<size_t> rankOrder(const std::vector<int64_t> &rank,
+                              const std::vector<std::string> &file)
 {
     std::vector<std::pair<int64_t, size_t>> order;
     for (size_t i = 0; i < rank.size(); ++i)
@@ -506,7 +560,8 @@ std::vector<size_t> rankOrder(const std::vector<RankInput> &input)
 
 // The collectives of ranks (in rank order) matched by (group, seq), in group,
 // then sequence order; the ones that cannot be coupled are counted in `unmatched`.
-std::vector<Coupled> coupleCollectives(const std::vector<const ReplayInput *> &ranks, size_t &unmatched)
+std::vector<Coupled> coupleCollectives(const std::vector<const ReplayInput *> &ranks,
+                                       size_t &unmatched)
 {
     const size_t n = ranks.size();
     // Collectives: by group, the ranks that have any, and each (group, seq).
@@ -625,7 +680,8 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
     return r;
 }
 
-std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const std::vector<std::string> &file,
+std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank,
+                                      const std::vector<std::string> &file,
                                       const std::vector<const ReplayInput *> &replays)
 {
     const std::vector<size_t> order = rankOrder(rank, file);
@@ -633,7 +689,8 @@ std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const st
     for (size_t i : order)
         sorted.push_back(replays[i]);
     size_t unmatched = 0;
-    const std::vector<ClockOffset> byRank = offsetsFrom(coupleCollectives(sorted, unmatched), sorted.size());
+    const std::vector<ClockOffset> byRank =
+        offsetsFrom(coupleCollectives(sorted, unmatched), sorted.size());
     std::vector<ClockOffset> out(replays.size());
     for (size_t r = 0; r < order.size(); ++r)
         out[order[r]] = byRank[r];
@@ -678,8 +735,9 @@ namespace {
 // The job analysis; with `whatIf` (per input file, calls to remove) it stops
 // once the replay without exactly those calls, together, has run, and puts its
 // saving in *whatIfSaving.
-JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &progress, const CancelToken *cancel,
-                      const std::vector<std::vector<size_t>> *whatIf, TimeNs *whatIfSaving)
+JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &progress,
+                      const CancelToken *cancel, const std::vector<std::vector<size_t>> *whatIf,
+                      TimeNs *whatIfSaving, size_t threads)
 {
     JobScale job;
     for (const RankInput &r : input)
@@ -817,22 +875,30 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         const Walk w = replay.run(removed);
         job.avoidable = jobSaving(w);
         if (w.forced)
-            job.warnings.push_back(std::to_string(w.forced) +
-                                   " collective(s) were met in a different order on different ranks; "
-                                   "the replay counted the ranks not yet there as not moved");
+            job.warnings.push_back(
+                std::to_string(w.forced) +
+                " collective(s) were met in a different order on different ranks; "
+                "the replay counted the ranks not yet there as not moved");
         tick("job replay");
     }
 
+    // The replays below are independent of each other: they run on a pool of
+    // threads, each task writing its own slot.
+    std::vector<std::unique_ptr<JobReplay>> twins;
+    std::vector<JobReplay *> workers{&replay};
+    for (size_t t = 1; t < replayThreads(threads, ranks); ++t) {
+        twins.push_back(std::make_unique<JobReplay>(replay));
+        workers.push_back(twins.back().get());
+    }
+    WorkerPool<JobReplay> pool(workers);
+
     // Rows per rank. The device: the one most of its collectives run on (ties:
     // the lowest id), else its busiest.
-    // The replay is monotone in what it removes (every new time is a min and max
-    // of earlier ones, and a removed call only adds to a head start), so where
-    // all of a rank's calls save the job nothing, so does any part of them.
-    std::vector<char> savesNothing(n, 0);
     std::vector<std::vector<std::pair<size_t, size_t>>> partsOf(n); // (collective, part)
     for (size_t c = 0; c < coupled.size(); ++c)
         for (size_t i = 0; i < coupled[c].parts.size(); ++i)
             partsOf[coupled[c].parts[i].rank].push_back({c, i});
+    std::vector<size_t> criticalRanks;
     for (size_t r = 0; r < n; ++r) {
         const RankInput &ri = *ranks[r];
         JobRank &row = job.rankRows[r];
@@ -854,37 +920,63 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
             row.wait += coupled[ck.first].parts[ck.second].wait;
             row.lastArrivals += ck.second == coupled[ck.first].last;
         }
-        if (critical[r]) {
-            const Walk w = replay.run(onlyRank(r, allCalls(r)));
-            row.jobAvoidable = jobSaving(w);
-            savesNothing[r] = row.jobAvoidable == 0 && w.forced == 0;
-            tick("replay of each rank");
+        if (critical[r])
+            criticalRanks.push_back(r);
+    }
+    // The replay is monotone in what it removes (every new time is a min and max
+    // of earlier ones, and a removed call only adds to a head start), so where
+    // all of a rank's calls save the job nothing, so does any part of them.
+    std::vector<char> savesNothing(n, 0);
+    {
+        std::vector<size_t> forced(criticalRanks.size(), 0);
+        pool.run(
+            criticalRanks.size(),
+            [&](JobReplay &rp, size_t i) {
+                const size_t r = criticalRanks[i];
+                const Walk w = rp.run(onlyRank(r, allCalls(r)));
+                job.rankRows[r].jobAvoidable = jobSaving(w);
+                forced[i] = w.forced;
+            },
+            [&] { tick("replay of each rank"); });
+        for (size_t i = 0; i < criticalRanks.size(); ++i) {
+            const size_t r = criticalRanks[i];
+            savesNothing[r] = job.rankRows[r].jobAvoidable == 0 && forced[i] == 0;
         }
     }
 
-    // Which sync on the last rank moved each collective most.
+    // Which sync on the last rank moved each collective most: each source of a
+    // critical rank alone, in rank and then source order (the first of equals).
+    std::vector<std::vector<size_t>> lastAt(n); // per rank: the collectives it was last at
+    for (size_t c = 0; c < coupled.size(); ++c)
+        lastAt[coupled[c].parts[coupled[c].last].rank].push_back(c);
+    std::vector<std::pair<size_t, const RankSource *>> blameTasks;
+    for (size_t r : criticalRanks)
+        for (const RankSource &s : ranks[r]->sources)
+            blameTasks.push_back({r, &s});
+    std::vector<std::vector<std::pair<size_t, TimeNs>>> moved(
+        blameTasks.size()); // (collective, delta < 0)
+    pool.run(
+        blameTasks.size(),
+        [&](JobReplay &rp, size_t i) {
+            const size_t r = blameTasks[i].first;
+            if (lastAt[r].empty())
+                return;
+            const RankSource &s = *blameTasks[i].second;
+            rp.run(onlyRank(r, std::vector<size_t>(s.calls.begin(), s.calls.end())));
+            for (size_t c : lastAt[r])
+                if (rp.delta(c) < 0)
+                    moved[i].push_back({c, rp.delta(c)});
+        },
+        [&] { tick("blame"); });
     std::vector<TimeNs> bestDelta(coupled.size(), 0);
     std::vector<const RankSource *> bestSource(coupled.size(), nullptr);
-    for (size_t r = 0; r < n; ++r) {
-        if (!critical[r])
-            continue;
-        bool lastSomewhere = false;
-        for (const Coupled &c : coupled)
-            lastSomewhere = lastSomewhere || c.parts[c.last].rank == r;
-        for (const RankSource &s : ranks[r]->sources) {
-            if (!lastSomewhere) {
-                tick("blame");
-                continue;
+    for (size_t i = 0; i < blameTasks.size(); ++i)
+        for (const auto &cd : moved[i])
+            if (cd.second < bestDelta[cd.first]) {
+                bestDelta[cd.first] = cd.second;
+                bestSource[cd.first] = blameTasks[i].second;
             }
-            replay.run(onlyRank(r, std::vector<size_t>(s.calls.begin(), s.calls.end())));
-            for (size_t c = 0; c < coupled.size(); ++c)
-                if (coupled[c].parts[coupled[c].last].rank == r && replay.delta(c) < bestDelta[c]) {
-                    bestDelta[c] = replay.delta(c);
-                    bestSource[c] = &s;
-                }
-            tick("blame");
-        }
-    }
+    moved.clear();
     for (size_t c = 0; c < coupled.size(); ++c) {
         const Coupled &k = coupled[c];
         const Coupled::Part &p = k.parts[k.last];
@@ -911,10 +1003,17 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         }
         job.blame.push_back(std::move(b));
     }
-    std::stable_sort(job.blame.begin(), job.blame.end(),
-                     [](const CollectiveBlame &x, const CollectiveBlame &y) { return x.lateness > y.lateness; });
+    std::stable_sort(
+        job.blame.begin(), job.blame.end(),
+        [](const CollectiveBlame &x, const CollectiveBlame &y) { return x.lateness > y.lateness; });
 
-    // Rank x step.
+    // Rank x step: each step of a critical rank is a task (one tick each); those
+    // with calls to remove, on a rank whose calls can save the job anything, replay.
+    struct StepTask {
+        size_t row, rank;
+        std::vector<size_t> calls; // empty: nothing to replay
+    };
+    std::vector<StepTask> stepTasks;
     for (size_t r = 0; r < n; ++r) {
         const RankInput &ri = *ranks[r];
         std::unordered_map<int64_t, TimeNs> launchStart;
@@ -925,8 +1024,10 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
         const WindowSearch<RankStepWindow> search(ri.steps);
         for (const auto &ck : partsOf[r]) {
-            const ReplayActivity &act = ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
-            auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
+            const ReplayActivity &act =
+                ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
+            auto it =
+                act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
             if (it == launchStart.end())
                 continue;
             const int64_t k = search.find(it->second);
@@ -957,19 +1058,29 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
                 auto endsBefore = [&](uint32_t c, TimeNs t) { return ri.replay.calls[c].end < t; };
                 const auto b = std::lower_bound(byEnd.begin(), byEnd.end(), s.start, endsBefore);
                 const auto e = std::lower_bound(b, byEnd.end(), s.end, endsBefore);
-                std::vector<size_t> calls(b, e);
-                std::sort(calls.begin(), calls.end());
-                if (!calls.empty() && !savesNothing[r])
-                    st.avoidable = jobSaving(replay.run(onlyRank(r, calls)));
-                tick("replay of each step");
+                StepTask task{job.rankSteps.size(), r, {}};
+                if (!savesNothing[r]) {
+                    task.calls.assign(b, e);
+                    std::sort(task.calls.begin(), task.calls.end());
+                }
+                stepTasks.push_back(std::move(task));
             }
             job.rankSteps.push_back(std::move(st));
         }
     }
+    pool.run(
+        stepTasks.size(),
+        [&](JobReplay &rp, size_t i) {
+            const StepTask &t = stepTasks[i];
+            if (!t.calls.empty())
+                job.rankSteps[t.row].avoidable = jobSaving(rp.run(onlyRank(t.rank, t.calls)));
+        },
+        [&] { tick("replay of each step"); });
     if (job.unmatched)
-        job.warnings.push_back(std::to_string(job.unmatched) +
-                               " collective(s) are missing on some ranks of their group or differ in "
-                               "kernel name: they were not coupled");
+        job.warnings.push_back(
+            std::to_string(job.unmatched) +
+            " collective(s) are missing on some ranks of their group or differ in "
+            "kernel name: they were not coupled");
     if (progress)
         progress(1.0, "done");
     return job;
@@ -978,16 +1089,16 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
 } // namespace
 
 JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &progress,
-                         const CancelToken *cancel)
+                         const CancelToken *cancel, size_t threads)
 {
-    return jobScaleImpl(input, progress, cancel, nullptr, nullptr);
+    return jobScaleImpl(input, progress, cancel, nullptr, nullptr, threads);
 }
 
-TimeNs jobWhatIfSaving(const std::vector<RankInput> &input, const std::vector<std::vector<size_t>> &removed,
-                       const CancelToken *cancel)
+TimeNs jobWhatIfSaving(const std::vector<RankInput> &input,
+                       const std::vector<std::vector<size_t>> &removed, const CancelToken *cancel)
 {
     TimeNs saving = 0;
-    jobScaleImpl(input, {}, cancel, &removed, &saving);
+    jobScaleImpl(input, {}, cancel, &removed, &saving, 1);
     return saving;
 }
 

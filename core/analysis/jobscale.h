@@ -125,9 +125,11 @@ struct ClockOffset {
 std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const std::vector<std::string> &file,
                                       const std::vector<const ReplayInput *> &replays);
 
-// Two inputs with the same rank are an Error (one sentence).
+// Two inputs with the same rank are an Error (one sentence). The replays run on
+// `threads` threads (0: every core, as many as fit 1 GiB of walk state); the
+// result does not depend on how many.
 JobScale analyzeJobScale(const std::vector<RankInput> &ranks, const ProgressFn &progress = {},
-                         const CancelToken *cancel = nullptr);
+                         const CancelToken *cancel = nullptr, size_t threads = 0);
 
 // What-if for the job: how much earlier its last GPU activity ends (aligned
 // clock) when exactly removed[f] (indices into file f's replay calls) are

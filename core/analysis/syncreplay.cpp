@@ -8,13 +8,19 @@ namespace syncscope {
 
 namespace {
 constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
-}
+using Item = SyncReplay::Index::Item;
+using Ready = SyncReplay::Index::Ready;
+using DeviceIndex = SyncReplay::Index::DeviceIndex;
+constexpr auto LaunchedActivity = SyncReplay::Index::LaunchedActivity;
+constexpr auto OrphanActivity = SyncReplay::Index::OrphanActivity;
+constexpr auto Block = SyncReplay::Index::Block;
+} // namespace
 
-SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
+SyncReplay::Index::Index(const ReplayInput &input) : in(input)
 {
-    const std::vector<ReplayActivity> &acts = m_in.activities;
-    const std::vector<ReplayLaunch> &launches = m_in.launches;
-    const std::vector<ReplayBlocking> &calls = m_in.calls;
+    const std::vector<ReplayActivity> &acts = in.activities;
+    const std::vector<ReplayLaunch> &launches = in.launches;
+    const std::vector<ReplayBlocking> &calls = in.calls;
     // The first launch call of each correlation, by correlation: one sorted
     // vector (the launches come in correlation order from one launching thread).
     std::vector<std::pair<int64_t, uint32_t>> launchOf;
@@ -22,7 +28,7 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     for (uint32_t i = 0; i < launches.size(); ++i) {
         if (launches[i].correlation != kNoValue)
             launchOf.emplace_back(launches[i].correlation, i);
-        m_threads = std::max(m_threads, launches[i].thread + 1);
+        threads = std::max(threads, launches[i].thread + 1);
     }
     if (!std::is_sorted(launchOf.begin(), launchOf.end()))
         std::sort(launchOf.begin(), launchOf.end());
@@ -32,48 +38,61 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     auto launchOfCorrelation = [&](int64_t correlation) -> const ReplayLaunch * {
         if (correlation == kNoValue)
             return nullptr;
-        auto it = std::lower_bound(launchOf.begin(), launchOf.end(), correlation,
-                                   [](const std::pair<int64_t, uint32_t> &e, int64_t c) { return e.first < c; });
+        auto it = std::lower_bound(
+            launchOf.begin(), launchOf.end(), correlation,
+            [](const std::pair<int64_t, uint32_t> &e, int64_t c) { return e.first < c; });
         return it != launchOf.end() && it->first == correlation ? &launches[it->second] : nullptr;
     };
     for (const ReplayBlocking &c : calls)
-        m_threads = std::max(m_threads, c.thread + 1);
+        threads = std::max(threads, c.thread + 1);
 
     std::vector<TimeNs> launchEnd(acts.size(), kNever);
-    m_items.reserve(acts.size() + calls.size());
+    // Each item with its host call's start and end (an orphan's start twice),
+    // for the sort only.
+    struct Timed {
+        TimeNs t, tEnd;
+        Item item;
+    };
+    std::vector<Timed> timed;
+    timed.reserve(acts.size() + calls.size());
     for (uint32_t a = 0; a < acts.size(); ++a) {
-        m_streams = std::max(m_streams, acts[a].stream + 1);
+        streams = std::max(streams, acts[a].stream + 1);
         if (const ReplayLaunch *launch = launchOfCorrelation(acts[a].correlation)) {
             const ReplayLaunch &l = *launch;
-            m_items.push_back({l.start, l.end, LaunchedActivity, a, l.thread});
+            timed.push_back({l.start, l.end, {LaunchedActivity, a, l.thread}});
             launchEnd[a] = l.end;
         } else {
-            m_items.push_back({acts[a].start, acts[a].start, OrphanActivity, a, UINT32_MAX});
+            timed.push_back({acts[a].start, acts[a].start, {OrphanActivity, a, UINT32_MAX}});
         }
     }
     for (uint32_t c = 0; c < calls.size(); ++c)
-        m_items.push_back({calls[c].start, calls[c].end, Block, c, calls[c].thread});
+        timed.push_back({calls[c].start, calls[c].end, {Block, c, calls[c].thread}});
     // Host order: by start, then end (a call that ended when another began came
     // first); then launches before blocking calls (a blocking copy waits for its
     // own copy), activities in stream order.
-    std::sort(m_items.begin(), m_items.end(), [&](const Item &x, const Item &y) {
+    std::sort(timed.begin(), timed.end(), [&](const Timed &x, const Timed &y) {
         if (x.t != y.t)
             return x.t < y.t;
         if (x.tEnd != y.tEnd)
             return x.tEnd < y.tEnd;
-        const bool xa = x.kind != Block, ya = y.kind != Block;
+        const bool xa = x.item.kind != Block, ya = y.item.kind != Block;
         if (xa != ya)
             return xa;
-        if (xa && acts[x.ref].start != acts[y.ref].start)
-            return acts[x.ref].start < acts[y.ref].start;
-        if (x.kind != y.kind)
-            return x.kind < y.kind;
-        return x.ref < y.ref;
+        if (xa && acts[x.item.ref].start != acts[y.item.ref].start)
+            return acts[x.item.ref].start < acts[y.item.ref].start;
+        if (x.item.kind != y.item.kind)
+            return x.item.kind < y.item.kind;
+        return x.item.ref < y.item.ref;
     });
-    m_actItem.assign(acts.size(), 0);
-    for (uint32_t i = 0; i < m_items.size(); ++i)
-        if (m_items[i].kind != Block)
-            m_actItem[m_items[i].ref] = i;
+    items.reserve(timed.size());
+    for (const Timed &t : timed)
+        items.push_back(t.item);
+    timed.clear();
+    timed.shrink_to_fit();
+    actItem.assign(acts.size(), 0);
+    for (uint32_t i = 0; i < items.size(); ++i)
+        if (items[i].kind != Block)
+            actItem[items[i].ref] = i;
 
     // Stream order: by start, then end.
     std::vector<uint32_t> order(acts.size());
@@ -91,139 +110,170 @@ SyncReplay::SyncReplay(const ReplayInput &input) : m_in(input)
     // The analysis hands the activities over in stream order already.
     if (!std::is_sorted(order.begin(), order.end(), streamOrder))
         std::sort(order.begin(), order.end(), streamOrder);
-    m_pred.assign(acts.size(), -1);
+    pred.assign(acts.size(), -1);
     for (size_t k = 1; k < order.size(); ++k)
         if (acts[order[k]].stream == acts[order[k - 1]].stream)
-            m_pred[order[k]] = static_cast<int32_t>(order[k - 1]);
+            pred[order[k]] = static_cast<int32_t>(order[k - 1]);
 
     // Dependencies (CSR) and each constraint's old ready time.
-    m_depBegin.assign(acts.size() + 1, 0);
-    for (const StreamDependency &d : m_in.deps)
+    depBegin.assign(acts.size() + 1, 0);
+    for (const StreamDependency &d : in.deps)
         if (d.activity < acts.size() && d.on < acts.size() && d.on != d.activity)
-            ++m_depBegin[d.activity + 1];
+            ++depBegin[d.activity + 1];
     for (size_t a = 0; a < acts.size(); ++a)
-        m_depBegin[a + 1] += m_depBegin[a];
-    m_depOn.assign(m_depBegin.back(), 0);
+        depBegin[a + 1] += depBegin[a];
+    depOn.assign(depBegin.back(), 0);
     {
-        std::vector<uint32_t> fill(m_depBegin.begin(), m_depBegin.end() - 1);
-        for (const StreamDependency &d : m_in.deps)
+        std::vector<uint32_t> fill(depBegin.begin(), depBegin.end() - 1);
+        for (const StreamDependency &d : in.deps)
             if (d.activity < acts.size() && d.on < acts.size() && d.on != d.activity)
-                m_depOn[fill[d.activity]++] = d.on;
+                depOn[fill[d.activity]++] = d.on;
     }
-    m_depLast.assign(m_depOn.size(), 0);
-    m_lastDependent.assign(acts.size(), 0);
-    m_ready.assign(acts.size(), {});
+    depLast.assign(depOn.size(), 0);
+    lastDependent.assign(acts.size(), 0);
+    ready.assign(acts.size(), {});
     std::vector<char> irregularAct(acts.size(), 0);
     for (uint32_t a = 0; a < acts.size(); ++a) {
         const ReplayActivity &act = acts[a];
-        Ready &r = m_ready[a];
+        Ready &r = ready[a];
         r.launch = launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]);
         TimeNs R = r.launch;
-        const int32_t p = m_pred[a];
+        const int32_t p = pred[a];
         if (p >= 0)
             R = std::max(R, acts[static_cast<size_t>(p)].end);
-        for (uint32_t k = m_depBegin[a]; k < m_depBegin[a + 1]; ++k) {
-            R = std::max(R, acts[m_depOn[k]].end);
-            m_lastDependent[m_depOn[k]] = std::max(m_lastDependent[m_depOn[k]], m_actItem[a]);
+        for (uint32_t k = depBegin[a]; k < depBegin[a + 1]; ++k) {
+            R = std::max(R, acts[depOn[k]].end);
+            lastDependent[depOn[k]] = std::max(lastDependent[depOn[k]], actItem[a]);
         }
         r.latency = act.start - R;
         r.launchLast = r.launch == R;
         r.predLast = p >= 0 && acts[static_cast<size_t>(p)].end == R;
-        for (uint32_t k = m_depBegin[a]; k < m_depBegin[a + 1]; ++k)
-            m_depLast[k] = acts[m_depOn[k]].end == R;
+        for (uint32_t k = depBegin[a]; k < depBegin[a + 1]; ++k)
+            depLast[k] = acts[depOn[k]].end == R;
         irregularAct[a] = r.latency < 0;
     }
 
-    m_prevOfThread.assign(m_items.size(), -1);
-    m_threadOldMax.assign(m_items.size(), kNever);
-    m_blockItem.assign(calls.size(), 0);
-    std::vector<int32_t> lastOfThread(m_threads, -1);
-    std::vector<TimeNs> runningMax(m_threads, kNever);
-    const uint32_t devices = static_cast<uint32_t>(m_in.deviceIds.size());
-    m_devices.assign(devices, {});
-    for (uint32_t i = 0; i < m_items.size(); ++i) {
-        const Item &it = m_items[i];
+    prevOfThread.assign(items.size(), -1);
+    threadOldMax.assign(items.size(), kNever);
+    blockItem.assign(calls.size(), 0);
+    std::vector<int32_t> lastItemOfThread(threads, -1);
+    std::vector<TimeNs> runningMax(threads, kNever);
+    const uint32_t deviceCount = static_cast<uint32_t>(in.deviceIds.size());
+    devices.assign(deviceCount, {});
+    for (uint32_t i = 0; i < items.size(); ++i) {
+        const Item &it = items[i];
         if (it.kind != OrphanActivity) {
-            m_prevOfThread[i] = lastOfThread[it.thread];
-            lastOfThread[it.thread] = static_cast<int32_t>(i);
+            prevOfThread[i] = lastItemOfThread[it.thread];
+            lastItemOfThread[it.thread] = static_cast<int32_t>(i);
             if (it.kind == LaunchedActivity)
                 runningMax[it.thread] = std::max(runningMax[it.thread], acts[it.ref].end);
-            m_threadOldMax[i] = runningMax[it.thread];
+            threadOldMax[i] = runningMax[it.thread];
         }
         if (it.kind == Block) {
-            m_blockItem[it.ref] = i;
+            blockItem[it.ref] = i;
         } else {
-            DeviceIndex &d = m_devices[acts[it.ref].device];
+            DeviceIndex &d = devices[acts[it.ref].device];
             d.positions.push_back(i);
-            d.prefixMax.push_back(std::max(d.prefixMax.empty() ? kNever : d.prefixMax.back(), acts[it.ref].end));
+            d.prefixMax.push_back(
+                std::max(d.prefixMax.empty() ? kNever : d.prefixMax.back(), acts[it.ref].end));
         }
     }
-    m_lastOfThread.assign(m_threads, 0);
-    m_lastOfStream.assign(m_streams, 0);
-    for (uint32_t i = 0; i < m_items.size(); ++i) {
-        const Item &it = m_items[i];
+    lastOfThread.assign(threads, 0);
+    lastOfStream.assign(streams, 0);
+    for (uint32_t i = 0; i < items.size(); ++i) {
+        const Item &it = items[i];
         bool irregular = false;
         if (it.kind == Block) {
-            m_lastOfThread[it.thread] = i;
+            lastOfThread[it.thread] = i;
             // A call that returned before its thread's GPU work ended.
-            irregular = m_threadOldMax[i] != kNever && m_threadOldMax[i] > calls[it.ref].end;
+            irregular = threadOldMax[i] != kNever && threadOldMax[i] > calls[it.ref].end;
         } else {
-            m_lastOfStream[acts[it.ref].stream] = i;
+            lastOfStream[acts[it.ref].stream] = i;
             if (it.kind == LaunchedActivity)
-                m_lastOfThread[it.thread] = i;
+                lastOfThread[it.thread] = i;
             irregular = it.kind == OrphanActivity || irregularAct[it.ref];
         }
         if (irregular)
-            m_lastIrregular = i + 1;
+            lastIrregular = i + 1;
         if (it.kind == OrphanActivity)
-            m_lastOrphan = i + 1;
+            lastOrphan = i + 1;
     }
-    m_depReachBefore.assign(m_items.size() + 1, 0);
-    for (uint32_t i = 0; i < m_items.size(); ++i) {
-        const Item &it = m_items[i];
-        m_depReachBefore[i + 1] =
-            std::max(m_depReachBefore[i], it.kind == Block ? 0u : m_lastDependent[it.ref]);
+    depReachBefore.assign(items.size() + 1, 0);
+    for (uint32_t i = 0; i < items.size(); ++i) {
+        const Item &it = items[i];
+        depReachBefore[i + 1] =
+            std::max(depReachBefore[i], it.kind == Block ? 0u : lastDependent[it.ref]);
     }
-    for (DeviceIndex &d : m_devices) {
+    for (DeviceIndex &d : devices) {
         d.suffixMax.assign(d.positions.size(), kNever);
         TimeNs m = kNever;
         for (size_t k = d.positions.size(); k-- > 0;) {
-            m = std::max(m, acts[m_items[d.positions[k]].ref].end);
+            m = std::max(m, acts[items[d.positions[k]].ref].end);
             d.suffixMax[k] = m;
         }
         d.oldMax = m;
     }
 
-    m_actStamp.assign(acts.size(), 0);
-    m_newEnd.assign(acts.size(), 0);
-    m_headUsed.assign(acts.size(), 0);
-    m_thrStamp.assign(m_threads, 0);
-    m_head.assign(m_threads, 0);
-    m_thrNewMax.assign(m_threads, kNever);
-    m_thrOldBefore.assign(m_threads, kNever);
-    m_thrOldNow.assign(m_threads, kNever);
-    m_strStamp.assign(m_streams, 0);
-    m_strLastNew.assign(m_streams, 0);
-    m_strLastOld.assign(m_streams, 0);
-    m_strLastHead.assign(m_streams, 0);
-    m_thrDiverged.assign(m_threads, 0);
-    m_removed.assign(calls.size(), 0);
-    m_coupled.assign(acts.size(), 0);
-    m_blockMax.build(m_items.size(), [this](size_t i) { return itemOldEnd(i); });
+    blockMax.build(items.size(), [this](size_t i) { return oldEnd(i); });
+}
+
+SyncReplay::SyncReplay(const ReplayInput &input)
+    : SyncReplay(std::make_shared<const Index>(input),
+                 std::make_shared<const std::vector<char>>(input.activities.size(), 0))
+{
+}
+
+SyncReplay::SyncReplay(std::shared_ptr<const Index> index,
+                       std::shared_ptr<const std::vector<char>> coupled)
+    : m_ix(std::move(index)), m_in(m_ix->in), m_coupled(std::move(coupled))
+{
+}
+
+std::unique_ptr<SyncReplay> SyncReplay::twin() const
+{
+    return std::unique_ptr<SyncReplay>(new SyncReplay(m_ix, m_coupled));
+}
+
+void SyncReplay::allocateWalkState()
+{
+    if (m_actStamp.size() == m_in.activities.size() && m_removed.size() == m_in.calls.size() &&
+        m_thrStamp.size() == m_ix->threads)
+        return;
+    const size_t acts = m_in.activities.size(), calls = m_in.calls.size();
+    m_actStamp.assign(acts, 0);
+    m_newEnd.assign(acts, 0);
+    m_headUsed.assign(acts, 0);
+    m_thrStamp.assign(m_ix->threads, 0);
+    m_head.assign(m_ix->threads, 0);
+    m_thrNewMax.assign(m_ix->threads, kNever);
+    m_thrOldBefore.assign(m_ix->threads, kNever);
+    m_thrOldNow.assign(m_ix->threads, kNever);
+    m_strStamp.assign(m_ix->streams, 0);
+    m_strLastNew.assign(m_ix->streams, 0);
+    m_strLastOld.assign(m_ix->streams, 0);
+    m_strLastHead.assign(m_ix->streams, 0);
+    m_thrDiverged.assign(m_ix->threads, 0);
+    m_removed.assign(calls, 0);
+}
+
+TimeNs SyncReplay::Index::oldEnd(size_t item) const
+{
+    return items[item].kind != Block ? in.activities[items[item].ref].end : kNever;
 }
 
 TimeNs SyncReplay::itemOldEnd(size_t item) const
 {
-    return m_items[item].kind != Block ? m_in.activities[m_items[item].ref].end : kNever;
+    return m_ix->oldEnd(item);
 }
 
 TimeNs SyncReplay::oldMaxInItems(size_t from, size_t to) const
 {
-    return m_blockMax.max(from, to, [this](size_t i) { return itemOldEnd(i); });
+    return m_ix->blockMax.max(from, to, [this](size_t i) { return itemOldEnd(i); });
 }
 
 void SyncReplay::reset(const std::vector<size_t> &removed)
 {
+    allocateWalkState();
     if (++m_gen == 0) { // wrapped: clear every stamp once
         std::fill(m_actStamp.begin(), m_actStamp.end(), 0);
         std::fill(m_strStamp.begin(), m_strStamp.end(), 0);
@@ -232,7 +282,7 @@ void SyncReplay::reset(const std::vector<size_t> &removed)
     newThreadGeneration();
     for (size_t c : removed)
         m_removed[c] = 1;
-    m_devNewMax.assign(m_devices.size(), kNever);
+    m_devNewMax.assign(m_ix->devices.size(), kNever);
     m_nonZeroHeads = m_divergedStreams = m_divergedThreads = m_headStreams = 0;
     m_pending.clear();
     m_pendingUntil = 0;
@@ -258,12 +308,12 @@ void SyncReplay::touchThread(uint32_t t, size_t item)
         m_thrStamp[t] = m_thrGen;
         m_head[t] = 0;
         m_thrNewMax[t] = kNever;
-        const int32_t prev = m_prevOfThread[item];
+        const int32_t prev = m_ix->prevOfThread[item];
         // Before the walk started nothing moved: new ends were the old ones.
-        m_thrOldBefore[t] = prev >= 0 ? m_threadOldMax[static_cast<size_t>(prev)] : kNever;
+        m_thrOldBefore[t] = prev >= 0 ? m_ix->threadOldMax[static_cast<size_t>(prev)] : kNever;
         m_thrDiverged[t] = 0;
     }
-    m_thrOldNow[t] = m_threadOldMax[item];
+    m_thrOldNow[t] = m_ix->threadOldMax[item];
     updateThreadDiverged(t);
 }
 
@@ -271,7 +321,8 @@ void SyncReplay::touchThread(uint32_t t, size_t item)
 // may still give it a head start.
 void SyncReplay::updateThreadDiverged(uint32_t t)
 {
-    const bool d = m_thrNewMax[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t];
+    const bool d =
+        m_thrNewMax[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t];
     m_divergedThreads += size_t(d) - size_t(m_thrDiverged[t] != 0);
     m_thrDiverged[t] = d;
 }
@@ -284,15 +335,16 @@ void SyncReplay::setHead(uint32_t t, TimeNs h)
 
 void SyncReplay::visitBlock(size_t i)
 {
-    const Item &it = m_items[i];
+    const Item &it = m_ix->items[i];
     const ReplayBlocking &c = m_in.calls[it.ref];
     touchThread(it.thread, i);
     const TimeNs h = m_head[it.thread];
     if (m_removed[it.ref]) {
         setHead(it.thread, h + (c.end - c.start));
-    } else if (m_threadOldMax[i] != kNever) {
-        const TimeNs old = std::min(m_threadOldMax[i], c.end);
-        const TimeNs nw = std::min(std::max(m_thrOldBefore[it.thread], m_thrNewMax[it.thread]), old);
+    } else if (m_ix->threadOldMax[i] != kNever) {
+        const TimeNs old = std::min(m_ix->threadOldMax[i], c.end);
+        const TimeNs nw =
+            std::min(std::max(m_thrOldBefore[it.thread], m_thrNewMax[it.thread]), old);
         const TimeNs dur = c.end - c.start;
         const TimeNs wait = std::max<TimeNs>(0, old - c.start);
         const TimeNs ret = std::max<TimeNs>(0, c.end - std::max(c.start, old));
@@ -304,16 +356,16 @@ void SyncReplay::visitBlock(size_t i)
 
 TimeNs SyncReplay::newEnd(uint32_t a) const
 {
-    return m_actStamp[a] == m_gen ? m_newEnd[a] : m_in.activities[a].end;
+    return !m_actStamp.empty() && m_actStamp[a] == m_gen ? m_newEnd[a] : m_in.activities[a].end;
 }
 
 TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
 {
-    const Item &it = m_items[i];
+    const Item &it = m_ix->items[i];
     const uint32_t a = it.ref;
     const ReplayActivity &act = m_in.activities[a];
-    const Ready &r = m_ready[a];
-    const int32_t p = m_pred[a];
+    const Ready &r = m_ix->ready[a];
+    const int32_t p = m_ix->pred[a];
     TimeNs h = 0;
     if (it.kind == LaunchedActivity) {
         touchThread(it.thread, i);
@@ -325,14 +377,14 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     TimeNs ns = r.launch - h + (r.launchLast ? r.latency : 0);
     if (p >= 0)
         ns = std::max(ns, newEnd(static_cast<uint32_t>(p)) + (r.predLast ? r.latency : 0));
-    for (uint32_t k = m_depBegin[a]; k < m_depBegin[a + 1]; ++k)
-        ns = std::max(ns, newEnd(m_depOn[k]) + (m_depLast[k] ? r.latency : 0));
+    for (uint32_t k = m_ix->depBegin[a]; k < m_ix->depBegin[a + 1]; ++k)
+        ns = std::max(ns, newEnd(m_ix->depOn[k]) + (m_ix->depLast[k] ? r.latency : 0));
     return std::min(act.start, ns);
 }
 
 void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
 {
-    const Item &it = m_items[i];
+    const Item &it = m_ix->items[i];
     const uint32_t a = it.ref;
     const ReplayActivity &act = m_in.activities[a];
     m_actStamp[a] = m_gen;
@@ -353,33 +405,33 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
     m_strLastHead[q] = headUsed;
     m_divergedStreams += size_t(ne != act.end) - size_t(wasDiverged);
     m_headStreams += size_t(headUsed != 0) - size_t(hadHead);
-    if (m_lastDependent[a] > i) {
+    if (m_ix->lastDependent[a] > i) {
         // Its dependents still to come start from its new end, moved or not.
-        m_pending.push_back({m_lastDependent[a], act.end - ne});
+        m_pending.push_back({m_ix->lastDependent[a], act.end - ne});
         if (ne != act.end)
-            m_pendingUntil = std::max(m_pendingUntil, m_lastDependent[a]);
+            m_pendingUntil = std::max(m_pendingUntil, m_ix->lastDependent[a]);
     }
 }
 
 std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
 {
-    std::vector<TimeNs> out(m_devices.size(), 0);
+    std::vector<TimeNs> out(m_ix->devices.size(), 0);
     m_lastWalked = 0;
     if (removed.empty() || m_in.activities.empty())
         return out;
     reset(removed);
-    size_t first = m_items.size(), last = 0;
+    size_t first = m_ix->items.size(), last = 0;
     for (size_t c : removed) {
-        first = std::min<size_t>(first, m_blockItem[c]);
-        last = std::max<size_t>(last, m_blockItem[c]);
+        first = std::min<size_t>(first, m_ix->blockItem[c]);
+        last = std::max<size_t>(last, m_ix->blockItem[c]);
     }
     m_runFirst = first;
 
-    size_t stop = m_items.size();
+    size_t stop = m_ix->items.size();
     TimeNs shift = 0; // of everything from `stop` on
-    const size_t checkEvery = std::max<size_t>(256, m_threads + m_streams);
-    for (size_t i = first; i < m_items.size(); ++i) {
-        const Item &it = m_items[i];
+    const size_t checkEvery = std::max<size_t>(256, m_ix->threads + m_ix->streams);
+    for (size_t i = first; i < m_ix->items.size(); ++i) {
+        const Item &it = m_ix->items[i];
         if (it.kind == Block) {
             visitBlock(i);
         } else {
@@ -392,8 +444,8 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
             stop = i + 1;
             break;
         }
-        if (i >= last && i + 1 >= m_lastIrregular && (i - first) % checkEvery == checkEvery - 1 &&
-            uniformShift(i, shift)) {
+        if (i >= last && i + 1 >= m_ix->lastIrregular &&
+            (i - first) % checkEvery == checkEvery - 1 && uniformShift(i, shift)) {
             stop = i + 1;
             break;
         }
@@ -402,9 +454,10 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     m_lastShift = shift;
     clearRemoved(removed);
 
-    for (size_t d = 0; d < m_devices.size(); ++d)
-        if (!m_devices[d].positions.empty())
-            out[d] = std::max<TimeNs>(0, m_devices[d].oldMax - lastNewEnd(d, first, stop, shift));
+    for (size_t d = 0; d < m_ix->devices.size(); ++d)
+        if (!m_ix->devices[d].positions.empty())
+            out[d] =
+                std::max<TimeNs>(0, m_ix->devices[d].oldMax - lastNewEnd(d, first, stop, shift));
     return out;
 }
 
@@ -414,22 +467,23 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
 bool SyncReplay::converged(size_t i, size_t last) const
 {
     return i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 && m_divergedThreads == 0 &&
-           i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_lastOrphan);
+           i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_ix->lastOrphan);
 }
 
 // Device d's last new end when only items in [from, to) were walked: those
 // before did not move, and those from `to` on moved by exactly `shift`.
 TimeNs SyncReplay::lastNewEnd(size_t d, size_t from, size_t to, TimeNs shift) const
 {
-    const DeviceIndex &di = m_devices[d];
+    const DeviceIndex &di = m_ix->devices[d];
     TimeNs best = m_devNewMax[d];
     const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), from);
     if (b != di.positions.begin())
         best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
-    if (to < m_items.size()) {
+    if (to < m_ix->items.size()) {
         const auto e = std::lower_bound(di.positions.begin(), di.positions.end(), to);
         if (e != di.positions.end())
-            best = std::max(best, di.suffixMax[static_cast<size_t>(e - di.positions.begin())] - shift);
+            best =
+                std::max(best, di.suffixMax[static_cast<size_t>(e - di.positions.begin())] - shift);
     }
     return best;
 }
@@ -438,8 +492,8 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
 {
     TimeNs d = 0;
     bool have = false;
-    for (uint32_t t = 0; t < m_threads; ++t) {
-        if (m_lastOfThread[t] <= item)
+    for (uint32_t t = 0; t < m_ix->threads; ++t) {
+        if (m_ix->lastOfThread[t] <= item)
             continue; // no host events left
         if (m_thrStamp[t] != m_thrGen || m_head[t] <= 0)
             return false;
@@ -449,20 +503,21 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
         } else if (m_head[t] != d) {
             return false;
         }
-        if (m_thrOldNow[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t] - d)
+        if (m_thrOldNow[t] != kNever &&
+            std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t] - d)
             return false;
     }
     if (!have)
         return false;
-    for (uint32_t q = 0; q < m_streams; ++q) {
-        if (m_lastOfStream[q] <= item)
+    for (uint32_t q = 0; q < m_ix->streams; ++q) {
+        if (m_ix->lastOfStream[q] <= item)
             continue;
         if (m_strStamp[q] != m_gen || m_strLastNew[q] != m_strLastOld[q] - d)
             return false;
     }
     // Activities whose dependents are still to come must be D early too; those
     // before the walk did not move at all.
-    if (m_depReachBefore[m_runFirst] > item)
+    if (m_ix->depReachBefore[m_runFirst] > item)
         return false;
     size_t kept = 0;
     for (const Pending &p : m_pending)
@@ -478,10 +533,11 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
 
 void SyncReplay::setCoupled(const std::vector<uint32_t> &activities)
 {
-    std::fill(m_coupled.begin(), m_coupled.end(), 0);
+    auto coupled = std::make_shared<std::vector<char>>(m_in.activities.size(), 0);
     for (uint32_t a : activities)
-        if (a < m_coupled.size())
-            m_coupled[a] = 1;
+        if (a < coupled->size())
+            (*coupled)[a] = 1;
+    m_coupled = std::move(coupled);
 }
 
 void SyncReplay::beginWalk(const std::vector<size_t> &removed, size_t startItem)
@@ -491,10 +547,10 @@ void SyncReplay::beginWalk(const std::vector<size_t> &removed, size_t startItem)
     m_walkRemoved = removed;
     reset(removed);
     // Before startItem nothing moved: the walk may begin there (as run() does).
-    m_walkPos = m_walkStart = std::min(startItem, m_items.size());
+    m_walkPos = m_walkStart = std::min(startItem, m_ix->items.size());
     m_walkLastRemoved = 0;
     for (size_t c : removed)
-        m_walkLastRemoved = std::max<size_t>(m_walkLastRemoved, m_blockItem[c]);
+        m_walkLastRemoved = std::max<size_t>(m_walkLastRemoved, m_ix->blockItem[c]);
     m_skippedMax = kNever;
     m_convergedAt = SIZE_MAX;
     m_tailShift = 0;
@@ -522,11 +578,11 @@ void SyncReplay::rewake(size_t item)
 bool SyncReplay::resumedUniformShift(TimeNs &shift)
 {
     const size_t i = m_walkPos; // the next item; every item before it is settled
-    if (m_rewoken || i == 0 || i >= m_items.size() || m_convergedAt != SIZE_MAX)
+    if (m_rewoken || i == 0 || i >= m_ix->items.size() || m_convergedAt != SIZE_MAX)
         return false;
     if (!m_walkRemoved.empty() && m_walkLastRemoved >= i)
         return false; // a removed call is still to come
-    if (i < m_lastIrregular)
+    if (i < m_ix->lastIrregular)
         return false; // an orphan, overlap or early return is still to come
     return uniformShift(i - 1, shift);
 }
@@ -543,25 +599,25 @@ size_t SyncReplay::firstRemovedItem(const std::vector<size_t> &removed) const
 {
     size_t first = SIZE_MAX;
     for (size_t c : removed)
-        first = std::min<size_t>(first, m_blockItem[c]);
+        first = std::min<size_t>(first, m_ix->blockItem[c]);
     return first;
 }
 
 void SyncReplay::pauseUnmoved(uint32_t activity)
 {
-    m_pausedItem = m_actItem[activity];
+    m_pausedItem = m_ix->actItem[activity];
     m_pausedStart = m_in.activities[activity].start;
     m_headUsed[activity] = 0;
-    const Item &it = m_items[m_pausedItem];
+    const Item &it = m_ix->items[m_pausedItem];
     if (it.kind == LaunchedActivity)
         touchThread(it.thread, m_pausedItem); // as activityStart does for a walked one
 }
 
 uint32_t SyncReplay::walkToCoupled()
 {
-    for (; m_walkPos < m_items.size(); ++m_walkPos) {
+    for (; m_walkPos < m_ix->items.size(); ++m_walkPos) {
         const size_t i = m_walkPos;
-        const Item &it = m_items[i];
+        const Item &it = m_ix->items[i];
         if (it.kind == Block) {
             visitBlock(i);
             continue;
@@ -569,7 +625,7 @@ uint32_t SyncReplay::walkToCoupled()
         TimeNs h = 0;
         const TimeNs ns = activityStart(i, h);
         const ReplayActivity &act = m_in.activities[it.ref];
-        if (m_coupled[it.ref]) {
+        if ((*m_coupled)[it.ref]) {
             m_pausedItem = i;
             m_pausedStart = ns;
             m_headUsed[it.ref] = h;
@@ -590,15 +646,15 @@ uint32_t SyncReplay::walkToCoupled()
 void SyncReplay::resume(TimeNs newEnd)
 {
     const size_t i = m_pausedItem;
-    settle(i, newEnd, m_headUsed[m_items[i].ref]);
+    settle(i, newEnd, m_headUsed[m_ix->items[i].ref]);
     m_walkPos = i + 1;
 }
 
 std::vector<TimeNs> SyncReplay::walkNewLast() const
 {
-    std::vector<TimeNs> out(m_devices.size(), kNoValue);
-    for (size_t d = 0; d < m_devices.size(); ++d)
-        if (!m_devices[d].positions.empty())
+    std::vector<TimeNs> out(m_ix->devices.size(), kNoValue);
+    for (size_t d = 0; d < m_ix->devices.size(); ++d)
+        if (!m_ix->devices[d].positions.empty())
             out[d] = lastNewEnd(d, m_walkStart, m_convergedAt, m_tailShift);
     return out;
 }

@@ -16,7 +16,8 @@
 //    (ready at its end). In the measured run it started s_a - R after the last
 //    of them was ready (R = the latest old ready time); that latency stays with
 //    the constraints that were last ready, the others have none:
-//      new start = min(s_a, max over constraints c of (new ready_c + (old ready_c == R ? s_a - R : 0))).
+//      new start = min(s_a, max over constraints c of (new ready_c + (old ready_c == R ? s_a - R :
+//      0))).
 //    An activity with no launch call takes, for its launch term, the head start
 //    of the previous activity on its stream.
 //  - A blocking call c in R: S_T += its duration.
@@ -45,14 +46,25 @@
 
 #include <cstdint>
 #include <limits>
+#include <memory>
 #include <vector>
 
 namespace syncscope {
 
 class SyncReplay {
 public:
+    // What the replay derives from its input once (the host order, the stream
+    // predecessors, the dependencies, the old times' indexes), read-only after
+    // it is built, so replays on several threads can share one. Keeps a
+    // reference to its input, which must outlive it.
+    struct Index;
+
     // Keeps a reference to `input`, which must outlive the replay.
     explicit SyncReplay(const ReplayInput &input);
+    // A replay of the same input with a walk state of its own, sharing this
+    // one's index and coupled activities (setCoupled), for replays on several
+    // threads. Its walk state is allocated at its first walk.
+    std::unique_ptr<SyncReplay> twin() const;
 
     // Avoidable time per device (>= 0) without the blocking calls `removed`
     // (indices into input.calls). Not thread-safe: it reuses scratch space.
@@ -69,7 +81,7 @@ public:
     void beginWalk(const std::vector<size_t> &removed, size_t startItem = 0);
     // The item position of the first of `removed` (SIZE_MAX when empty), and of an activity.
     size_t firstRemovedItem(const std::vector<size_t> &removed) const;
-    size_t itemOf(uint32_t activity) const { return m_actItem[activity]; }
+    size_t itemOf(uint32_t activity) const;
     // Right after beginWalk(removed, itemOf(activity)): pauses at that coupled
     // activity as measured, for resume() to give it a new end.
     void pauseUnmoved(uint32_t activity);
@@ -103,46 +115,12 @@ public:
     const ReplayInput &input() const { return m_in; }
 
 private:
-    enum Kind : uint8_t { LaunchedActivity = 0, OrphanActivity = 1, Block = 2 };
-    struct Item {
-        TimeNs t, tEnd; // the host call's start and end (an orphan's start twice)
-        Kind kind;
-        uint32_t ref;    // activity or blocking-call index
-        uint32_t thread; // launching / calling thread; unused for orphans
-    };
-    struct DeviceIndex {
-        std::vector<uint32_t> positions; // item positions of its activities
-        std::vector<TimeNs> prefixMax;   // max old end over positions[0..k]
-        std::vector<TimeNs> suffixMax;   // max old end over positions[k..]
-        TimeNs oldMax = 0;
-    };
-    // Per activity, its constraints' old ready times.
-    struct Ready {
-        TimeNs launch = 0;   // min(s, launch end); s for an orphan
-        TimeNs latency = 0;  // s - R
-        bool launchLast = false, predLast = false;
-    };
+    SyncReplay(std::shared_ptr<const Index> index,
+               std::shared_ptr<const std::vector<char>> coupled);
 
+    std::shared_ptr<const Index> m_ix;
     const ReplayInput &m_in;
-    std::vector<Item> m_items;
-    std::vector<uint32_t> m_actItem;      // activity -> item position
-    std::vector<int32_t> m_pred;          // previous activity on the same stream, or -1
-    std::vector<Ready> m_ready;
-    std::vector<uint32_t> m_depBegin;     // CSR of dependencies: per activity, into m_depOn
-    std::vector<uint32_t> m_depOn;
-    std::vector<char> m_depLast;          // per dependency: last ready in the measured run
-    std::vector<uint32_t> m_lastDependent; // per activity: last item position of a dependent, or 0
-    std::vector<int32_t> m_prevOfThread;  // per item: previous item of the same thread, or -1
-    std::vector<TimeNs> m_threadOldMax;   // per item: the thread's launched old-end max so far
-    std::vector<uint32_t> m_blockItem;    // per call: its item position
-    std::vector<uint32_t> m_lastOfThread; // last item position of each thread
-    std::vector<uint32_t> m_lastOfStream; // last item position of each stream
-    size_t m_lastIrregular = 0;           // 1 + last orphan/overlap/early-return item
-    size_t m_lastOrphan = 0;              // 1 + last orphan item
-    std::vector<uint32_t> m_depReachBefore; // per item position: max m_lastDependent of earlier activities
-    std::vector<DeviceIndex> m_devices;
-    std::vector<char> m_coupled;
-    uint32_t m_threads = 0, m_streams = 0;
+    std::shared_ptr<const std::vector<char>> m_coupled; // per activity: pauses the walk
 
     // Scratch, valid where the stamp equals m_gen.
     uint32_t m_gen = 0;
@@ -163,16 +141,16 @@ private:
     uint32_t m_pendingUntil = 0;
     size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
     size_t m_walkLastRemoved = 0, m_convergedAt = SIZE_MAX;
-    TimeNs m_tailShift = 0;   // of the items from m_convergedAt on (endShifted)
-    bool m_rewoken = false;   // the walk went on after converging
+    TimeNs m_tailShift = 0; // of the items from m_convergedAt on (endShifted)
+    bool m_rewoken = false; // the walk went on after converging
     TimeNs m_skippedMax = std::numeric_limits<TimeNs>::min();
     uint32_t m_thrGen = 0;
-    BlockRangeMax m_blockMax;             // the old ends of the items' activities
     TimeNs m_pausedStart = 0;
     std::vector<size_t> m_walkRemoved;
     size_t m_lastWalked = 0;
     TimeNs m_lastShift = 0;
 
+    void allocateWalkState();
     void reset(const std::vector<size_t> &removed);
     void clearRemoved(const std::vector<size_t> &removed);
     void newThreadGeneration();
@@ -188,5 +166,56 @@ private:
     TimeNs lastNewEnd(size_t device, size_t from, size_t to, TimeNs shift) const;
     bool uniformShift(size_t item, TimeNs &shift);
 };
+
+struct SyncReplay::Index {
+    enum Kind : uint8_t { LaunchedActivity = 0, OrphanActivity = 1, Block = 2 };
+    struct Item {
+        Kind kind;
+        uint32_t ref;    // activity or blocking-call index
+        uint32_t thread; // launching / calling thread; unused for orphans
+    };
+    struct DeviceIndex {
+        std::vector<uint32_t> positions; // item positions of its activities
+        std::vector<TimeNs> prefixMax;   // max old end over positions[0..k]
+        std::vector<TimeNs> suffixMax;   // max old end over positions[k..]
+        TimeNs oldMax = 0;
+    };
+    // Per activity, its constraints' old ready times.
+    struct Ready {
+        TimeNs launch = 0;  // min(s, launch end); s for an orphan
+        TimeNs latency = 0; // s - R
+        bool launchLast = false, predLast = false;
+    };
+
+    explicit Index(const ReplayInput &input);
+    TimeNs oldEnd(size_t item) const; // its activity's old end; kNever for a blocking call
+
+    const ReplayInput &in;
+    std::vector<Item> items;       // in host order
+    std::vector<uint32_t> actItem; // activity -> item position
+    std::vector<int32_t> pred;     // previous activity on the same stream, or -1
+    std::vector<Ready> ready;
+    std::vector<uint32_t> depBegin; // CSR of dependencies: per activity, into depOn
+    std::vector<uint32_t> depOn;
+    std::vector<char> depLast;           // per dependency: last ready in the measured run
+    std::vector<uint32_t> lastDependent; // per activity: last item position of a dependent, or 0
+    std::vector<int32_t> prevOfThread;   // per item: previous item of the same thread, or -1
+    std::vector<TimeNs> threadOldMax;    // per item: the thread's launched old-end max so far
+    std::vector<uint32_t> blockItem;     // per call: its item position
+    std::vector<uint32_t> lastOfThread;  // last item position of each thread
+    std::vector<uint32_t> lastOfStream;  // last item position of each stream
+    size_t lastIrregular = 0;            // 1 + last orphan/overlap/early-return item
+    size_t lastOrphan = 0;               // 1 + last orphan item
+    std::vector<uint32_t>
+        depReachBefore; // per item position: max lastDependent of earlier activities
+    std::vector<DeviceIndex> devices;
+    uint32_t threads = 0, streams = 0;
+    BlockRangeMax blockMax; // the old ends of the items' activities
+};
+
+inline size_t SyncReplay::itemOf(uint32_t activity) const
+{
+    return m_ix->actItem[activity];
+}
 
 } // namespace syncscope

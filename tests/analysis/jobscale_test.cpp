@@ -46,7 +46,8 @@ TEST(JobScale, InconsistentRankDataIsRefused)
     EXPECT_NE(e.find("the rank data of 'b.summary' is inconsistent"), std::string::npos) << e;
     RankInput badSource = rank(1, "c.summary");
     badSource.sources.push_back({"cudaStreamSynchronize", "", "", false, false, {4}});
-    EXPECT_NE(errorOf({rank(0, "a.json"), badSource}).find("a sync source names a call"), std::string::npos);
+    EXPECT_NE(errorOf({rank(0, "a.json"), badSource}).find("a sync source names a call"),
+              std::string::npos);
 }
 
 TEST(JobScale, RanksWithoutCollectivesAreNotCoupled)
@@ -106,12 +107,13 @@ TEST(JobScale, ABlameRowNamesItsSourceWithoutTheSourcesCalls)
     EXPECT_TRUE(blame.cause.callAdvice.empty());
 }
 
-TEST(JobScale, AChangeReachesARankThroughAnotherGroupsCollective)
+namespace {
+// Groups A = {0, 1} and B = {1, 2}, two steps, one stream and one thread per
+// rank, clocks aligned, times in ns. Rank 0 blocks 50 in each step before it
+// launches its A kernel, so it is last at A; rank 1 runs A then B; rank 2's
+// last kernel K, after its second B, ends the job at 900.
+std::vector<RankInput> twoGroupJob()
 {
-    // Groups A = {0, 1} and B = {1, 2}, two steps, one stream and one thread per
-    // rank, clocks aligned, times in ns. Rank 0 blocks 50 in each step before it
-    // launches its A kernel, so it is last at A; rank 1 runs A then B; rank 2's
-    // last kernel K, after its second B, ends the job at 900.
     //  rank 0: c0 [10,60) A0 [70,200) | c1 [510,560) A1 [570,700)
     //  rank 1: A0 [10,200) B0 [200,300) A1 [410,700) B1 [700,800)
     //  rank 2: B0 [10,300) B1 [320,800) K [800,900)
@@ -149,44 +151,53 @@ TEST(JobScale, AChangeReachesARankThroughAnotherGroupsCollective)
     second.calls = {1};
     first.calls = {0};
     r0.sources = {second, first};
-    r1.replay.activities = {{0, 0, 10, 200, 1}, {0, 0, 200, 300, 2}, {0, 0, 410, 700, 3}, {0, 0, 700, 800, 4}};
+    r1.replay.activities = {
+        {0, 0, 10, 200, 1}, {0, 0, 200, 300, 2}, {0, 0, 410, 700, 3}, {0, 0, 700, 800, 4}};
     r1.replay.launches = {{0, 0, 5, 1}, {0, 6, 9, 2}, {0, 400, 405, 3}, {0, 406, 409, 4}};
     r1.replay.collectives = {{0, "A", ar, 0}, {1, "B", ar, 0}, {2, "A", ar, 1}, {3, "B", ar, 1}};
     r2.replay.activities = {{0, 0, 10, 300, 1}, {0, 0, 320, 800, 2}, {0, 0, 800, 900, 3}};
     r2.replay.launches = {{0, 0, 5, 1}, {0, 310, 315, 2}, {0, 320, 325, 3}};
     r2.replay.collectives = {{0, "B", ar, 0}, {1, "B", ar, 1}};
+    return {r0, r1, r2};
+}
+} // namespace
 
-    const JobScale job = analyzeJobScale({r0, r1, r2});
-    EXPECT_EQ(job.collectives, 4u);
-    EXPECT_EQ(job.unmatched, 0u);
-    for (const std::string &w : job.warnings)
-        EXPECT_EQ(w.find("different order"), std::string::npos) << w;
-    EXPECT_EQ(job.avoidable, 100);
-    ASSERT_EQ(job.rankRows.size(), 3u);
-    EXPECT_EQ(job.rankRows[0].jobAvoidable, 100);
-    EXPECT_EQ(job.rankRows[1].jobAvoidable, 0);
-    EXPECT_EQ(job.rankRows[2].jobAvoidable, 0);
-    ASSERT_EQ(job.rankSteps.size(), 2u);
-    EXPECT_EQ(job.rankSteps[0].step, "ProfilerStep#1");
-    EXPECT_EQ(job.rankSteps[0].avoidable, 50);
-    EXPECT_EQ(job.rankSteps[0].lateness, 60);
-    EXPECT_EQ(job.rankSteps[1].avoidable, 50);
-    EXPECT_EQ(job.rankSteps[1].lateness, 160);
-    // By lateness: B1, B0 (rank 1, no source), A1, A0 (rank 0).
-    ASSERT_EQ(job.blame.size(), 4u);
-    EXPECT_EQ(job.blame[0].lateness, 380);
-    EXPECT_FALSE(job.blame[0].hasCause);
-    EXPECT_EQ(job.blame[1].lateness, 190);
-    EXPECT_FALSE(job.blame[1].hasCause);
-    // A1: either source moves it 50; the first listed is kept.
-    EXPECT_EQ(job.blame[2].group, "A");
-    EXPECT_EQ(job.blame[2].seq, 1u);
-    ASSERT_TRUE(job.blame[2].hasCause);
-    EXPECT_EQ(job.blame[2].cause.op, "aten::nonzero");
-    EXPECT_EQ(job.blame[2].saves, 50);
-    // A0 comes before c1: only c0 moves it.
-    EXPECT_EQ(job.blame[3].seq, 0u);
-    ASSERT_TRUE(job.blame[3].hasCause);
-    EXPECT_EQ(job.blame[3].cause.op, "aten::item");
-    EXPECT_EQ(job.blame[3].saves, 50);
+TEST(JobScale, AChangeReachesARankThroughAnotherGroupsCollective)
+{
+    for (size_t threads : {1, 2, 3, 8}) {
+        SCOPED_TRACE("threads " + std::to_string(threads));
+        const JobScale job = analyzeJobScale(twoGroupJob(), {}, nullptr, threads);
+        EXPECT_EQ(job.collectives, 4u);
+        EXPECT_EQ(job.unmatched, 0u);
+        for (const std::string &w : job.warnings)
+            EXPECT_EQ(w.find("different order"), std::string::npos) << w;
+        EXPECT_EQ(job.avoidable, 100);
+        ASSERT_EQ(job.rankRows.size(), 3u);
+        EXPECT_EQ(job.rankRows[0].jobAvoidable, 100);
+        EXPECT_EQ(job.rankRows[1].jobAvoidable, 0);
+        EXPECT_EQ(job.rankRows[2].jobAvoidable, 0);
+        ASSERT_EQ(job.rankSteps.size(), 2u);
+        EXPECT_EQ(job.rankSteps[0].step, "ProfilerStep#1");
+        EXPECT_EQ(job.rankSteps[0].avoidable, 50);
+        EXPECT_EQ(job.rankSteps[0].lateness, 60);
+        EXPECT_EQ(job.rankSteps[1].avoidable, 50);
+        EXPECT_EQ(job.rankSteps[1].lateness, 160);
+        // By lateness: B1, B0 (rank 1, no source), A1, A0 (rank 0).
+        ASSERT_EQ(job.blame.size(), 4u);
+        EXPECT_EQ(job.blame[0].lateness, 380);
+        EXPECT_FALSE(job.blame[0].hasCause);
+        EXPECT_EQ(job.blame[1].lateness, 190);
+        EXPECT_FALSE(job.blame[1].hasCause);
+        // A1: either source moves it 50; the first listed is kept.
+        EXPECT_EQ(job.blame[2].group, "A");
+        EXPECT_EQ(job.blame[2].seq, 1u);
+        ASSERT_TRUE(job.blame[2].hasCause);
+        EXPECT_EQ(job.blame[2].cause.op, "aten::nonzero");
+        EXPECT_EQ(job.blame[2].saves, 50);
+        // A0 comes before c1: only c0 moves it.
+        EXPECT_EQ(job.blame[3].seq, 0u);
+        ASSERT_TRUE(job.blame[3].hasCause);
+        EXPECT_EQ(job.blame[3].cause.op, "aten::item");
+        EXPECT_EQ(job.blame[3].saves, 50);
+    }
 }

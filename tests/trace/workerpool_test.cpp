@@ -1,0 +1,121 @@
+// WorkerPool: every task once, on a worker of its own thread, the same results
+// on any number of threads, and an error or a cancel stops every thread.
+#include "common/progress.h"
+#include "common/workerpool.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <set>
+#include <string>
+#include <thread>
+
+using namespace syncscope;
+
+namespace {
+struct Worker {
+    std::thread::id thread;
+    size_t tasks = 0;
+};
+
+// n workers and their pool.
+struct Pool {
+    explicit Pool(size_t n) : workers(n), pool(pointers(workers)) {}
+    static std::vector<Worker *> pointers(std::vector<Worker> &w)
+    {
+        std::vector<Worker *> out;
+        for (Worker &x : w)
+            out.push_back(&x);
+        return out;
+    }
+    std::vector<Worker> workers;
+    WorkerPool<Worker> pool;
+};
+} // namespace
+
+TEST(WorkerPool, RunsEveryTaskOnceAndTicksOncePerTask)
+{
+    for (size_t n : {1, 2, 3, 8}) {
+        Pool p(n);
+        std::vector<Worker> &workers = p.workers;
+        WorkerPool<Worker> &pool = p.pool;
+        const size_t count = 2000;
+        std::vector<std::atomic<int>> runs(count);
+        std::vector<uint64_t> result(count, 0);
+        size_t ticks = 0;
+        const std::thread::id caller = std::this_thread::get_id();
+        bool tickedElsewhere = false;
+        pool.run(
+            count,
+            [&](Worker &w, size_t i) {
+                // A worker never changes thread: its scratch is its thread's alone.
+                if (w.tasks++ == 0)
+                    w.thread = std::this_thread::get_id();
+                EXPECT_EQ(w.thread, std::this_thread::get_id());
+                ++runs[i];
+                result[i] = uint64_t(i) * i;
+            },
+            [&] {
+                tickedElsewhere = tickedElsewhere || std::this_thread::get_id() != caller;
+                ++ticks;
+            });
+        EXPECT_EQ(ticks, count) << n;
+        EXPECT_FALSE(tickedElsewhere) << n;
+        size_t total = 0;
+        for (size_t i = 0; i < count; ++i) {
+            EXPECT_EQ(runs[i].load(), 1) << i;
+            EXPECT_EQ(result[i], uint64_t(i) * i);
+        }
+        for (const Worker &w : workers)
+            total += w.tasks;
+        EXPECT_EQ(total, count);
+        if (workers[0].tasks > 0) // the others may have taken every task first
+            EXPECT_EQ(workers[0].thread, caller) << "the first worker is the caller's";
+    }
+}
+
+TEST(WorkerPool, TheLowestFailingTasksErrorIsRethrown)
+{
+    for (size_t n : {1, 2, 4}) {
+        Pool p(n);
+        WorkerPool<Worker> &pool = p.pool;
+        try {
+            pool.run(
+                100,
+                [&](Worker &, size_t i) {
+                    if (i == 30 || i == 70)
+                        throw Error("task " + std::to_string(i));
+                },
+                [] {});
+            ADD_FAILURE() << "no error";
+        } catch (const Error &e) {
+            // Task 30 is taken before 70, so it always runs and its error wins.
+            EXPECT_STREQ(e.what(), "task 30") << n;
+        }
+    }
+}
+
+TEST(WorkerPool, ACancelStopsEveryThreadAtItsNextTask)
+{
+    for (size_t n : {1, 2, 4}) {
+        Pool p(n);
+        WorkerPool<Worker> &pool = p.pool;
+        CancelToken cancel;
+        std::atomic<size_t> startedAfter{0};
+        const size_t count = 100000;
+        EXPECT_THROW(pool.run(
+                         count,
+                         [&](Worker &, size_t i) {
+                             if (i == 0) // the first task taken: a cancel as the UI sends it
+                                 cancel.cancel();
+                             else if (cancel.cancelled())
+                                 ++startedAfter;
+                             checkCancel(&cancel);
+                         },
+                         [] {}),
+                     Cancelled)
+            << n;
+        // Each thread takes at most one task after the cancel, then stops.
+        EXPECT_LE(startedAfter.load(), n) << n;
+    }
+}
