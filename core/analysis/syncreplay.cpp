@@ -9,7 +9,6 @@ namespace syncscope {
 namespace {
 constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
 using Item = SyncReplay::Index::Item;
-using Ready = SyncReplay::Index::Ready;
 using DeviceIndex = SyncReplay::Index::DeviceIndex;
 constexpr auto LaunchedActivity = SyncReplay::Index::LaunchedActivity;
 constexpr auto OrphanActivity = SyncReplay::Index::OrphanActivity;
@@ -129,29 +128,17 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
             if (d.activity < acts.size() && d.on < acts.size() && d.on != d.activity)
                 depOn[fill[d.activity]++] = d.on;
     }
-    depLast.assign(depOn.size(), 0);
     lastDependent.assign(acts.size(), 0);
-    ready.assign(acts.size(), {});
+    launchReady.assign(acts.size(), 0);
     std::vector<char> irregularAct(acts.size(), 0);
     for (uint32_t a = 0; a < acts.size(); ++a) {
         const ReplayActivity &act = acts[a];
-        Ready &r = ready[a];
-        r.launch = launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]);
-        TimeNs R = r.launch;
-        const int32_t p = pred[a];
-        if (p >= 0)
-            R = std::max(R, acts[static_cast<size_t>(p)].end);
-        for (uint32_t k = depBegin[a]; k < depBegin[a + 1]; ++k) {
-            R = std::max(R, acts[depOn[k]].end);
-            lastDependent[depOn[k]] = std::max(lastDependent[depOn[k]], actItem[a]);
-        }
-        r.latency = act.start - R;
-        r.launchLast = r.launch == R;
-        r.predLast = p >= 0 && acts[static_cast<size_t>(p)].end == R;
+        launchReady[a] = launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]);
         for (uint32_t k = depBegin[a]; k < depBegin[a + 1]; ++k)
-            depLast[k] = acts[depOn[k]].end == R;
-        irregularAct[a] = r.latency < 0;
+            lastDependent[depOn[k]] = std::max(lastDependent[depOn[k]], actItem[a]);
     }
+    for (uint32_t a = 0; a < acts.size(); ++a)
+        irregularAct[a] = acts[a].start < oldReady(a);
 
     prevOfThread.assign(items.size(), -1);
     threadOldMax.assign(items.size(), kNever);
@@ -173,9 +160,8 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
             blockItem[it.ref] = i;
         } else {
             DeviceIndex &d = devices[acts[it.ref].device];
-            d.positions.push_back(i);
-            d.prefixMax.push_back(
-                std::max(d.prefixMax.empty() ? kNever : d.prefixMax.back(), acts[it.ref].end));
+            ++d.activities;
+            d.oldMax = std::max(d.oldMax, acts[it.ref].end);
         }
     }
     lastOfThread.assign(threads, 0);
@@ -198,22 +184,17 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
         if (it.kind == OrphanActivity)
             lastOrphan = i + 1;
     }
-    depReachBefore.assign(items.size() + 1, 0);
+    uint32_t reach = 0;
     for (uint32_t i = 0; i < items.size(); ++i) {
         const Item &it = items[i];
-        depReachBefore[i + 1] =
-            std::max(depReachBefore[i], it.kind == Block ? 0u : lastDependent[it.ref]);
-    }
-    for (DeviceIndex &d : devices) {
-        d.suffixMax.assign(d.positions.size(), kNever);
-        TimeNs m = kNever;
-        for (size_t k = d.positions.size(); k-- > 0;) {
-            m = std::max(m, acts[items[d.positions[k]].ref].end);
-            d.suffixMax[k] = m;
+        if (it.kind != Block && lastDependent[it.ref] > 0) {
+            reach = std::max(reach, lastDependent[it.ref]);
+            depReach.push_back({i, reach});
         }
-        d.oldMax = m;
     }
-
+    if (devices.size() > 1)
+        for (size_t d = 0; d < devices.size(); ++d)
+            devices[d].ends.build(items.size(), [this, d](size_t i) { return oldEndOn(d, i); });
     blockMax.build(items.size(), [this](size_t i) { return oldEnd(i); });
 }
 
@@ -259,6 +240,39 @@ void SyncReplay::allocateWalkState()
 TimeNs SyncReplay::Index::oldEnd(size_t item) const
 {
     return items[item].kind != Block ? in.activities[items[item].ref].end : kNever;
+}
+
+TimeNs SyncReplay::Index::oldEndOn(size_t device, size_t item) const
+{
+    const Item &it = items[item];
+    return it.kind != Block && in.activities[it.ref].device == device ? in.activities[it.ref].end
+                                                                      : kNever;
+}
+
+TimeNs SyncReplay::Index::deviceOldMax(size_t device, size_t from, size_t to) const
+{
+    if (devices.size() == 1) // every activity is the device's
+        return blockMax.max(from, to, [this](size_t i) { return oldEnd(i); });
+    return devices[device].ends.max(from, to,
+                                    [this, device](size_t i) { return oldEndOn(device, i); });
+}
+
+TimeNs SyncReplay::Index::oldReady(uint32_t a) const
+{
+    TimeNs r = launchReady[a];
+    if (pred[a] >= 0)
+        r = std::max(r, in.activities[static_cast<size_t>(pred[a])].end);
+    for (uint32_t k = depBegin[a]; k < depBegin[a + 1]; ++k)
+        r = std::max(r, in.activities[depOn[k]].end);
+    return r;
+}
+
+uint32_t SyncReplay::Index::depReachBefore(size_t item) const
+{
+    const auto it = std::lower_bound(
+        depReach.begin(), depReach.end(), item,
+        [](const std::pair<uint32_t, uint32_t> &e, size_t i) { return e.first < i; });
+    return it == depReach.begin() ? 0 : std::prev(it)->second;
 }
 
 TimeNs SyncReplay::itemOldEnd(size_t item) const
@@ -364,7 +378,6 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     const Item &it = m_ix->items[i];
     const uint32_t a = it.ref;
     const ReplayActivity &act = m_in.activities[a];
-    const Ready &r = m_ix->ready[a];
     const int32_t p = m_ix->pred[a];
     TimeNs h = 0;
     if (it.kind == LaunchedActivity) {
@@ -374,11 +387,16 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
         h = m_headUsed[static_cast<size_t>(p)];
     }
     headUsed = h;
-    TimeNs ns = r.launch - h + (r.launchLast ? r.latency : 0);
+    // The measured start's latency after the last ready constraint stays with
+    // the constraints that were last ready (R, the latest old ready time).
+    const TimeNs launch = m_ix->launchReady[a], R = m_ix->oldReady(a), latency = act.start - R;
+    TimeNs ns = launch - h + (launch == R ? latency : 0);
     if (p >= 0)
-        ns = std::max(ns, newEnd(static_cast<uint32_t>(p)) + (r.predLast ? r.latency : 0));
+        ns = std::max(ns, newEnd(static_cast<uint32_t>(p)) +
+                              (m_in.activities[static_cast<size_t>(p)].end == R ? latency : 0));
     for (uint32_t k = m_ix->depBegin[a]; k < m_ix->depBegin[a + 1]; ++k)
-        ns = std::max(ns, newEnd(m_ix->depOn[k]) + (m_ix->depLast[k] ? r.latency : 0));
+        ns = std::max(ns, newEnd(m_ix->depOn[k]) +
+                              (m_in.activities[m_ix->depOn[k]].end == R ? latency : 0));
     return std::min(act.start, ns);
 }
 
@@ -455,7 +473,7 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     clearRemoved(removed);
 
     for (size_t d = 0; d < m_ix->devices.size(); ++d)
-        if (!m_ix->devices[d].positions.empty())
+        if (m_ix->devices[d].activities > 0)
             out[d] =
                 std::max<TimeNs>(0, m_ix->devices[d].oldMax - lastNewEnd(d, first, stop, shift));
     return out;
@@ -474,16 +492,11 @@ bool SyncReplay::converged(size_t i, size_t last) const
 // before did not move, and those from `to` on moved by exactly `shift`.
 TimeNs SyncReplay::lastNewEnd(size_t d, size_t from, size_t to, TimeNs shift) const
 {
-    const DeviceIndex &di = m_ix->devices[d];
-    TimeNs best = m_devNewMax[d];
-    const auto b = std::lower_bound(di.positions.begin(), di.positions.end(), from);
-    if (b != di.positions.begin())
-        best = std::max(best, di.prefixMax[static_cast<size_t>(b - di.positions.begin()) - 1]);
+    TimeNs best = std::max(m_devNewMax[d], m_ix->deviceOldMax(d, 0, from));
     if (to < m_ix->items.size()) {
-        const auto e = std::lower_bound(di.positions.begin(), di.positions.end(), to);
-        if (e != di.positions.end())
-            best =
-                std::max(best, di.suffixMax[static_cast<size_t>(e - di.positions.begin())] - shift);
+        const TimeNs after = m_ix->deviceOldMax(d, to, m_ix->items.size());
+        if (after != kNever)
+            best = std::max(best, after - shift);
     }
     return best;
 }
@@ -517,7 +530,7 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
     }
     // Activities whose dependents are still to come must be D early too; those
     // before the walk did not move at all.
-    if (m_ix->depReachBefore[m_runFirst] > item)
+    if (m_ix->depReachBefore(m_runFirst) > item)
         return false;
     size_t kept = 0;
     for (const Pending &p : m_pending)
@@ -654,7 +667,7 @@ std::vector<TimeNs> SyncReplay::walkNewLast() const
 {
     std::vector<TimeNs> out(m_ix->devices.size(), kNoValue);
     for (size_t d = 0; d < m_ix->devices.size(); ++d)
-        if (!m_ix->devices[d].positions.empty())
+        if (m_ix->devices[d].activities > 0)
             out[d] = lastNewEnd(d, m_walkStart, m_convergedAt, m_tailShift);
     return out;
 }

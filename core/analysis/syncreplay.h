@@ -175,29 +175,29 @@ struct SyncReplay::Index {
         uint32_t thread; // launching / calling thread; unused for orphans
     };
     struct DeviceIndex {
-        std::vector<uint32_t> positions; // item positions of its activities
-        std::vector<TimeNs> prefixMax;   // max old end over positions[0..k]
-        std::vector<TimeNs> suffixMax;   // max old end over positions[k..]
-        TimeNs oldMax = 0;
-    };
-    // Per activity, its constraints' old ready times.
-    struct Ready {
-        TimeNs launch = 0;  // min(s, launch end); s for an orphan
-        TimeNs latency = 0; // s - R
-        bool launchLast = false, predLast = false;
+        size_t activities = 0;
+        TimeNs oldMax = std::numeric_limits<TimeNs>::min();
+        BlockRangeMax ends; // its activities' old ends by item; with one device, blockMax serves
     };
 
     explicit Index(const ReplayInput &input);
     TimeNs oldEnd(size_t item) const; // its activity's old end; kNever for a blocking call
+    TimeNs oldEndOn(size_t device, size_t item) const; // the same, kNever off that device
+    // The latest old end of the device's activities at item positions [from, to).
+    TimeNs deviceOldMax(size_t device, size_t from, size_t to) const;
+    // R: the latest old ready time of activity a's constraints (its launch, its
+    // stream predecessor's end, the ends it depends on).
+    TimeNs oldReady(uint32_t a) const;
+    // The latest last dependent (lastDependent) of the activities before item position `item`.
+    uint32_t depReachBefore(size_t item) const;
 
     const ReplayInput &in;
-    std::vector<Item> items;       // in host order
-    std::vector<uint32_t> actItem; // activity -> item position
-    std::vector<int32_t> pred;     // previous activity on the same stream, or -1
-    std::vector<Ready> ready;
-    std::vector<uint32_t> depBegin; // CSR of dependencies: per activity, into depOn
+    std::vector<Item> items;         // in host order
+    std::vector<uint32_t> actItem;   // activity -> item position
+    std::vector<int32_t> pred;       // previous activity on the same stream, or -1
+    std::vector<TimeNs> launchReady; // per activity: min(s, launch end); s for an orphan
+    std::vector<uint32_t> depBegin;  // CSR of dependencies: per activity, into depOn
     std::vector<uint32_t> depOn;
-    std::vector<char> depLast;           // per dependency: last ready in the measured run
     std::vector<uint32_t> lastDependent; // per activity: last item position of a dependent, or 0
     std::vector<int32_t> prevOfThread;   // per item: previous item of the same thread, or -1
     std::vector<TimeNs> threadOldMax;    // per item: the thread's launched old-end max so far
@@ -206,8 +206,8 @@ struct SyncReplay::Index {
     std::vector<uint32_t> lastOfStream;  // last item position of each stream
     size_t lastIrregular = 0;            // 1 + last orphan/overlap/early-return item
     size_t lastOrphan = 0;               // 1 + last orphan item
-    std::vector<uint32_t>
-        depReachBefore; // per item position: max lastDependent of earlier activities
+    // (item position, max lastDependent up to it) at each activity with a dependent.
+    std::vector<std::pair<uint32_t, uint32_t>> depReach;
     std::vector<DeviceIndex> devices;
     uint32_t threads = 0, streams = 0;
     BlockRangeMax blockMax; // the old ends of the items' activities
