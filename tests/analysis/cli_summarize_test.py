@@ -1,10 +1,11 @@
 #!/usr/bin/env python3
 """`syncscope-cli summarize` and `analyze` on summaries.
 
-analyze on summaries, on traces and on any mix of the two must give the same
-text and the same JSON, byte for byte: for tests/data fixtures and for the
-8 ranks of ../shared/traces/param_dlrm_8ranks. Bad summaries are refused with
-one sentence.
+analyze on summaries, on traces and on any mix of the two, and with its job
+replays on 1 or 3 threads (--threads), must give the same text and the same
+JSON, byte for byte: for tests/data fixtures and for the 8 ranks of
+../shared/traces/param_dlrm_8ranks. Bad summaries and thread counts are
+refused with one sentence.
 Usage: cli_summarize_test.py SYNCSCOPE_CLI DATA_DIR SHARED_DIR
 """
 import os
@@ -25,8 +26,8 @@ def run(cli, args):
     return subprocess.run([cli, *args], capture_output=True, timeout=600)
 
 
-def analyze(cli, files, out):
-    p = run(cli, ["analyze", *files, "--json", out, "--top", "1000"])
+def analyze(cli, files, out, extra=()):
+    p = run(cli, ["analyze", *files, "--json", out, "--top", "1000", *extra])
     if p.returncode != 0:
         raise SystemExit(f"analyze {files} failed: {p.stderr.decode(errors='replace')}")
     with open(out, "rb") as f:
@@ -47,11 +48,13 @@ def compare(cli, tmp, traces, label, ranked=False):
         summaries.append(s)
     want = analyze(cli, traces, os.path.join(tmp, "want.json"))
     mixed = [s if i % 2 else t for i, (t, s) in enumerate(zip(traces, summaries))]
-    runs = [("summaries", summaries), ("mix", mixed)]
+    runs = [("summaries", summaries, ()), ("mix", mixed, ()),
+            ("summaries on 1 thread", summaries, ("--threads", "1")),
+            ("summaries on 3 threads", summaries, ("--threads", "3"))]
     if ranked:  # every file names its rank: the order given does not matter
-        runs.append(("reversed", summaries[::-1]))
-    for name, files in runs:
-        got = analyze(cli, files, os.path.join(tmp, "got.json"))
+        runs.append(("reversed", summaries[::-1], ()))
+    for name, files, extra in runs:
+        got = analyze(cli, files, os.path.join(tmp, "got.json"), extra)
         check(got[0] == want[0], f"{label}: text on {name} differs from text on the traces")
         check(got[1] == want[1], f"{label}: JSON on {name} differs from JSON on the traces")
     # The summaries are a small fraction of the traces.
@@ -100,6 +103,10 @@ def main(cli, data, shared):
             p = run(cli, ["analyze", path])
             ok, lines = one_sentence(p)
             check(ok and path in lines[0], f"{name}: rc {p.returncode}, {lines}")
+        for bad in ("-1", "1025", "two"):
+            p = run(cli, ["analyze", good, "--threads", bad])
+            ok, lines = one_sentence(p)
+            check(ok and "thread count" in lines[0], f"--threads {bad}: {lines}")
         p = run(cli, ["analyze", good, "--step-regex", "^x$"])
         ok, lines = one_sentence(p)
         check(ok and "--step-regex" in lines[0], f"other options: {lines}")
