@@ -54,8 +54,9 @@ JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInp
 const std::vector<std::string> &defaultTopCategories()
 {
     static const std::vector<std::string> kCats = {
-        std::string(category::kCpuOp), std::string(category::kUserAnnotation), std::string(category::kKernel),
-        std::string(category::kMemcpy), std::string(category::kMemset)};
+        std::string(category::kCpuOp), std::string(category::kUserAnnotation),
+        std::string(category::kKernel), std::string(category::kMemcpy),
+        std::string(category::kMemset)};
     return kCats;
 }
 
@@ -130,7 +131,17 @@ void writeAdviceJson(JsonWriter &w, const std::string &id, const std::string &to
 std::string analysisToJson(const JobAnalysis &job, size_t topN,
                            const std::vector<std::string> &topCategories, int indent)
 {
-    JsonWriter w(indent);
+    std::string out;
+    writeAnalysisJson(
+        job, topN, topCategories, [&out](std::string_view piece) { out.append(piece); }, indent);
+    return out;
+}
+
+void writeAnalysisJson(const JobAnalysis &job, size_t topN,
+                       const std::vector<std::string> &topCategories, const JsonWriter::Sink &sink,
+                       int indent)
+{
+    JsonWriter w(indent, sink);
     auto each = [&](auto &&fn) {
         for (size_t f = 0; f < job.files.size(); ++f)
             fn(uint64_t(f), job.files[f]);
@@ -381,7 +392,7 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
     if (job.hasWhatIf)
         writeWhatIfJson(w, job.whatIf);
     w.endObject();
-    return w.take();
+    w.finish();
 }
 
 } // namespace syncscope

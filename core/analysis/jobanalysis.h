@@ -3,6 +3,7 @@
 // `syncscope-cli analyze --json` contract (README "analyze --json").
 #include "analysis/filereport.h"
 #include "analysis/jobscale.h"
+#include "analysis/jsonwriter.h"
 #include "analysis/whatif.h"
 
 #include <map>
@@ -44,6 +45,10 @@ JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInp
 std::string analysisToJson(const JobAnalysis &job, size_t topN,
                            const std::vector<std::string> &topCategories = defaultTopCategories(),
                            int indent = 1);
+// The same document streamed to `sink` piece by piece (JsonWriter's sink), so
+// a large job's document is never whole in memory.
+void writeAnalysisJson(const JobAnalysis &job, size_t topN, const std::vector<std::string> &topCategories,
+                       const JsonWriter::Sink &sink, int indent = 1);
 
 class JsonWriter;
 

@@ -53,10 +53,17 @@ JsonWriter &JsonWriter::close(char bracket)
     if (!empty)
         newline();
     m_out += bracket;
+    if (m_sink && m_out.size() >= (size_t(1) << 20)) {
+        m_sink(m_out);
+        m_out.clear();
+    }
     return *this;
 }
 
-JsonWriter &JsonWriter::endObject() { return close('}'); }
+JsonWriter &JsonWriter::endObject()
+{
+    return close('}');
+}
 
 JsonWriter &JsonWriter::beginArray()
 {
@@ -66,7 +73,10 @@ JsonWriter &JsonWriter::beginArray()
     return *this;
 }
 
-JsonWriter &JsonWriter::endArray() { return close(']'); }
+JsonWriter &JsonWriter::endArray()
+{
+    return close(']');
+}
 
 JsonWriter &JsonWriter::key(std::string_view k)
 {
@@ -86,13 +96,27 @@ JsonWriter &JsonWriter::value(std::string_view s)
         const unsigned char c = *p;
         if (c < 0x80) {
             switch (c) {
-            case '"': m_out += "\\\""; break;
-            case '\\': m_out += "\\\\"; break;
-            case '\n': m_out += "\\n"; break;
-            case '\r': m_out += "\\r"; break;
-            case '\t': m_out += "\\t"; break;
-            case '\b': m_out += "\\b"; break;
-            case '\f': m_out += "\\f"; break;
+            case '"':
+                m_out += "\\\"";
+                break;
+            case '\\':
+                m_out += "\\\\";
+                break;
+            case '\n':
+                m_out += "\\n";
+                break;
+            case '\r':
+                m_out += "\\r";
+                break;
+            case '\t':
+                m_out += "\\t";
+                break;
+            case '\b':
+                m_out += "\\b";
+                break;
+            case '\f':
+                m_out += "\\f";
+                break;
             default:
                 if (c < 0x20) {
                     char buf[8];
@@ -126,11 +150,26 @@ JsonWriter &JsonWriter::value(std::string_view s)
     return *this;
 }
 
-JsonWriter &JsonWriter::value(int64_t v) { return raw(std::to_string(v)); }
-JsonWriter &JsonWriter::value(uint64_t v) { return raw(std::to_string(v)); }
-JsonWriter &JsonWriter::value(bool v) { return raw(v ? "true" : "false"); }
-JsonWriter &JsonWriter::null() { return raw("null"); }
-JsonWriter &JsonWriter::micros(TimeNs ns) { return raw(formatMicros(ns)); }
+JsonWriter &JsonWriter::value(int64_t v)
+{
+    return raw(std::to_string(v));
+}
+JsonWriter &JsonWriter::value(uint64_t v)
+{
+    return raw(std::to_string(v));
+}
+JsonWriter &JsonWriter::value(bool v)
+{
+    return raw(v ? "true" : "false");
+}
+JsonWriter &JsonWriter::null()
+{
+    return raw("null");
+}
+JsonWriter &JsonWriter::micros(TimeNs ns)
+{
+    return raw(formatMicros(ns));
+}
 
 JsonWriter &JsonWriter::raw(std::string_view json)
 {
@@ -143,6 +182,14 @@ std::string JsonWriter::take()
 {
     m_out += '\n';
     return std::move(m_out);
+}
+
+void JsonWriter::finish()
+{
+    m_out += '\n';
+    if (m_sink)
+        m_sink(m_out);
+    m_out.clear();
 }
 
 } // namespace syncscope

@@ -5,6 +5,7 @@
 #include "trace/tracemodel.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -17,7 +18,14 @@ std::string formatMicros(TimeNs ns);
 
 class JsonWriter {
 public:
+    // Where a streamed document goes, piece by piece.
+    using Sink = std::function<void(std::string_view)>;
+
     explicit JsonWriter(int indent = 1) : m_indent(indent) {}
+    // A document streamed to `sink` whenever about 1 MiB has gathered (at the
+    // end of an object or array), so a long one is never whole in memory;
+    // finish() writes the rest.
+    JsonWriter(int indent, Sink sink) : m_indent(indent), m_sink(std::move(sink)) {}
 
     JsonWriter &beginObject();
     JsonWriter &endObject();
@@ -41,6 +49,8 @@ public:
 
     // The document, ending with a newline.
     std::string take();
+    // With a sink: the rest of the document, ending with a newline, to the sink.
+    void finish();
 
 private:
     void beforeValue();
@@ -50,6 +60,7 @@ private:
     std::vector<bool> m_first; // per open container: nothing written yet
     int m_indent;
     bool m_afterKey = false;
+    Sink m_sink;
 };
 
 } // namespace syncscope
