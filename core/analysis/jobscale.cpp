@@ -101,20 +101,16 @@ public:
                 m_seqIndex[m_collectiveOf[0].at(m_order[0][i]).first] = i;
     }
 
-    // A replay of the same job with a walk state of its own, sharing the ranks'
-    // indexes with `other` (for replays on several threads).
-    explicit JobReplay(const JobReplay &other)
-        : m_ranks(other.m_ranks), m_coupled(other.m_coupled), m_oldLast(other.m_oldLast),
-          m_cancel(other.m_cancel), m_order(other.m_order), m_collectiveOf(other.m_collectiveOf),
-          m_orderConsistent(other.m_orderConsistent), m_groupItems(other.m_groupItems),
-          m_lockStep(other.m_lockStep), m_seqIndex(other.m_seqIndex)
-    {
-        for (const auto &r : other.m_replays)
-            m_replays.push_back(r->twin());
-        allocateRunState();
-        m_reach.assign(m_ranks.size(), 0);
-    }
+    JobReplay(const JobReplay &) = delete;
     JobReplay &operator=(const JobReplay &) = delete;
+
+    // A replay of the same job with a walk state of its own, sharing the ranks'
+    // replay indexes with this one (for replays on several threads), as
+    // SyncReplay::twin does for one rank.
+    std::unique_ptr<JobReplay> twin() const
+    {
+        return std::unique_ptr<JobReplay>(new JobReplay(*this, Twin{}));
+    }
 
     // How much later collective c ended in the last run() (<= 0).
     TimeNs delta(size_t c) const
@@ -360,6 +356,19 @@ public:
     }
 
 private:
+    struct Twin {};
+    JobReplay(const JobReplay &other, Twin)
+        : m_ranks(other.m_ranks), m_coupled(other.m_coupled), m_oldLast(other.m_oldLast),
+          m_cancel(other.m_cancel), m_order(other.m_order), m_collectiveOf(other.m_collectiveOf),
+          m_orderConsistent(other.m_orderConsistent), m_groupItems(other.m_groupItems),
+          m_lockStep(other.m_lockStep), m_seqIndex(other.m_seqIndex)
+    {
+        for (const auto &r : other.m_replays)
+            m_replays.push_back(r->twin());
+        allocateRunState();
+        m_reach.assign(m_ranks.size(), 0);
+    }
+
     enum State : uint8_t { Lazy, Running, Paused, PausedLazy, Asleep, Done };
     const std::vector<const RankInput *> &m_ranks;
     const std::vector<Coupled> &m_coupled;
@@ -887,7 +896,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     std::vector<std::unique_ptr<JobReplay>> twins;
     std::vector<JobReplay *> workers{&replay};
     for (size_t t = 1; t < replayThreads(threads, ranks); ++t) {
-        twins.push_back(std::make_unique<JobReplay>(replay));
+        twins.push_back(replay.twin());
         workers.push_back(twins.back().get());
     }
     WorkerPool<JobReplay> pool(workers);
