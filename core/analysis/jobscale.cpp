@@ -895,7 +895,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     // threads, each task writing its own slot.
     std::vector<std::unique_ptr<JobReplay>> twins;
     std::vector<JobReplay *> workers{&replay};
-    for (size_t t = 1; t < replayThreads(threads, ranks); ++t) {
+    for (size_t t = 1, count = replayThreads(threads, ranks); t < count; ++t) {
         twins.push_back(replay.twin());
         workers.push_back(twins.back().get());
     }
