@@ -301,9 +301,11 @@ void registerAnalyze(CLI::App &app, int &exitCode)
         "Also replay without every sync source this selects, together: sync=, op=, frame= "
         "substrings or advice= a rule id, comma-joined (repeatable: the union), "
         "e.g. --what-if op=aten::item --what-if advice=cpu-index");
-    cmd->add_option("--threads", opts->threads,
-                    "CPU threads for the job's replays, 0 = all cores (default 0, at most " +
-                        std::to_string(kMaxThreads) + "); the figures do not depend on it")
+    cmd->add_option(
+           "--threads", opts->threads,
+           "CPU threads for the job's replays, 0 = all cores (default 0, at most " +
+               std::to_string(kMaxThreads) +
+               "; fewer where their state would pass 1 GiB); the figures do not depend on it")
         ->check(threadsValidator());
     cmd->add_option("--cat", opts->cats,
                     "Categories of the top-ops list (repeatable; default cpu_op, user_annotation, "

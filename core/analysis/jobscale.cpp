@@ -503,20 +503,22 @@ private:
     }
 };
 
-// How many threads the job's replays use: `requested` where given (0: every
-// core), and no more extra threads than fit 1 GiB of walk state (each twin
-// walks every rank at most once: about 20 bytes per GPU activity of the job).
-size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ranks)
+// How many threads the job's replays use: `requested` (0: every core), and no
+// more extra threads than fit 1 GiB of their state: each twin walks every rank
+// at most once (about 20 bytes per GPU activity of the job) and keeps its own
+// per-collective state and copy of the collectives' order (about 128 bytes per
+// collective part).
+size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ranks,
+                     const std::vector<Coupled> &coupled)
 {
     size_t threads = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
-    if (requested == 0) {
-        size_t activities = 0;
-        for (const RankInput *r : ranks)
-            activities += r->replay.activities.size();
-        const size_t perTwin = std::max<size_t>(1, activities * 20);
-        threads = std::min(threads, 1 + (size_t(1) << 30) / perTwin);
-    }
-    return std::max<size_t>(1, threads);
+    size_t activities = 0, parts = 0;
+    for (const RankInput *r : ranks)
+        activities += r->replay.activities.size();
+    for (const Coupled &c : coupled)
+        parts += c.parts.size();
+    const size_t perTwin = std::max<size_t>(1, activities * 20 + parts * 128);
+    return std::max<size_t>(1, std::min(threads, 1 + (size_t(1) << 30) / perTwin));
 }
 
 // Nearest-rank percentiles of a sorted list: p5 at floor(0.05 (n-1)), the median
@@ -895,7 +897,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     // threads, each task writing its own slot.
     std::vector<std::unique_ptr<JobReplay>> twins;
     std::vector<JobReplay *> workers{&replay};
-    for (size_t t = 1, count = replayThreads(threads, ranks); t < count; ++t) {
+    for (size_t t = 1, count = replayThreads(threads, ranks, coupled); t < count; ++t) {
         twins.push_back(replay.twin());
         workers.push_back(twins.back().get());
     }

@@ -126,8 +126,8 @@ std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const st
                                       const std::vector<const ReplayInput *> &replays);
 
 // Two inputs with the same rank are an Error (one sentence). The replays run on
-// `threads` threads (0: every core, as many as fit 1 GiB of walk state); the
-// result does not depend on how many.
+// `threads` threads (0: every core), no more than fit 1 GiB of the extra
+// threads' state; the result does not depend on how many.
 JobScale analyzeJobScale(const std::vector<RankInput> &ranks, const ProgressFn &progress = {},
                          const CancelToken *cancel = nullptr, size_t threads = 0);
 

@@ -47,7 +47,7 @@ public:
     // A number or literal already formatted as JSON.
     JsonWriter &raw(std::string_view json);
 
-    // The document, ending with a newline.
+    // Without a sink: the document, ending with a newline.
     std::string take();
     // With a sink: the rest of the document, ending with a newline, to the sink.
     void finish();

@@ -62,8 +62,9 @@ public:
     // Keeps a reference to `input`, which must outlive the replay.
     explicit SyncReplay(const ReplayInput &input);
     // A replay of the same input with a walk state of its own, sharing this
-    // one's index and coupled activities (setCoupled), for replays on several
-    // threads. Its walk state is allocated at its first walk.
+    // one's index and its coupled activities as set so far (a later setCoupled
+    // on either changes only that one), for replays on several threads. Its
+    // walk state is allocated at its first walk.
     std::unique_ptr<SyncReplay> twin() const;
 
     // Avoidable time per device (>= 0) without the blocking calls `removed`

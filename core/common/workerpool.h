@@ -7,7 +7,8 @@
 // on the threads. tick() runs on the calling thread once per task finished on
 // any thread (all of them by the time run returns). An error stops every thread
 // at its next task and is rethrown: the one of the lowest task, and a Cancelled
-// only where nothing else failed.
+// only where nothing else failed. Where the system gives fewer threads than
+// workers, the threads it gives take every task.
 #include "common/error.h"
 
 #include <algorithm>
@@ -15,6 +16,7 @@
 #include <cstddef>
 #include <exception>
 #include <mutex>
+#include <system_error>
 #include <thread>
 #include <vector>
 
@@ -63,10 +65,17 @@ public:
                 }
             }
         };
+        if (m_workers.empty())
+            throw Error("internal: a worker pool has no worker");
         const size_t others = std::min(m_workers.size(), std::max<size_t>(count, 1)) - 1;
         std::vector<std::thread> threads;
-        for (size_t t = 1; t <= others; ++t)
-            threads.emplace_back([&, t] { work(*m_workers[t], false); });
+        for (size_t t = 1; t <= others; ++t) {
+            try {
+                threads.emplace_back([&, t] { work(*m_workers[t], false); });
+            } catch (const std::system_error &) {
+                break; // no more threads to be had: the ones running take every task
+            }
+        }
         work(*m_workers[0], true);
         for (std::thread &t : threads)
             t.join();
