@@ -19,15 +19,9 @@ namespace syncscope::cli {
 
 namespace {
 
-std::string ms(TimeNs ns)
-{
-    return formatMillis(ns);
-}
+std::string ms(TimeNs ns) { return formatMillis(ns); }
 
-std::string pct(TimeNs part, TimeNs whole)
-{
-    return whole <= 0 ? "0.0%" : formatPercent(part, whole);
-}
+std::string pct(TimeNs part, TimeNs whole) { return whole <= 0 ? "0.0%" : formatPercent(part, whole); }
 
 std::string clip(std::string_view s, size_t n = 100)
 {
@@ -137,11 +131,10 @@ void printSummary(const JobAnalysis &job, size_t top)
                   << w.selectedCalls << " blocking call(s) removed together\n";
         if (w.hasJob)
             std::cout << "    the job would finish " << ms(w.jobAvoidable)
-                      << " earlier (every rank's selected calls removed together, through the "
-                         "collectives)\n";
+                      << " earlier (every rank's selected calls removed together, through the collectives)\n";
         for (const WhatIfDevice &d : w.devices)
-            std::cout << "    GPU " << d.device << " would finish " << ms(d.avoidable)
-                      << " earlier  " << job.files[d.file].path << "\n";
+            std::cout << "    GPU " << d.device << " would finish " << ms(d.avoidable) << " earlier  "
+                      << job.files[d.file].path << "\n";
     }
     for (size_t f = 0; f < job.files.size(); ++f) {
         const FileReport &r = job.files[f];
@@ -186,16 +179,14 @@ void printSummary(const JobAnalysis &job, size_t top)
                           << sourceText(*best) << "\n";
             const TimeNs largest = best ? best->avoidableByDevice[di] : 0;
             if (noSingleSourceExplains(largest, d.avoidable))
-                std::cout << "           no single source saves much: the syncs re-synchronize "
-                             "each other; "
+                std::cout << "           no single source saves much: the syncs re-synchronize each other; "
                              "removing all "
-                          << r.syncCalls.size() << " blocking call(s) together saves "
-                          << ms(d.avoidable) << " (pick a set with --what-if)\n";
+                          << r.syncCalls.size() << " blocking call(s) together saves " << ms(d.avoidable)
+                          << " (pick a set with --what-if)\n";
         }
         if (r.devices.empty())
-            std::cout << (r.truncated
-                              ? "    no GPU activity (kernels, memcpys, memsets) in the part read\n"
-                              : "    no GPU activity (kernels, memcpys, memsets) in this trace\n");
+            std::cout << (r.truncated ? "    no GPU activity (kernels, memcpys, memsets) in the part read\n"
+                                      : "    no GPU activity (kernels, memcpys, memsets) in this trace\n");
         size_t copies = 0;
         for (const ReportSyncCall &s : r.syncCalls)
             copies += s.pageableCopy;
@@ -208,13 +199,12 @@ void printSummary(const JobAnalysis &job, size_t top)
         std::cout << ", " << r.cudaSyncEvents.size() << " cuda_sync event(s), " << r.syncGaps.size()
                   << " sync gap(s), " << r.steps.size() << " step(s)\n";
         if (!r.devices.empty())
-            std::cout
-                << "    " << r.streamDependencies << " stream wait(s) kept by the replay, "
-                << (r.waitMode == WaitMode::Exact
-                        ? "exact (from the profiler's Stream Wait Event records)"
-                        : "inferred from the measured schedule (no Stream Wait Event records; "
-                          "record with enable_cuda_sync_events=True for exact ones)")
-                << "\n";
+            std::cout << "    " << r.streamDependencies << " stream wait(s) kept by the replay, "
+                      << (r.waitMode == WaitMode::Exact
+                              ? "exact (from the profiler's Stream Wait Event records)"
+                              : "inferred from the measured schedule (no Stream Wait Event records; "
+                                "record with enable_cuda_sync_events=True for exact ones)")
+                      << "\n";
         if (!r.sources.empty()) {
             std::cout << "    Sync sources, by what removing all their calls would save:\n";
             for (size_t i = 0; i < r.sources.size() && i < top; ++i) {
@@ -296,11 +286,10 @@ void registerAnalyze(CLI::App &app, int &exitCode)
     cmd->add_option("--top", opts->top,
                     "How many top ops, sync sources and sync gaps to list (default 10)");
     addAnalysisOptions(cmd, opts->analysis);
-    cmd->add_option(
-        "--what-if", opts->whatIf,
-        "Also replay without every sync source this selects, together: sync=, op=, frame= "
-        "substrings or advice= a rule id, comma-joined (repeatable: the union), "
-        "e.g. --what-if op=aten::item --what-if advice=cpu-index");
+    cmd->add_option("--what-if", opts->whatIf,
+                    "Also replay without every sync source this selects, together: sync=, op=, frame= "
+                    "substrings or advice= a rule id, comma-joined (repeatable: the union), "
+                    "e.g. --what-if op=aten::item --what-if advice=cpu-index");
     cmd->add_option(
            "--threads", opts->threads,
            "CPU threads for the job's replays, 0 = all cores (default 0, at most " +

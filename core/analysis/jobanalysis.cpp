@@ -54,9 +54,8 @@ JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInp
 const std::vector<std::string> &defaultTopCategories()
 {
     static const std::vector<std::string> kCats = {
-        std::string(category::kCpuOp), std::string(category::kUserAnnotation),
-        std::string(category::kKernel), std::string(category::kMemcpy),
-        std::string(category::kMemset)};
+        std::string(category::kCpuOp), std::string(category::kUserAnnotation), std::string(category::kKernel),
+        std::string(category::kMemcpy), std::string(category::kMemset)};
     return kCats;
 }
 

@@ -27,7 +27,7 @@ struct Coupled {
     std::string group, name;
     uint32_t seq = 0;
     struct Part {
-        size_t rank; // index into the sorted ranks
+        size_t rank;        // index into the sorted ranks
         uint32_t activity;
         TimeNs start, end, wait;
     };
@@ -37,8 +37,8 @@ struct Coupled {
 };
 
 struct Walk {
-    std::vector<TimeNs> newLast; // per rank: latest new end of any activity (kNever: none)
-    size_t forced = 0;           // collectives resolved before every rank arrived
+    std::vector<TimeNs> newLast;  // per rank: latest new end of any activity (kNever: none)
+    size_t forced = 0;            // collectives resolved before every rank arrived
 };
 
 class JobReplay {
@@ -77,8 +77,7 @@ public:
             std::unordered_map<size_t, size_t> local;
             for (uint32_t a : m_order[r]) {
                 const size_t c = m_collectiveOf[r].at(a).first;
-                const auto at =
-                    local.emplace(groupIndex.at(coupled[c].group), local.size()).first->second;
+                const auto at = local.emplace(groupIndex.at(coupled[c].group), local.size()).first->second;
                 if (at == m_groupItems[r].size())
                     m_groupItems[r].emplace_back();
                 m_groupItems[r][at].push_back({m_replays[r]->itemOf(a), c});
@@ -92,8 +91,7 @@ public:
         for (size_t r = 0; r < n && m_lockStep; ++r) {
             m_lockStep = m_order[r].size() == nc;
             for (size_t i = 0; i < nc && m_lockStep; ++i)
-                m_lockStep = m_collectiveOf[r].at(m_order[r][i]).first ==
-                             m_collectiveOf[0].at(m_order[0][i]).first;
+                m_lockStep = m_collectiveOf[r].at(m_order[r][i]).first == m_collectiveOf[0].at(m_order[0][i]).first;
         }
         m_seqIndex.assign(nc, 0);
         if (m_lockStep)
@@ -226,9 +224,7 @@ public:
                 while (state[r] == Lazy || state[r] == Running) {
                     if (state[r] == Lazy) {
                         const std::vector<uint32_t> &mine = m_order[r];
-                        const size_t next = cursor[r] < mine.size()
-                                                ? m_replays[r]->itemOf(mine[cursor[r]])
-                                                : SIZE_MAX;
+                        const size_t next = cursor[r] < mine.size() ? m_replays[r]->itemOf(mine[cursor[r]]) : SIZE_MAX;
                         if (wakeAt[r] != SIZE_MAX && wakeAt[r] <= next) {
                             wake(r, wakeAt[r]);
                             continue;
@@ -239,15 +235,13 @@ public:
                             break;
                         }
                         const auto ck = m_collectiveOf[r].at(mine[cursor[r]]);
-                        if (isResolved(
-                                ck.first)) { // resolved without this rank (a cycle of groups)
+                        if (isResolved(ck.first)) { // resolved without this rank (a cycle of groups)
                             if (m_delta[ck.first] == 0) {
                                 ++cursor[r];
                             } else {
                                 wake(r, next);
                                 m_replays[r]->pauseUnmoved(mine[cursor[r]]);
-                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end +
-                                                     m_delta[ck.first]);
+                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end + m_delta[ck.first]);
                             }
                             continue;
                         }
@@ -280,19 +274,16 @@ public:
                         m_replays[r]->resume(p.end + m_delta[ck.first]);
                         continue;
                     }
-                    if (m_lockStep && p.wait > 0 &&
-                        sleeping.size() + 1 == n) { // lock-step: it ends as measured
+                    if (m_lockStep && p.wait > 0 && sleeping.size() + 1 == n) { // lock-step: it ends as measured
                         touch(ck.first);
                         m_resolved[ck.first] = 1;
                         m_replays[r]->resume(p.end);
                         continue;
                     }
-                    arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start,
-                           Paused);
+                    arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start, Paused);
                 }
             }
-            if (done == n ||
-                (!sleeping.empty() && complete.empty() && active == 0 && pendingWake == 0))
+            if (done == n || (!sleeping.empty() && complete.empty() && active == 0 && pendingWake == 0))
                 break; // every rank not done sleeps: nothing more moves
             if (complete.empty()) {
                 // Every rank waits at a collective another rank has not reached:
@@ -375,11 +366,9 @@ private:
     const std::vector<TimeNs> &m_oldLast; // per rank: its last measured end
     const CancelToken *m_cancel;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
-    std::vector<std::vector<uint32_t>>
-        m_order; // per rank: its collectives' activities in host order
-    std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>>
-        m_collectiveOf;            // -> (collective, part)
-    bool m_orderConsistent = true; // the ranks meet their collectives in compatible orders
+    std::vector<std::vector<uint32_t>> m_order; // per rank: its collectives' activities in host order
+    std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
+    bool m_orderConsistent = true;  // the ranks meet their collectives in compatible orders
     // Per collective, valid in the current run where m_cStamp equals m_gen.
     uint32_t m_gen = 0;
     std::vector<uint32_t> m_cStamp;
@@ -391,7 +380,7 @@ private:
     // Per rank, its collectives of each group in host order: (item position, collective).
     std::vector<std::vector<std::vector<std::pair<size_t, size_t>>>> m_groupItems;
     std::vector<size_t> m_reach; // per rank, in the last run: the first item a change could reach
-    bool m_lockStep = false;     // every rank meets every collective, in one order
+    bool m_lockStep = false;       // every rank meets every collective, in one order
     std::vector<size_t> m_seqIndex; // lock-step: a collective's position in that order
 
     // The per-collective state of a run, unstamped.
@@ -410,9 +399,8 @@ private:
     size_t firstCollectiveFrom(size_t r, size_t item) const
     {
         const std::vector<uint32_t> &mine = m_order[r];
-        return size_t(std::lower_bound(
-                          mine.begin(), mine.end(), item,
-                          [&](uint32_t x, size_t pos) { return m_replays[r]->itemOf(x) < pos; }) -
+        return size_t(std::lower_bound(mine.begin(), mine.end(), item,
+                                       [&](uint32_t x, size_t pos) { return m_replays[r]->itemOf(x) < pos; }) -
                       mine.begin());
     }
 
@@ -439,8 +427,7 @@ private:
             const size_t r = work.back();
             work.pop_back();
             for (const auto &list : m_groupItems[r]) {
-                const auto it = std::lower_bound(list.begin(), list.end(),
-                                                 std::make_pair(m_reach[r], size_t(0)));
+                const auto it = std::lower_bound(list.begin(), list.end(), std::make_pair(m_reach[r], size_t(0)));
                 if (it == list.end())
                     continue;
                 for (const Coupled::Part &p : m_coupled[it->second].parts)
@@ -539,8 +526,7 @@ int64_t rankOf(const std::vector<RankInput> &input, size_t i)
 
 // Rank identity: distributedInfo.rank, else the position of the file. The
 // positions in rank order; two files of one rank are an Error.
-std::vector<size_t> rankOrder(const std::vector<int64_t> &rank,
-                              const std::vector<std::string> &file)
+std::vector<size_t> rankOrder(const std::vector<int64_t> &rank, const std::vector<std::string> &file)
 {
     std::vector<std::pair<int64_t, size_t>> order;
     for (size_t i = 0; i < rank.size(); ++i)
@@ -571,8 +557,7 @@ std::vector<size_t> rankOrder(const std::vector<RankInput> &input)
 
 // The collectives of ranks (in rank order) matched by (group, seq), in group,
 // then sequence order; the ones that cannot be coupled are counted in `unmatched`.
-std::vector<Coupled> coupleCollectives(const std::vector<const ReplayInput *> &ranks,
-                                       size_t &unmatched)
+std::vector<Coupled> coupleCollectives(const std::vector<const ReplayInput *> &ranks, size_t &unmatched)
 {
     const size_t n = ranks.size();
     // Collectives: by group, the ranks that have any, and each (group, seq).
@@ -691,8 +676,7 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
     return r;
 }
 
-std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank,
-                                      const std::vector<std::string> &file,
+std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const std::vector<std::string> &file,
                                       const std::vector<const ReplayInput *> &replays)
 {
     const std::vector<size_t> order = rankOrder(rank, file);
@@ -700,8 +684,7 @@ std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank,
     for (size_t i : order)
         sorted.push_back(replays[i]);
     size_t unmatched = 0;
-    const std::vector<ClockOffset> byRank =
-        offsetsFrom(coupleCollectives(sorted, unmatched), sorted.size());
+    const std::vector<ClockOffset> byRank = offsetsFrom(coupleCollectives(sorted, unmatched), sorted.size());
     std::vector<ClockOffset> out(replays.size());
     for (size_t r = 0; r < order.size(); ++r)
         out[order[r]] = byRank[r];
@@ -886,10 +869,9 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         const Walk w = replay.run(removed);
         job.avoidable = jobSaving(w);
         if (w.forced)
-            job.warnings.push_back(
-                std::to_string(w.forced) +
-                " collective(s) were met in a different order on different ranks; "
-                "the replay counted the ranks not yet there as not moved");
+            job.warnings.push_back(std::to_string(w.forced) +
+                                   " collective(s) were met in a different order on different ranks; "
+                                   "the replay counted the ranks not yet there as not moved");
         tick("job replay");
     }
 
@@ -1014,9 +996,8 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         }
         job.blame.push_back(std::move(b));
     }
-    std::stable_sort(
-        job.blame.begin(), job.blame.end(),
-        [](const CollectiveBlame &x, const CollectiveBlame &y) { return x.lateness > y.lateness; });
+    std::stable_sort(job.blame.begin(), job.blame.end(),
+                     [](const CollectiveBlame &x, const CollectiveBlame &y) { return x.lateness > y.lateness; });
 
     // Rank x step: each step of a critical rank is a task (one tick each); those
     // with calls to remove, on a rank whose calls can save the job anything, replay.
@@ -1035,10 +1016,8 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
         const WindowSearch<RankStepWindow> search(ri.steps);
         for (const auto &ck : partsOf[r]) {
-            const ReplayActivity &act =
-                ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
-            auto it =
-                act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
+            const ReplayActivity &act = ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
+            auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
             if (it == launchStart.end())
                 continue;
             const int64_t k = search.find(it->second);
@@ -1088,10 +1067,9 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         },
         [&] { tick("replay of each step"); });
     if (job.unmatched)
-        job.warnings.push_back(
-            std::to_string(job.unmatched) +
-            " collective(s) are missing on some ranks of their group or differ in "
-            "kernel name: they were not coupled");
+        job.warnings.push_back(std::to_string(job.unmatched) +
+                               " collective(s) are missing on some ranks of their group or differ in "
+                               "kernel name: they were not coupled");
     if (progress)
         progress(1.0, "done");
     return job;
@@ -1105,8 +1083,8 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
     return jobScaleImpl(input, progress, cancel, nullptr, nullptr, threads);
 }
 
-TimeNs jobWhatIfSaving(const std::vector<RankInput> &input,
-                       const std::vector<std::vector<size_t>> &removed, const CancelToken *cancel)
+TimeNs jobWhatIfSaving(const std::vector<RankInput> &input, const std::vector<std::vector<size_t>> &removed,
+                       const CancelToken *cancel)
 {
     TimeNs saving = 0;
     jobScaleImpl(input, {}, cancel, &removed, &saving, 1);

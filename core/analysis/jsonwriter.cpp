@@ -60,10 +60,7 @@ JsonWriter &JsonWriter::close(char bracket)
     return *this;
 }
 
-JsonWriter &JsonWriter::endObject()
-{
-    return close('}');
-}
+JsonWriter &JsonWriter::endObject() { return close('}'); }
 
 JsonWriter &JsonWriter::beginArray()
 {
@@ -73,10 +70,7 @@ JsonWriter &JsonWriter::beginArray()
     return *this;
 }
 
-JsonWriter &JsonWriter::endArray()
-{
-    return close(']');
-}
+JsonWriter &JsonWriter::endArray() { return close(']'); }
 
 JsonWriter &JsonWriter::key(std::string_view k)
 {
@@ -96,27 +90,13 @@ JsonWriter &JsonWriter::value(std::string_view s)
         const unsigned char c = *p;
         if (c < 0x80) {
             switch (c) {
-            case '"':
-                m_out += "\\\"";
-                break;
-            case '\\':
-                m_out += "\\\\";
-                break;
-            case '\n':
-                m_out += "\\n";
-                break;
-            case '\r':
-                m_out += "\\r";
-                break;
-            case '\t':
-                m_out += "\\t";
-                break;
-            case '\b':
-                m_out += "\\b";
-                break;
-            case '\f':
-                m_out += "\\f";
-                break;
+            case '"': m_out += "\\\""; break;
+            case '\\': m_out += "\\\\"; break;
+            case '\n': m_out += "\\n"; break;
+            case '\r': m_out += "\\r"; break;
+            case '\t': m_out += "\\t"; break;
+            case '\b': m_out += "\\b"; break;
+            case '\f': m_out += "\\f"; break;
             default:
                 if (c < 0x20) {
                     char buf[8];
@@ -150,26 +130,11 @@ JsonWriter &JsonWriter::value(std::string_view s)
     return *this;
 }
 
-JsonWriter &JsonWriter::value(int64_t v)
-{
-    return raw(std::to_string(v));
-}
-JsonWriter &JsonWriter::value(uint64_t v)
-{
-    return raw(std::to_string(v));
-}
-JsonWriter &JsonWriter::value(bool v)
-{
-    return raw(v ? "true" : "false");
-}
-JsonWriter &JsonWriter::null()
-{
-    return raw("null");
-}
-JsonWriter &JsonWriter::micros(TimeNs ns)
-{
-    return raw(formatMicros(ns));
-}
+JsonWriter &JsonWriter::value(int64_t v) { return raw(std::to_string(v)); }
+JsonWriter &JsonWriter::value(uint64_t v) { return raw(std::to_string(v)); }
+JsonWriter &JsonWriter::value(bool v) { return raw(v ? "true" : "false"); }
+JsonWriter &JsonWriter::null() { return raw("null"); }
+JsonWriter &JsonWriter::micros(TimeNs ns) { return raw(formatMicros(ns)); }
 
 JsonWriter &JsonWriter::raw(std::string_view json)
 {

@@ -37,9 +37,8 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     auto launchOfCorrelation = [&](int64_t correlation) -> const ReplayLaunch * {
         if (correlation == kNoValue)
             return nullptr;
-        auto it = std::lower_bound(
-            launchOf.begin(), launchOf.end(), correlation,
-            [](const std::pair<int64_t, uint32_t> &e, int64_t c) { return e.first < c; });
+        auto it = std::lower_bound(launchOf.begin(), launchOf.end(), correlation,
+                                   [](const std::pair<int64_t, uint32_t> &e, int64_t c) { return e.first < c; });
         return it != launchOf.end() && it->first == correlation ? &launches[it->second] : nullptr;
     };
     for (const ReplayBlocking &c : calls)
@@ -335,8 +334,7 @@ void SyncReplay::touchThread(uint32_t t, size_t item)
 // may still give it a head start.
 void SyncReplay::updateThreadDiverged(uint32_t t)
 {
-    const bool d =
-        m_thrNewMax[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t];
+    const bool d = m_thrNewMax[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t];
     m_divergedThreads += size_t(d) - size_t(m_thrDiverged[t] != 0);
     m_thrDiverged[t] = d;
 }
@@ -516,8 +514,7 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
         } else if (m_head[t] != d) {
             return false;
         }
-        if (m_thrOldNow[t] != kNever &&
-            std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t] - d)
+        if (m_thrOldNow[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t] - d)
             return false;
     }
     if (!have)

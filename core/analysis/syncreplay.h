@@ -142,8 +142,8 @@ private:
     uint32_t m_pendingUntil = 0;
     size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
     size_t m_walkLastRemoved = 0, m_convergedAt = SIZE_MAX;
-    TimeNs m_tailShift = 0; // of the items from m_convergedAt on (endShifted)
-    bool m_rewoken = false; // the walk went on after converging
+    TimeNs m_tailShift = 0;   // of the items from m_convergedAt on (endShifted)
+    bool m_rewoken = false;   // the walk went on after converging
     TimeNs m_skippedMax = std::numeric_limits<TimeNs>::min();
     uint32_t m_thrGen = 0;
     TimeNs m_pausedStart = 0;

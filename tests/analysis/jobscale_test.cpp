@@ -46,8 +46,7 @@ TEST(JobScale, InconsistentRankDataIsRefused)
     EXPECT_NE(e.find("the rank data of 'b.summary' is inconsistent"), std::string::npos) << e;
     RankInput badSource = rank(1, "c.summary");
     badSource.sources.push_back({"cudaStreamSynchronize", "", "", false, false, {4}});
-    EXPECT_NE(errorOf({rank(0, "a.json"), badSource}).find("a sync source names a call"),
-              std::string::npos);
+    EXPECT_NE(errorOf({rank(0, "a.json"), badSource}).find("a sync source names a call"), std::string::npos);
 }
 
 TEST(JobScale, RanksWithoutCollectivesAreNotCoupled)
@@ -151,8 +150,7 @@ std::vector<RankInput> twoGroupJob()
     second.calls = {1};
     first.calls = {0};
     r0.sources = {second, first};
-    r1.replay.activities = {
-        {0, 0, 10, 200, 1}, {0, 0, 200, 300, 2}, {0, 0, 410, 700, 3}, {0, 0, 700, 800, 4}};
+    r1.replay.activities = {{0, 0, 10, 200, 1}, {0, 0, 200, 300, 2}, {0, 0, 410, 700, 3}, {0, 0, 700, 800, 4}};
     r1.replay.launches = {{0, 0, 5, 1}, {0, 6, 9, 2}, {0, 400, 405, 3}, {0, 406, 409, 4}};
     r1.replay.collectives = {{0, "A", ar, 0}, {1, "B", ar, 0}, {2, "A", ar, 1}, {3, "B", ar, 1}};
     r2.replay.activities = {{0, 0, 10, 300, 1}, {0, 0, 320, 800, 2}, {0, 0, 800, 900, 3}};
