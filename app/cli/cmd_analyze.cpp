@@ -7,6 +7,7 @@
 #include "analysis/timetext.h"
 #include "cliutil.h"
 #include "commands.h"
+#include "jobranks.h"
 #include "outputs.h"
 #include "trace/atomicfile.h"
 
@@ -313,39 +314,26 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             // One rank at a time: only one trace model is alive at once, and
             // what stays of each rank is its summary.
             const size_t n = opts->files.size();
-            std::vector<RankSummary> ranks;
-            ranks.reserve(n);
-            for (size_t i = 0; i < n; ++i) {
-                const std::string &path = opts->files[i];
-                Doing loading("loading and analysing '" + path + "'");
-                ProgressFn rankProgress = [&, i](double f, const char *msg) {
-                    progress(0.95 * (double(i) + f) / double(n), msg);
-                };
-                ranks.push_back(loadRank(path, options, n >= 2 || !whatIf.empty(), rankProgress));
-            }
-            sortByRank(ranks);
+            JobRanks ranks = loadJobRanks(opts->files, options, n >= 2 || !whatIf.empty(),
+                                          [&](size_t i, double f, const char *msg) {
+                                              progress(0.95 * (double(i) + f) / double(n), msg);
+                                          });
             const std::string what =
                 n == 1 ? "'" + opts->files.front() + "'" : std::to_string(n) + " ranks";
             Doing analysing("analysing the job of " + what);
-            std::vector<FileReport> reports;
-            std::vector<RankInput> inputs;
-            for (RankSummary &r : ranks) {
-                reports.push_back(std::move(r.report));
-                if (n >= 2 || !whatIf.empty())
-                    inputs.push_back(std::move(r.job));
-            }
-            ranks.clear();
             WhatIf chosen;
             if (!whatIf.empty())
-                chosen = analyzeWhatIf(inputs, whatIf);
-            if (n < 2)
-                inputs.clear();
-            ProgressFn jobProgress = [&](double f, const char *) {
-                progress(0.95 + 0.05 * f, "analysing the job");
-            };
-            JobAnalysis job = assembleJob(std::move(reports), inputs, jobProgress, nullptr,
-                                          size_t(opts->threads));
-            inputs.clear();
+                chosen = analyzeWhatIf(ranks.inputs, whatIf);
+            std::optional<JobScale> jobScale;
+            if (n >= 2) {
+                ProgressFn jobProgress = [&](double f, const char *) {
+                    progress(0.95 + 0.05 * f, "analysing the job");
+                };
+                jobScale = analyzeJobScale(std::move(ranks.inputs), jobProgress, nullptr,
+                                           size_t(opts->threads));
+            }
+            ranks.inputs.clear();
+            JobAnalysis job = assembleJob(ranks.takeReports(), std::move(jobScale));
             job.hasWhatIf = !whatIf.empty();
             job.whatIf = std::move(chosen);
             if (!opts->cats.empty())

@@ -7,6 +7,7 @@
 #include "analysis/tracediff.h"
 #include "cliutil.h"
 #include "commands.h"
+#include "jobranks.h"
 #include "outputs.h"
 #include "trace/atomicfile.h"
 #include "trace/traceloader.h"
@@ -57,26 +58,18 @@ void registerReport(CLI::App &app, int &exitCode)
 
             StderrProgress progress;
             const size_t n = files.size();
-            std::vector<RankSummary> ranks;
-            for (size_t i = 0; i < n; ++i) {
-                Doing loading("loading and analysing '" + files[i] + "'");
-                ranks.push_back(loadRank(files[i], opts->analysis, n >= 2, [&, i](double f, const char *msg) {
-                    progress(0.8 * (double(i) + f) / double(n), msg);
-                }));
-            }
-            sortByRank(ranks);
-            std::vector<FileReport> reports;
-            std::vector<RankInput> jobInputs;
-            for (RankSummary &r : ranks) {
-                reports.push_back(std::move(r.report));
-                if (n >= 2)
-                    jobInputs.push_back(std::move(r.job));
-            }
-            ranks.clear();
+            JobRanks ranks = loadJobRanks(files, opts->analysis, n >= 2,
+                                          [&](size_t i, double f, const char *msg) {
+                                              progress(0.8 * (double(i) + f) / double(n), msg);
+                                          });
             JobAnalysis job;
             {
                 Doing analysing("analysing the job of " + std::to_string(n) + " file(s)");
-                job = assembleJob(std::move(reports), jobInputs);
+                std::optional<JobScale> jobScale;
+                if (n >= 2)
+                    jobScale = analyzeJobScale(std::move(ranks.inputs));
+                ranks.inputs.clear();
+                job = assembleJob(ranks.takeReports(), std::move(jobScale));
             }
             std::optional<TraceDiff> diff;
             if (opts->compare.size() == 2) {

@@ -34,20 +34,29 @@ JobAnalysis analyzeJob(const std::vector<TraceModelPtr> &files, const AnalysisOp
 JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInput> &ranks,
                         const ProgressFn &progress, const CancelToken *cancel, size_t threads)
 {
+    std::optional<JobScale> jobScale;
+    if (files.size() >= 2) {
+        if (ranks.size() != files.size())
+            throw Error("the job analysis needs one rank input per file (" +
+                        std::to_string(ranks.size()) + " for " + std::to_string(files.size()) +
+                        " files)");
+        jobScale = analyzeJobScale(ranks, progress, cancel, threads);
+    }
+    if (progress)
+        progress(1.0, "done");
+    return assembleJob(std::move(files), std::move(jobScale));
+}
+
+JobAnalysis assembleJob(std::vector<FileReport> files, std::optional<JobScale> jobScale)
+{
     JobAnalysis job;
     job.files = std::move(files);
     job.categories = mergeCategories(job.files);
     job.ops = mergeOps(job.files);
-    if (job.files.size() >= 2) {
-        if (ranks.size() != job.files.size())
-            throw Error("the job analysis needs one rank input per file (" +
-                        std::to_string(ranks.size()) + " for " + std::to_string(job.files.size()) +
-                        " files)");
-        job.jobScale = analyzeJobScale(ranks, progress, cancel, threads);
+    if (jobScale) {
+        job.jobScale = std::move(*jobScale);
         job.hasJobScale = true;
     }
-    if (progress)
-        progress(1.0, "done");
     return job;
 }
 

@@ -7,6 +7,7 @@
 #include "analysis/whatif.h"
 
 #include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -38,6 +39,10 @@ JobAnalysis analyzeJob(const std::vector<TraceModelPtr> &files, const AnalysisOp
 JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInput> &ranks,
                         const ProgressFn &progress = {}, const CancelToken *cancel = nullptr,
                         size_t threads = 0);
+// The same with the job-scale analysis already run (analyzeJobScale on the
+// ranks' inputs; none for one file), so a large job's reports need not be
+// unpacked while its replays run.
+JobAnalysis assembleJob(std::vector<FileReport> files, std::optional<JobScale> jobScale);
 
 // The JSON document of `analyze --json`; top_ops keeps the topN longest ops of
 // the given categories (all when empty); the job-scale members follow with two

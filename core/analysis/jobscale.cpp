@@ -728,10 +728,12 @@ namespace {
 
 // The job analysis; with `whatIf` (per input file, calls to remove) it stops
 // once the replay without exactly those calls, together, has run, and puts its
-// saving in *whatIfSaving.
+// saving in *whatIfSaving. With `owned` (the same vector as `input`, given
+// up by the caller) each rank's launch calls are let go once the replay
+// indexes no longer need them.
 JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &progress,
                       const CancelToken *cancel, const std::vector<std::vector<size_t>> *whatIf,
-                      TimeNs *whatIfSaving, size_t threads)
+                      TimeNs *whatIfSaving, size_t threads, std::vector<RankInput> *owned = nullptr)
 {
     JobScale job;
     for (const RankInput &r : input)
@@ -808,6 +810,28 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     job.span = jobEnd - first;
 
     JobReplay replay(ranks, coupled, oldLast, cancel);
+    std::vector<std::vector<std::pair<size_t, size_t>>> partsOf(n); // (collective, part)
+    for (size_t c = 0; c < coupled.size(); ++c)
+        for (size_t i = 0; i < coupled[c].parts.size(); ++i)
+            partsOf[coupled[c].parts[i].rank].push_back({c, i});
+    // Each collective's step, as partsOf: the latest-starting step whose window
+    // holds its launch call's start; -1 (none) without a launch call. The last
+    // use of the launch calls, which the replay indexes hold what they need of.
+    std::vector<std::vector<int64_t>> stepOfPart(n);
+    for (size_t r = 0; r < n; ++r) {
+        const RankInput &ri = *ranks[r];
+        std::unordered_map<int64_t, TimeNs> launchStart;
+        for (const ReplayLaunch &l : ri.replay.launches)
+            launchStart.emplace(l.correlation, l.start);
+        const WindowSearch<RankStepWindow> search(ri.steps);
+        for (const auto &ck : partsOf[r]) {
+            const ReplayActivity &act = ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
+            auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
+            stepOfPart[r].push_back(it == launchStart.end() ? -1 : search.find(it->second));
+        }
+        if (owned && !whatIf)
+            std::vector<ReplayLaunch>().swap((*owned)[size_t(ranks[r] - input.data())].replay.launches);
+    }
     auto jobSaving = [&](const Walk &w) {
         TimeNs end = kNever;
         for (size_t r = 0; r < n; ++r)
@@ -887,10 +911,6 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
 
     // Rows per rank. The device: the one most of its collectives run on (ties:
     // the lowest id), else its busiest.
-    std::vector<std::vector<std::pair<size_t, size_t>>> partsOf(n); // (collective, part)
-    for (size_t c = 0; c < coupled.size(); ++c)
-        for (size_t i = 0; i < coupled[c].parts.size(); ++i)
-            partsOf[coupled[c].parts[i].rank].push_back({c, i});
     std::vector<size_t> criticalRanks;
     for (size_t r = 0; r < n; ++r) {
         const RankInput &ri = *ranks[r];
@@ -915,6 +935,8 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         }
         if (critical[r])
             criticalRanks.push_back(r);
+        if (owned) // coupled: its collectives' names and groups are no longer read
+            std::vector<CollectiveKernel>().swap((*owned)[size_t(ranks[r] - input.data())].replay.collectives);
     }
     // The replay is monotone in what it removes (every new time is a min and max
     // of earlier ones, and a removed call only adds to a head start), so where
@@ -1006,24 +1028,16 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         std::vector<size_t> calls; // empty: nothing to replay
     };
     std::vector<StepTask> stepTasks;
+    size_t rows = 0;
+    for (size_t r = 0; r < n; ++r)
+        rows += ranks[r]->steps.size();
+    job.rankSteps.reserve(rows);
     for (size_t r = 0; r < n; ++r) {
         const RankInput &ri = *ranks[r];
-        std::unordered_map<int64_t, TimeNs> launchStart;
-        for (const ReplayLaunch &l : ri.replay.launches)
-            launchStart.emplace(l.correlation, l.start);
-        // A collective is in the latest-starting step whose window holds its
-        // launch call's start; one without a launch call is in none.
         std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
-        const WindowSearch<RankStepWindow> search(ri.steps);
-        for (const auto &ck : partsOf[r]) {
-            const ReplayActivity &act = ri.replay.activities[coupled[ck.first].parts[ck.second].activity];
-            auto it = act.correlation == kNoValue ? launchStart.end() : launchStart.find(act.correlation);
-            if (it == launchStart.end())
-                continue;
-            const int64_t k = search.find(it->second);
-            if (k >= 0)
-                inStep[size_t(k)].push_back(ck);
-        }
+        for (size_t i = 0; i < partsOf[r].size(); ++i)
+            if (stepOfPart[r][i] >= 0)
+                inStep[size_t(stepOfPart[r][i])].push_back(partsOf[r][i]);
         // The calls by end, for each step's calls.
         std::vector<uint32_t> byEnd(ri.replay.calls.size());
         for (size_t c = 0; c < byEnd.size(); ++c)
@@ -1081,6 +1095,13 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
                          const CancelToken *cancel, size_t threads)
 {
     return jobScaleImpl(input, progress, cancel, nullptr, nullptr, threads);
+}
+
+JobScale analyzeJobScale(std::vector<RankInput> &&input, const ProgressFn &progress,
+                         const CancelToken *cancel, size_t threads)
+{
+    std::vector<RankInput> owned = std::move(input);
+    return jobScaleImpl(owned, progress, cancel, nullptr, nullptr, threads, &owned);
 }
 
 TimeNs jobWhatIfSaving(const std::vector<RankInput> &input, const std::vector<std::vector<size_t>> &removed,

@@ -130,6 +130,10 @@ std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const st
 // threads' state; the result does not depend on how many.
 JobScale analyzeJobScale(const std::vector<RankInput> &ranks, const ProgressFn &progress = {},
                          const CancelToken *cancel = nullptr, size_t threads = 0);
+// The same on inputs given up: the analysis lets go of what its replays no
+// longer need as it goes (each rank's launch calls once its replay is indexed).
+JobScale analyzeJobScale(std::vector<RankInput> &&ranks, const ProgressFn &progress = {},
+                         const CancelToken *cancel = nullptr, size_t threads = 0);
 
 // What-if for the job: how much earlier its last GPU activity ends (aligned
 // clock) when exactly removed[f] (indices into file f's replay calls) are

@@ -511,6 +511,18 @@ RankSummary decodeRankSummary(std::string_view bytes, const std::string &name)
     return s;
 }
 
+std::string packReport(FileReport report)
+{
+    RankSummary s;
+    s.report = std::move(report);
+    return encodeRankSummary(s);
+}
+
+FileReport unpackReport(std::string_view packed)
+{
+    return decodeRankSummary(packed, "a packed report").report;
+}
+
 void writeRankSummary(const std::string &path, const RankSummary &summary)
 {
     writeFileAtomically(path, encodeRankSummary(summary));
@@ -604,14 +616,30 @@ RankSummary loadRank(const std::string &path, const AnalysisOptions &options, bo
     return s;
 }
 
-void sortByRank(std::vector<RankSummary> &ranks)
+std::vector<size_t> jobOrder(const std::vector<int64_t> &ranks)
 {
-    std::stable_sort(ranks.begin(), ranks.end(), [](const RankSummary &a, const RankSummary &b) {
-        const bool ha = a.report.rank != kNoValue, hb = b.report.rank != kNoValue;
+    std::vector<size_t> order(ranks.size());
+    for (size_t i = 0; i < order.size(); ++i)
+        order[i] = i;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) {
+        const bool ha = ranks[a] != kNoValue, hb = ranks[b] != kNoValue;
         if (ha != hb)
             return ha;
-        return ha && a.report.rank < b.report.rank;
+        return ha && ranks[a] < ranks[b];
     });
+    return order;
+}
+
+void sortByRank(std::vector<RankSummary> &ranks)
+{
+    std::vector<int64_t> ids;
+    for (const RankSummary &r : ranks)
+        ids.push_back(r.report.rank);
+    std::vector<RankSummary> sorted;
+    sorted.reserve(ranks.size());
+    for (size_t i : jobOrder(ids))
+        sorted.push_back(std::move(ranks[i]));
+    ranks = std::move(sorted);
 }
 
 } // namespace syncscope

@@ -39,6 +39,12 @@ RankSummary makeRankSummary(const TraceModel &model, const SyncAnalysis &analysi
 std::string encodeRankSummary(const RankSummary &summary);
 RankSummary decodeRankSummary(std::string_view bytes, const std::string &name);
 
+// A report in the summary's bytes (its strings once each, its fields
+// fixed-width): a fraction of its size in memory, so the ranks of a large job
+// can keep their reports while the job analysis runs; and back.
+std::string packReport(FileReport report);
+FileReport unpackReport(std::string_view packed);
+
 // Written atomically (atomicfile.h); read whole.
 void writeRankSummary(const std::string &path, const RankSummary &summary);
 RankSummary readRankSummary(const std::string &path);
@@ -57,6 +63,8 @@ RankSummary loadRank(const std::string &path, const AnalysisOptions &options, bo
 // The ranks in job order: those with a distributedInfo.rank first, by rank, the
 // others after them in the order given (stable).
 void sortByRank(std::vector<RankSummary> &ranks);
+// The same order as positions, from each file's distributedInfo.rank (kNoValue: none).
+std::vector<size_t> jobOrder(const std::vector<int64_t> &ranks);
 
 // Throws Error when a summary's analysis ran with other options than `options`
 // (its figures would differ from an analysis of its trace with them).

@@ -207,6 +207,36 @@ TEST(RankSummary, EveryFieldRoundTrips)
     EXPECT_FALSE(decodeRankSummary(encodeRankSummary(other), "r.summary").report == s.report);
 }
 
+TEST(RankSummary, APackedReportUnpacksFieldForField)
+{
+    const RankSummary s = everyField();
+    const std::string packed = packReport(s.report);
+    EXPECT_TRUE(unpackReport(packed) == s.report);
+    // A trace's report.
+    const auto model = loadTrace(dataPath("gpu_sync_gaps.json"));
+    const FileReport r = makeFileReport(*model, analyzeSyncs(*model));
+    ASSERT_FALSE(r.syncCalls.empty());
+    const std::string bytes = packReport(r);
+    EXPECT_TRUE(unpackReport(bytes) == r);
+    EXPECT_THROW(unpackReport(bytes.substr(0, bytes.size() - 1)), Error);
+}
+
+TEST(RankSummary, JobOrderPutsTheRankedFilesFirstByRankThenTheOthersAsGiven)
+{
+    EXPECT_EQ(jobOrder({kNoValue, 3, 1, kNoValue, 2}), (std::vector<size_t>{2, 4, 1, 0, 3}));
+    EXPECT_EQ(jobOrder({}), std::vector<size_t>{});
+    std::vector<RankSummary> ranks(3);
+    ranks[0].report.rank = 5;
+    ranks[0].report.path = "a";
+    ranks[1].report.path = "b";
+    ranks[2].report.rank = 4;
+    ranks[2].report.path = "c";
+    sortByRank(ranks);
+    EXPECT_EQ(ranks[0].report.path, "c");
+    EXPECT_EQ(ranks[1].report.path, "a");
+    EXPECT_EQ(ranks[2].report.path, "b");
+}
+
 TEST(RankSummary, HeaderIsLittleEndianFixedWidth)
 {
     const std::string bytes = encodeRankSummary(everyField());

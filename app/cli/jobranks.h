@@ -1,0 +1,33 @@
+#pragma once
+// A job's files (traces or rank summaries, in any mix) loaded one rank at a
+// time, as analyze and report read them: one trace model alive at once, and
+// with two or more files each rank's report packed (packReport) until the job
+// analysis has run, so the replays never share memory with every rank's
+// per-call rows.
+#include "analysis/filereport.h"
+#include "analysis/jobscale.h"
+#include "analysis/syncanalysis.h"
+
+#include <functional>
+#include <string>
+#include <vector>
+
+namespace syncscope::cli {
+
+struct JobRanks {
+    std::vector<RankInput> inputs; // in job order (sortByRank), when asked for
+
+    // The reports in job order; the packed ones are unpacked and let go.
+    std::vector<FileReport> takeReports();
+
+    std::vector<std::string> packed;  // two or more files
+    std::vector<FileReport> reports;  // one file
+};
+
+// Loads each file, marking the phase with its name (Doing); progress(i, f, msg)
+// reports file i's share f.
+JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptions &options,
+                      bool withJobInput,
+                      const std::function<void(size_t, double, const char *)> &progress);
+
+} // namespace syncscope::cli
