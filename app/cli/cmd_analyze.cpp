@@ -324,16 +324,10 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             WhatIf chosen;
             if (!whatIf.empty())
                 chosen = analyzeWhatIf(ranks.inputs, whatIf);
-            std::optional<JobScale> jobScale;
-            if (n >= 2) {
-                ProgressFn jobProgress = [&](double f, const char *) {
-                    progress(0.95 + 0.05 * f, "analysing the job");
-                };
-                jobScale = analyzeJobScale(std::move(ranks.inputs), jobProgress, nullptr,
-                                           size_t(opts->threads));
-            }
-            ranks.inputs.clear();
-            JobAnalysis job = assembleJob(ranks.takeReports(), std::move(jobScale));
+            ProgressFn jobProgress = [&](double f, const char *) {
+                progress(0.95 + 0.05 * f, "analysing the job");
+            };
+            JobAnalysis job = ranks.assemble(jobProgress, size_t(opts->threads));
             job.hasWhatIf = !whatIf.empty();
             job.whatIf = std::move(chosen);
             if (!opts->cats.empty())

@@ -65,11 +65,7 @@ void registerReport(CLI::App &app, int &exitCode)
             JobAnalysis job;
             {
                 Doing analysing("analysing the job of " + std::to_string(n) + " file(s)");
-                std::optional<JobScale> jobScale;
-                if (n >= 2)
-                    jobScale = analyzeJobScale(std::move(ranks.inputs));
-                ranks.inputs.clear();
-                job = assembleJob(ranks.takeReports(), std::move(jobScale));
+                job = ranks.assemble();
             }
             std::optional<TraceDiff> diff;
             if (opts->compare.size() == 2) {

@@ -5,17 +5,21 @@
 
 namespace syncscope::cli {
 
-std::vector<FileReport> JobRanks::takeReports()
+JobAnalysis JobRanks::assemble(const ProgressFn &progress, size_t threads)
 {
-    std::vector<FileReport> out = std::move(reports);
+    std::optional<JobScale> jobScale;
+    if (!packed.empty())
+        jobScale = analyzeJobScale(std::move(inputs), progress, nullptr, threads);
+    inputs.clear();
+    std::vector<FileReport> files = std::move(reports);
     reports.clear();
-    out.reserve(out.size() + packed.size());
+    files.reserve(files.size() + packed.size());
     for (std::string &p : packed) {
-        out.push_back(unpackReport(p));
+        files.push_back(unpackReport(p));
         std::string().swap(p);
     }
     packed.clear();
-    return out;
+    return assembleJob(std::move(files), std::move(jobScale));
 }
 
 JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptions &options,

@@ -5,6 +5,7 @@
 // analysis has run, so the replays never share memory with every rank's
 // per-call rows.
 #include "analysis/filereport.h"
+#include "analysis/jobanalysis.h"
 #include "analysis/jobscale.h"
 #include "analysis/syncanalysis.h"
 
@@ -17,8 +18,9 @@ namespace syncscope::cli {
 struct JobRanks {
     std::vector<RankInput> inputs; // in job order (sortByRank), when asked for
 
-    // The reports in job order; the packed ones are unpacked and let go.
-    std::vector<FileReport> takeReports();
+    // The job of these ranks: with two or more files, the job-scale analysis
+    // on the inputs (given up), then the reports unpacked (assembleJob).
+    JobAnalysis assemble(const ProgressFn &progress = {}, size_t threads = 0);
 
     std::vector<std::string> packed;  // two or more files
     std::vector<FileReport> reports;  // one file
