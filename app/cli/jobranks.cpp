@@ -8,17 +8,16 @@ namespace syncscope::cli {
 JobAnalysis JobRanks::assemble(const ProgressFn &progress, size_t threads)
 {
     std::optional<JobScale> jobScale;
-    if (!packed.empty())
+    if (!packedOrder.empty())
         jobScale = analyzeJobScale(std::move(inputs), progress, nullptr, threads);
     inputs.clear();
     std::vector<FileReport> files = std::move(reports);
     reports.clear();
-    files.reserve(files.size() + packed.size());
-    for (std::string &p : packed) {
-        files.push_back(unpackReport(p));
-        std::string().swap(p);
-    }
-    packed.clear();
+    files.reserve(files.size() + packedOrder.size());
+    for (size_t i : packedOrder)
+        files.push_back(unpackReport(packed.take(i)));
+    packedOrder.clear();
+    packed = SpillFile();
     return assembleJob(std::move(files), std::move(jobScale));
 }
 
@@ -27,7 +26,8 @@ JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptio
                       const std::function<void(size_t, double, const char *)> &progress)
 {
     const size_t n = files.size();
-    std::vector<std::string> packed;
+    JobRanks job;
+    std::vector<size_t> packed;
     std::vector<FileReport> reports;
     std::vector<RankInput> inputs;
     std::vector<int64_t> rankIds;
@@ -37,16 +37,15 @@ JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptio
                                  [&, i](double f, const char *msg) { progress(i, f, msg); });
         rankIds.push_back(r.report.rank);
         if (n >= 2)
-            packed.push_back(packReport(std::move(r.report)));
+            packed.push_back(job.packed.add(packReport(std::move(r.report))));
         else
             reports.push_back(std::move(r.report));
         if (withJobInput)
             inputs.push_back(std::move(r.job));
     }
-    JobRanks job;
     for (size_t i : jobOrder(rankIds)) {
         if (n >= 2)
-            job.packed.push_back(std::move(packed[i]));
+            job.packedOrder.push_back(packed[i]);
         else
             job.reports.push_back(std::move(reports[i]));
         if (withJobInput)

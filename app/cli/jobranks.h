@@ -1,13 +1,14 @@
 #pragma once
 // A job's files (traces or rank summaries, in any mix) loaded one rank at a
 // time, as analyze and report read them: one trace model alive at once, and
-// with two or more files each rank's report packed (packReport) until the job
-// analysis has run, so the replays never share memory with every rank's
-// per-call rows.
+// with two or more files each rank's report packed (packReport) in a
+// temporary file (SpillFile) until the job analysis has run, so the replays
+// never share memory with every rank's per-call rows.
 #include "analysis/filereport.h"
 #include "analysis/jobanalysis.h"
 #include "analysis/jobscale.h"
 #include "analysis/syncanalysis.h"
+#include "trace/spillfile.h"
 
 #include <functional>
 #include <string>
@@ -22,7 +23,10 @@ struct JobRanks {
     // on the inputs (given up), then the reports unpacked (assembleJob).
     JobAnalysis assemble(const ProgressFn &progress = {}, size_t threads = 0);
 
-    std::vector<std::string> packed;  // two or more files
+    // Two or more files: their packed reports, taken in job order by the
+    // numbers in packedOrder.
+    SpillFile packed;
+    std::vector<size_t> packedOrder;
     std::vector<FileReport> reports;  // one file
 };
 

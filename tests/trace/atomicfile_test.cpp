@@ -1,6 +1,7 @@
 // What an atomic write keeps of what the user had, and what it never leaves behind.
 #include "common/error.h"
 #include "trace/atomicfile.h"
+#include "testutil.h"
 
 #include <gtest/gtest.h>
 
@@ -30,14 +31,9 @@ namespace {
 using syncscope::AtomicFile;
 using syncscope::writeFileAtomically;
 
-// A new, empty folder: mkdtemp never reuses one, so a folder left by an
-// earlier run whose pid was the same cannot leak its files into a test.
 std::string freshDir()
 {
-    std::string templ = ::testing::TempDir() + "syncscope_atomic_XXXXXX";
-    if (!::mkdtemp(templ.data()))
-        ADD_FAILURE() << "mkdtemp failed for " << templ;
-    return templ;
+    return syncscope::test::freshDir("syncscope_atomic");
 }
 
 std::string slurp(const std::string &path)

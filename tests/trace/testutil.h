@@ -2,6 +2,8 @@
 // Helpers shared by the trace tests.
 #include "trace/tracemodel.h"
 
+#include <gtest/gtest.h>
+
 #include <cstdlib>
 #include <filesystem>
 #include <string>
@@ -14,6 +16,17 @@ namespace syncscope::test {
 inline std::string dataPath(const std::string &name)
 {
     return std::string(SYNCSCOPE_TEST_DATA_DIR) + "/" + name;
+}
+
+// A new, empty folder under the test's temporary folder: mkdtemp never reuses
+// one, so a folder left by an earlier run whose pid was the same cannot leak
+// its files into a test.
+inline std::string freshDir(const std::string &prefix)
+{
+    std::string templ = ::testing::TempDir() + prefix + "_XXXXXX";
+    if (!::mkdtemp(templ.data()))
+        ADD_FAILURE() << "mkdtemp failed for " << templ;
+    return templ;
 }
 
 inline std::string sharedTrace(const std::string &name)
