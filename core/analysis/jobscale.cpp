@@ -10,6 +10,7 @@
 #include "common/workerpool.h"
 
 #include <algorithm>
+#include <functional>
 #include <limits>
 #include <map>
 #include <memory>
@@ -44,59 +45,86 @@ struct Walk {
 class JobReplay {
 public:
     // oldLast: per rank, its last measured end (kNever: no activity).
+    // indexed(r), when given, runs as soon as rank r's replay index is built,
+    // before the next rank's: where the caller lets go of what only the index
+    // needed (the launch calls), no two ranks' worth of it are held at once.
     JobReplay(const std::vector<const RankInput *> &ranks, const std::vector<Coupled> &coupled,
-              const std::vector<TimeNs> &oldLast, const CancelToken *cancel)
+              const std::vector<TimeNs> &oldLast, const CancelToken *cancel,
+              const std::function<void(size_t)> &indexed = {})
         : m_ranks(ranks), m_coupled(coupled), m_oldLast(oldLast), m_cancel(cancel)
     {
         const size_t n = ranks.size(), nc = coupled.size();
-        m_collectiveOf.resize(n);
-        std::vector<std::vector<uint32_t>> acts(n);
-        for (size_t c = 0; c < nc; ++c)
-            for (size_t k = 0; k < coupled[c].parts.size(); ++k) {
-                const Coupled::Part &p = coupled[c].parts[k];
-                m_collectiveOf[p.rank][p.activity] = {c, k};
-                acts[p.rank].push_back(p.activity);
+        auto plan = std::make_shared<Plan>();
+        plan->order.resize(n);
+        plan->partOf.resize(n);
+        {
+            std::vector<std::vector<uint32_t>> acts(n);
+            for (size_t c = 0; c < nc; ++c)
+                for (const Coupled::Part &p : coupled[c].parts)
+                    acts[p.rank].push_back(p.activity);
+            for (size_t r = 0; r < n; ++r) {
+                m_replays.push_back(std::make_unique<SyncReplay>(ranks[r]->replay));
+                m_replays.back()->setCoupled(acts[r]);
+                if (indexed)
+                    indexed(r);
             }
-        for (size_t r = 0; r < n; ++r) {
-            m_replays.push_back(std::make_unique<SyncReplay>(ranks[r]->replay));
-            m_replays.back()->setCoupled(acts[r]);
-            // Its collectives in host order (the order its walk meets them).
-            std::sort(acts[r].begin(), acts[r].end(), [&](uint32_t x, uint32_t y) {
-                return m_replays.back()->itemOf(x) < m_replays.back()->itemOf(y);
-            });
-            m_order.push_back(std::move(acts[r]));
         }
+        // Each rank's collectives in host order (the order its walk meets them).
+        {
+            std::vector<std::vector<std::pair<uint32_t, PartRef>>> mine(n);
+            for (size_t c = 0; c < nc; ++c)
+                for (size_t k = 0; k < coupled[c].parts.size(); ++k) {
+                    const Coupled::Part &p = coupled[c].parts[k];
+                    mine[p.rank].push_back({p.activity, {static_cast<uint32_t>(c), static_cast<uint32_t>(k)}});
+                }
+            for (size_t r = 0; r < n; ++r) {
+                const SyncReplay &replay = *m_replays[r];
+                std::sort(mine[r].begin(), mine[r].end(),
+                          [&](const auto &x, const auto &y) { return replay.itemOf(x.first) < replay.itemOf(y.first); });
+                plan->order[r].reserve(mine[r].size());
+                plan->partOf[r].reserve(mine[r].size());
+                for (const auto &e : mine[r]) {
+                    plan->order[r].push_back(e.first);
+                    plan->partOf[r].push_back(e.second);
+                }
+                std::vector<std::pair<uint32_t, PartRef>>().swap(mine[r]);
+            }
+        }
+        m_plan = plan;
         allocateRunState();
-        m_orderConsistent = ordersConsistent();
+        plan->orderConsistent = ordersConsistent();
         // Per rank, its collectives of each group in host order, for the reach of a change.
         std::map<std::string, size_t> groupIndex;
         for (const Coupled &c : coupled)
             groupIndex.emplace(c.group, groupIndex.size());
-        m_groupItems.resize(n);
+        plan->groupItems.resize(n);
         for (size_t r = 0; r < n; ++r) {
             std::unordered_map<size_t, size_t> local;
-            for (uint32_t a : m_order[r]) {
-                const size_t c = m_collectiveOf[r].at(a).first;
+            for (size_t i = 0; i < plan->order[r].size(); ++i) {
+                const uint32_t c = plan->partOf[r][i].collective;
                 const auto at = local.emplace(groupIndex.at(coupled[c].group), local.size()).first->second;
-                if (at == m_groupItems[r].size())
-                    m_groupItems[r].emplace_back();
-                m_groupItems[r][at].push_back({m_replays[r]->itemOf(a), c});
+                if (at == plan->groupItems[r].size())
+                    plan->groupItems[r].emplace_back();
+                plan->groupItems[r][at].push_back(
+                    {static_cast<uint32_t>(m_replays[r]->itemOf(plan->order[r][i])), c});
             }
         }
         m_reach.assign(n, 0);
         // Lock-step: every collective has every rank, and every rank meets them in one order.
-        m_lockStep = m_orderConsistent && nc > 0;
-        for (size_t c = 0; c < nc && m_lockStep; ++c)
-            m_lockStep = coupled[c].parts.size() == n;
-        for (size_t r = 0; r < n && m_lockStep; ++r) {
-            m_lockStep = m_order[r].size() == nc;
-            for (size_t i = 0; i < nc && m_lockStep; ++i)
-                m_lockStep = m_collectiveOf[r].at(m_order[r][i]).first == m_collectiveOf[0].at(m_order[0][i]).first;
+        bool lockStep = plan->orderConsistent && nc > 0;
+        for (size_t c = 0; c < nc && lockStep; ++c)
+            lockStep = coupled[c].parts.size() == n;
+        for (size_t r = 0; r < n && lockStep; ++r) {
+            lockStep = plan->order[r].size() == nc;
+            for (size_t i = 0; i < nc && lockStep; ++i)
+                lockStep = plan->partOf[r][i].collective == plan->partOf[0][i].collective;
         }
-        m_seqIndex.assign(nc, 0);
-        if (m_lockStep)
+        plan->lockStep = lockStep;
+        if (lockStep) {
+            plan->seqIndex.assign(nc, 0);
             for (size_t i = 0; i < nc; ++i)
-                m_seqIndex[m_collectiveOf[0].at(m_order[0][i]).first] = i;
+                plan->seqIndex[plan->partOf[0][i].collective] = static_cast<uint32_t>(i);
+        }
     }
 
     JobReplay(const JobReplay &) = delete;
@@ -161,7 +189,7 @@ public:
             wakeAt[r] = m_replays[r]->firstRemovedItem(removed[r]);
             pendingWake += wakeAt[r] != SIZE_MAX;
         }
-        if (m_orderConsistent) {
+        if (m_plan->orderConsistent) {
             reach(wakeAt);
             for (size_t r = 0; r < n; ++r)
                 cursor[r] = firstCollectiveFrom(r, m_reach[r]);
@@ -185,7 +213,7 @@ public:
         auto isResolved = [&](size_t c) { return m_cStamp[c] == m_gen && m_resolved[c]; };
         auto wakeSleepers = [&](size_t c) {
             for (size_t r : sleeping) {
-                cursor[r] = m_seqIndex[c];
+                cursor[r] = m_plan->seqIndex[c];
                 state[r] = Lazy;
                 runnable.push_back(r);
             }
@@ -223,7 +251,7 @@ public:
                 runnable.pop_back();
                 while (state[r] == Lazy || state[r] == Running) {
                     if (state[r] == Lazy) {
-                        const std::vector<uint32_t> &mine = m_order[r];
+                        const std::vector<uint32_t> &mine = m_plan->order[r];
                         const size_t next = cursor[r] < mine.size() ? m_replays[r]->itemOf(mine[cursor[r]]) : SIZE_MAX;
                         if (wakeAt[r] != SIZE_MAX && wakeAt[r] <= next) {
                             wake(r, wakeAt[r]);
@@ -234,24 +262,24 @@ public:
                             ++done;
                             break;
                         }
-                        const auto ck = m_collectiveOf[r].at(mine[cursor[r]]);
-                        if (isResolved(ck.first)) { // resolved without this rank (a cycle of groups)
-                            if (m_delta[ck.first] == 0) {
+                        const PartRef ck = m_plan->partOf[r][cursor[r]];
+                        if (isResolved(ck.collective)) { // resolved without this rank (a cycle of groups)
+                            if (m_delta[ck.collective] == 0) {
                                 ++cursor[r];
                             } else {
                                 wake(r, next);
                                 m_replays[r]->pauseUnmoved(mine[cursor[r]]);
-                                m_replays[r]->resume(m_coupled[ck.first].parts[ck.second].end + m_delta[ck.first]);
+                                m_replays[r]->resume(m_coupled[ck.collective].parts[ck.part].end + m_delta[ck.collective]);
                             }
                             continue;
                         }
-                        if (m_lockStep && wakeAt[r] == SIZE_MAX &&
-                            !(m_cStamp[ck.first] == m_gen && m_arrived[ck.first] > 0)) {
+                        if (m_plan->lockStep && wakeAt[r] == SIZE_MAX &&
+                            !(m_cStamp[ck.collective] == m_gen && m_arrived[ck.collective] > 0)) {
                             state[r] = Asleep;
                             sleeping.push_back(r);
                             break;
                         }
-                        arrive(r, ck.first, ck.second, 0, PausedLazy);
+                        arrive(r, ck.collective, ck.part, 0, PausedLazy);
                         break;
                     }
                     const uint32_t a = m_replays[r]->walkToCoupled();
@@ -268,19 +296,19 @@ public:
                         --active;
                         break;
                     }
-                    const auto ck = m_collectiveOf[r].at(a);
-                    const Coupled::Part &p = m_coupled[ck.first].parts[ck.second];
-                    if (isResolved(ck.first)) {
-                        m_replays[r]->resume(p.end + m_delta[ck.first]);
+                    const PartRef ck = partOfActivity(r, a);
+                    const Coupled::Part &p = m_coupled[ck.collective].parts[ck.part];
+                    if (isResolved(ck.collective)) {
+                        m_replays[r]->resume(p.end + m_delta[ck.collective]);
                         continue;
                     }
-                    if (m_lockStep && p.wait > 0 && sleeping.size() + 1 == n) { // lock-step: it ends as measured
-                        touch(ck.first);
-                        m_resolved[ck.first] = 1;
+                    if (m_plan->lockStep && p.wait > 0 && sleeping.size() + 1 == n) { // lock-step: it ends as measured
+                        touch(ck.collective);
+                        m_resolved[ck.collective] = 1;
                         m_replays[r]->resume(p.end);
                         continue;
                     }
-                    arrive(r, ck.first, ck.second, m_replays[r]->pausedNewStart() - p.start, Paused);
+                    arrive(r, ck.collective, ck.part, m_replays[r]->pausedNewStart() - p.start, Paused);
                 }
             }
             if (done == n || (!sleeping.empty() && complete.empty() && active == 0 && pendingWake == 0))
@@ -329,7 +357,7 @@ public:
                 }
             }
             complete.clear();
-            if (m_orderConsistent && out.forced == 0 && resumed + done == n && uniformTail(state))
+            if (m_plan->orderConsistent && out.forced == 0 && resumed + done == n && uniformTail(state))
                 break;
         }
         out.newLast.assign(n, kNever);
@@ -350,9 +378,7 @@ private:
     struct Twin {};
     JobReplay(const JobReplay &other, Twin)
         : m_ranks(other.m_ranks), m_coupled(other.m_coupled), m_oldLast(other.m_oldLast),
-          m_cancel(other.m_cancel), m_order(other.m_order), m_collectiveOf(other.m_collectiveOf),
-          m_orderConsistent(other.m_orderConsistent), m_groupItems(other.m_groupItems),
-          m_lockStep(other.m_lockStep), m_seqIndex(other.m_seqIndex)
+          m_cancel(other.m_cancel), m_plan(other.m_plan)
     {
         for (const auto &r : other.m_replays)
             m_replays.push_back(r->twin());
@@ -366,9 +392,21 @@ private:
     const std::vector<TimeNs> &m_oldLast; // per rank: its last measured end
     const CancelToken *m_cancel;
     std::vector<std::unique_ptr<SyncReplay>> m_replays;
-    std::vector<std::vector<uint32_t>> m_order; // per rank: its collectives' activities in host order
-    std::vector<std::unordered_map<uint32_t, std::pair<size_t, size_t>>> m_collectiveOf; // -> (collective, part)
-    bool m_orderConsistent = true;  // the ranks meet their collectives in compatible orders
+    struct PartRef {
+        uint32_t collective, part; // into m_coupled, and its parts
+    };
+    // What the job's collectives are to each rank, read-only once built and
+    // shared by the twins.
+    struct Plan {
+        std::vector<std::vector<uint32_t>> order;  // per rank: its collectives' activities in host order
+        std::vector<std::vector<PartRef>> partOf;  // per rank, as `order`: which collective and part
+        bool orderConsistent = true;               // the ranks meet their collectives in compatible orders
+        // Per rank, its collectives of each group in host order: (item position, collective).
+        std::vector<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>> groupItems;
+        bool lockStep = false;          // every rank meets every collective, in one order
+        std::vector<uint32_t> seqIndex; // lock-step: a collective's position in that order
+    };
+    std::shared_ptr<const Plan> m_plan;
     // Per collective, valid in the current run where m_cStamp equals m_gen.
     uint32_t m_gen = 0;
     std::vector<uint32_t> m_cStamp;
@@ -377,11 +415,7 @@ private:
     std::vector<TimeNs> m_delta, m_deltaMax;
     std::vector<std::vector<size_t>> m_pausedAt;
     TimeNs m_tailDelta = 0; // of the collectives the run did not reach
-    // Per rank, its collectives of each group in host order: (item position, collective).
-    std::vector<std::vector<std::vector<std::pair<size_t, size_t>>>> m_groupItems;
     std::vector<size_t> m_reach; // per rank, in the last run: the first item a change could reach
-    bool m_lockStep = false;       // every rank meets every collective, in one order
-    std::vector<size_t> m_seqIndex; // lock-step: a collective's position in that order
 
     // The per-collective state of a run, unstamped.
     void allocateRunState()
@@ -395,13 +429,22 @@ private:
         m_pausedAt.assign(nc, {});
     }
 
-    // The index into m_order[r] of rank r's first collective at or after item position `item`.
+    // The index into m_plan->order[r] of rank r's first collective at or after item position `item`.
     size_t firstCollectiveFrom(size_t r, size_t item) const
     {
-        const std::vector<uint32_t> &mine = m_order[r];
+        const std::vector<uint32_t> &mine = m_plan->order[r];
         return size_t(std::lower_bound(mine.begin(), mine.end(), item,
                                        [&](uint32_t x, size_t pos) { return m_replays[r]->itemOf(x) < pos; }) -
                       mine.begin());
+    }
+
+    // Which collective and part rank r's coupled activity a is.
+    PartRef partOfActivity(size_t r, uint32_t a) const
+    {
+        const size_t i = firstCollectiveFrom(r, m_replays[r]->itemOf(a));
+        if (i >= m_plan->order[r].size() || m_plan->order[r][i] != a)
+            throw Error("internal: a coupled activity that is no collective's");
+        return m_plan->partOf[r][i];
     }
 
     // The first item position of each rank that the walk's changes can reach
@@ -426,8 +469,10 @@ private:
         while (!work.empty()) {
             const size_t r = work.back();
             work.pop_back();
-            for (const auto &list : m_groupItems[r]) {
-                const auto it = std::lower_bound(list.begin(), list.end(), std::make_pair(m_reach[r], size_t(0)));
+            for (const auto &list : m_plan->groupItems[r]) {
+                const auto it = std::lower_bound(
+                    list.begin(), list.end(), m_reach[r],
+                    [](const std::pair<uint32_t, uint32_t> &e, size_t item) { return e.first < item; });
                 if (it == list.end())
                     continue;
                 for (const Coupled::Part &p : m_coupled[it->second].parts)
@@ -468,9 +513,9 @@ private:
         const size_t n = m_ranks.size(), nc = m_coupled.size();
         std::vector<size_t> ptr(n, 0), at(nc, 0), ready;
         auto enter = [&](size_t r) {
-            if (ptr[r] >= m_order[r].size())
+            if (ptr[r] >= m_plan->order[r].size())
                 return;
-            const size_t c = m_collectiveOf[r].at(m_order[r][ptr[r]]).first;
+            const size_t c = m_plan->partOf[r][ptr[r]].collective;
             if (++at[c] == m_coupled[c].parts.size())
                 ready.push_back(c);
         };
@@ -492,9 +537,9 @@ private:
 
 // How many threads the job's replays use: `requested` (0: every core), and no
 // more extra threads than fit 1 GiB of their state: each twin walks every rank
-// at most once (about 20 bytes per GPU activity of the job) and keeps its own
-// per-collective state and copy of the collectives' order (about 128 bytes per
-// collective part).
+// at most once (about 12 bytes per GPU activity of the job) and keeps its own
+// per-collective state (about 64 bytes per collective and 8 per part); the
+// collectives' order is one plan they share.
 size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ranks,
                      const std::vector<Coupled> &coupled)
 {
@@ -504,7 +549,7 @@ size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ran
         activities += r->replay.activities.size();
     for (const Coupled &c : coupled)
         parts += c.parts.size();
-    const size_t perTwin = std::max<size_t>(1, activities * 20 + parts * 128);
+    const size_t perTwin = std::max<size_t>(1, activities * 12 + coupled.size() * 64 + parts * 8);
     return std::max<size_t>(1, std::min(threads, 1 + (size_t(1) << 30) / perTwin));
 }
 
@@ -809,16 +854,16 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     }
     job.span = jobEnd - first;
 
-    JobReplay replay(ranks, coupled, oldLast, cancel);
     std::vector<std::vector<std::pair<size_t, size_t>>> partsOf(n); // (collective, part)
     for (size_t c = 0; c < coupled.size(); ++c)
         for (size_t i = 0; i < coupled[c].parts.size(); ++i)
             partsOf[coupled[c].parts[i].rank].push_back({c, i});
     // Each collective's step, as partsOf: the latest-starting step whose window
     // holds its launch call's start; -1 (none) without a launch call. The last
-    // use of the launch calls, which the replay indexes hold what they need of.
+    // use of the launch calls, which the replay index holds what it needs of:
+    // worked out for each rank as soon as its index is built.
     std::vector<std::vector<int64_t>> stepOfPart(n);
-    for (size_t r = 0; r < n; ++r) {
+    JobReplay replay(ranks, coupled, oldLast, cancel, [&](size_t r) {
         const RankInput &ri = *ranks[r];
         std::unordered_map<int64_t, TimeNs> launchStart;
         for (const ReplayLaunch &l : ri.replay.launches)
@@ -831,7 +876,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         }
         if (owned && !whatIf)
             std::vector<ReplayLaunch>().swap((*owned)[size_t(ranks[r] - input.data())].replay.launches);
-    }
+    });
     auto jobSaving = [&](const Walk &w) {
         TimeNs end = kNever;
         for (size_t r = 0; r < n; ++r)
@@ -1023,15 +1068,20 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
 
     // Rank x step: each step of a critical rank is a task (one tick each); those
     // with calls to remove, on a rank whose calls can save the job anything, replay.
+    // A task's calls are a range of its rank's calls by end (byEnd).
     struct StepTask {
-        size_t row, rank;
-        std::vector<size_t> calls; // empty: nothing to replay
+        uint32_t rank, begin, end; // begin == end: nothing to replay
+        size_t row;
     };
     std::vector<StepTask> stepTasks;
-    size_t rows = 0;
-    for (size_t r = 0; r < n; ++r)
+    std::vector<std::vector<uint32_t>> byEnd(n); // per rank that can save the job anything
+    size_t rows = 0, tasks = 0;
+    for (size_t r = 0; r < n; ++r) {
         rows += ranks[r]->steps.size();
+        tasks += critical[r] ? ranks[r]->steps.size() : 0;
+    }
     job.rankSteps.reserve(rows);
+    stepTasks.reserve(tasks);
     for (size_t r = 0; r < n; ++r) {
         const RankInput &ri = *ranks[r];
         std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
@@ -1039,17 +1089,22 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
             if (stepOfPart[r][i] >= 0)
                 inStep[size_t(stepOfPart[r][i])].push_back(partsOf[r][i]);
         // The calls by end, for each step's calls.
-        std::vector<uint32_t> byEnd(ri.replay.calls.size());
-        for (size_t c = 0; c < byEnd.size(); ++c)
-            byEnd[c] = uint32_t(c);
-        std::stable_sort(byEnd.begin(), byEnd.end(), [&](uint32_t x, uint32_t y) {
-            return ri.replay.calls[x].end < ri.replay.calls[y].end;
-        });
+        if (critical[r] && !savesNothing[r]) {
+            byEnd[r].resize(ri.replay.calls.size());
+            for (size_t c = 0; c < byEnd[r].size(); ++c)
+                byEnd[r][c] = uint32_t(c);
+            std::stable_sort(byEnd[r].begin(), byEnd[r].end(), [&](uint32_t x, uint32_t y) {
+                return ri.replay.calls[x].end < ri.replay.calls[y].end;
+            });
+        }
         for (size_t k = 0; k < ri.steps.size(); ++k) {
             const RankStepWindow &s = ri.steps[k];
             RankStep st;
             st.rank = rankOf(input, order[r]);
-            st.step = s.name;
+            if (owned) // its last use
+                st.step = std::move((*owned)[size_t(ranks[r] - input.data())].steps[k].name);
+            else
+                st.step = s.name;
             st.start = s.start;
             st.end = s.end;
             st.dur = s.end - s.start;
@@ -1060,14 +1115,11 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
             }
             if (critical[r]) {
                 auto endsBefore = [&](uint32_t c, TimeNs t) { return ri.replay.calls[c].end < t; };
-                const auto b = std::lower_bound(byEnd.begin(), byEnd.end(), s.start, endsBefore);
-                const auto e = std::lower_bound(b, byEnd.end(), s.end, endsBefore);
-                StepTask task{job.rankSteps.size(), r, {}};
-                if (!savesNothing[r]) {
-                    task.calls.assign(b, e);
-                    std::sort(task.calls.begin(), task.calls.end());
-                }
-                stepTasks.push_back(std::move(task));
+                const std::vector<uint32_t> &mine = byEnd[r]; // empty where it saves nothing
+                const auto b = std::lower_bound(mine.begin(), mine.end(), s.start, endsBefore);
+                const auto e = std::lower_bound(b, mine.end(), s.end, endsBefore);
+                stepTasks.push_back({uint32_t(r), uint32_t(b - mine.begin()), uint32_t(e - mine.begin()),
+                                     job.rankSteps.size()});
             }
             job.rankSteps.push_back(std::move(st));
         }
@@ -1076,8 +1128,11 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         stepTasks.size(),
         [&](JobReplay &rp, size_t i) {
             const StepTask &t = stepTasks[i];
-            if (!t.calls.empty())
-                job.rankSteps[t.row].avoidable = jobSaving(rp.run(onlyRank(t.rank, t.calls)));
+            if (t.begin == t.end)
+                return;
+            std::vector<size_t> calls(byEnd[t.rank].begin() + t.begin, byEnd[t.rank].begin() + t.end);
+            std::sort(calls.begin(), calls.end());
+            job.rankSteps[t.row].avoidable = jobSaving(rp.run(onlyRank(t.rank, std::move(calls))));
         },
         [&] { tick("replay of each step"); });
     if (job.unmatched)

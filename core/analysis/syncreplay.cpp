@@ -1,8 +1,11 @@
 #include "analysis/syncreplay.h"
 
+#include "common/error.h"
+
 #include <algorithm>
 #include <limits>
 #include <numeric>
+#include <string>
 
 namespace syncscope {
 
@@ -43,6 +46,8 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     };
     for (const ReplayBlocking &c : calls)
         threads = std::max(threads, c.thread + 1);
+    if (threads > kMaxThreads)
+        throw Error("the trace has more host threads than the replay can hold (" + std::to_string(threads) + ")");
 
     std::vector<TimeNs> launchEnd(acts.size(), kNever);
     // Each item with its host call's start and end (an orphan's start twice),
@@ -57,14 +62,14 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
         streams = std::max(streams, acts[a].stream + 1);
         if (const ReplayLaunch *launch = launchOfCorrelation(acts[a].correlation)) {
             const ReplayLaunch &l = *launch;
-            timed.push_back({l.start, l.end, {LaunchedActivity, a, l.thread}});
+            timed.push_back({l.start, l.end, {LaunchedActivity, l.thread, a}});
             launchEnd[a] = l.end;
         } else {
-            timed.push_back({acts[a].start, acts[a].start, {OrphanActivity, a, UINT32_MAX}});
+            timed.push_back({acts[a].start, acts[a].start, {OrphanActivity, SyncReplay::Index::kNoThread, a}});
         }
     }
     for (uint32_t c = 0; c < calls.size(); ++c)
-        timed.push_back({calls[c].start, calls[c].end, {Block, c, calls[c].thread}});
+        timed.push_back({calls[c].start, calls[c].end, {Block, calls[c].thread, c}});
     // Host order: by start, then end (a call that ended when another began came
     // first); then launches before blocking calls (a blocking copy waits for its
     // own copy), activities in stream order.
@@ -191,6 +196,14 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
             depReach.push_back({i, reach});
         }
     }
+    for (uint32_t a = 0; a < acts.size(); ++a)
+        if (items[actItem[a]].kind == OrphanActivity && pred[a] >= 0)
+            orphanPreds.push_back(static_cast<uint32_t>(pred[a]));
+    std::sort(orphanPreds.begin(), orphanPreds.end());
+    orphanPreds.erase(std::unique(orphanPreds.begin(), orphanPreds.end()), orphanPreds.end());
+    denseHeads = orphanPreds.size() * 8 > acts.size();
+    if (denseHeads)
+        std::vector<uint32_t>().swap(orphanPreds);
     if (devices.size() > 1)
         for (size_t d = 0; d < devices.size(); ++d)
             devices[d].ends.build(items.size(), [this, d](size_t i) { return oldEndOn(d, i); });
@@ -222,7 +235,7 @@ void SyncReplay::allocateWalkState()
     const size_t acts = m_in.activities.size(), calls = m_in.calls.size();
     m_actStamp.assign(acts, 0);
     m_newEnd.assign(acts, 0);
-    m_headUsed.assign(acts, 0);
+    m_predHead.assign(m_ix->headSlots(), 0);
     m_thrStamp.assign(m_ix->threads, 0);
     m_head.assign(m_ix->threads, 0);
     m_thrNewMax.assign(m_ix->threads, kNever);
@@ -234,6 +247,14 @@ void SyncReplay::allocateWalkState()
     m_strLastHead.assign(m_ix->streams, 0);
     m_thrDiverged.assign(m_ix->threads, 0);
     m_removed.assign(calls, 0);
+}
+
+size_t SyncReplay::Index::headSlot(uint32_t a) const
+{
+    if (denseHeads)
+        return a;
+    const auto it = std::lower_bound(orphanPreds.begin(), orphanPreds.end(), a);
+    return it != orphanPreds.end() && *it == a ? static_cast<size_t>(it - orphanPreds.begin()) : SIZE_MAX;
 }
 
 TimeNs SyncReplay::Index::oldEnd(size_t item) const
@@ -382,7 +403,7 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
         touchThread(it.thread, i);
         h = m_head[it.thread];
     } else if (p >= 0 && m_actStamp[static_cast<size_t>(p)] == m_gen) {
-        h = m_headUsed[static_cast<size_t>(p)];
+        h = m_predHead[m_ix->headSlot(static_cast<uint32_t>(p))];
     }
     headUsed = h;
     // The measured start's latency after the last ready constraint stays with
@@ -405,7 +426,11 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
     const ReplayActivity &act = m_in.activities[a];
     m_actStamp[a] = m_gen;
     m_newEnd[a] = ne;
-    m_headUsed[a] = headUsed;
+    if (!m_predHead.empty()) {
+        const size_t slot = m_ix->headSlot(a);
+        if (slot != SIZE_MAX)
+            m_predHead[slot] = headUsed;
+    }
     if (it.kind == LaunchedActivity) {
         m_thrNewMax[it.thread] = std::max(m_thrNewMax[it.thread], ne);
         updateThreadDiverged(it.thread);
@@ -617,7 +642,7 @@ void SyncReplay::pauseUnmoved(uint32_t activity)
 {
     m_pausedItem = m_ix->actItem[activity];
     m_pausedStart = m_in.activities[activity].start;
-    m_headUsed[activity] = 0;
+    m_pausedHead = 0;
     const Item &it = m_ix->items[m_pausedItem];
     if (it.kind == LaunchedActivity)
         touchThread(it.thread, m_pausedItem); // as activityStart does for a walked one
@@ -638,7 +663,7 @@ uint32_t SyncReplay::walkToCoupled()
         if ((*m_coupled)[it.ref]) {
             m_pausedItem = i;
             m_pausedStart = ns;
-            m_headUsed[it.ref] = h;
+            m_pausedHead = h;
             return it.ref;
         }
         settle(i, ns + (act.end - act.start), h);
@@ -656,7 +681,7 @@ uint32_t SyncReplay::walkToCoupled()
 void SyncReplay::resume(TimeNs newEnd)
 {
     const size_t i = m_pausedItem;
-    settle(i, newEnd, m_headUsed[m_ix->items[i].ref]);
+    settle(i, newEnd, m_pausedHead);
     m_walkPos = i + 1;
 }
 

@@ -126,7 +126,11 @@ private:
     // Scratch, valid where the stamp equals m_gen.
     uint32_t m_gen = 0;
     std::vector<uint32_t> m_actStamp, m_thrStamp, m_strStamp;
-    std::vector<TimeNs> m_newEnd, m_headUsed;
+    std::vector<TimeNs> m_newEnd;
+    // The head start an activity's start used, kept only where an orphan reads
+    // it (its stream predecessor: Index::headSlot), and for the paused activity.
+    std::vector<TimeNs> m_predHead;
+    TimeNs m_pausedHead = 0;
     std::vector<TimeNs> m_head, m_thrNewMax, m_thrOldBefore, m_thrOldNow;
     std::vector<TimeNs> m_strLastNew, m_strLastOld, m_strLastHead;
     std::vector<char> m_thrDiverged;
@@ -170,10 +174,12 @@ private:
 
 struct SyncReplay::Index {
     enum Kind : uint8_t { LaunchedActivity = 0, OrphanActivity = 1, Block = 2 };
+    static constexpr uint32_t kMaxThreads = (1u << 30) - 1; // kNoThread is the last
+    static constexpr uint32_t kNoThread = kMaxThreads;
     struct Item {
-        Kind kind;
-        uint32_t ref;    // activity or blocking-call index
-        uint32_t thread; // launching / calling thread; unused for orphans
+        Kind kind : 2;
+        uint32_t thread : 30; // launching / calling thread; kNoThread for orphans
+        uint32_t ref;         // activity or blocking-call index
     };
     struct DeviceIndex {
         size_t activities = 0;
@@ -182,6 +188,11 @@ struct SyncReplay::Index {
     };
 
     explicit Index(const ReplayInput &input);
+    // Where the walk keeps activity a's head start (an orphan's start reads its
+    // stream predecessor's): a slot of the walk's head table, or SIZE_MAX where
+    // nothing reads it. Every activity has one when more than an eighth are such.
+    size_t headSlot(uint32_t a) const;
+    size_t headSlots() const { return denseHeads ? in.activities.size() : orphanPreds.size(); }
     TimeNs oldEnd(size_t item) const; // its activity's old end; kNever for a blocking call
     TimeNs oldEndOn(size_t device, size_t item) const; // the same, kNever off that device
     // The latest old end of the device's activities at item positions [from, to).
@@ -205,6 +216,8 @@ struct SyncReplay::Index {
     std::vector<uint32_t> blockItem;     // per call: its item position
     std::vector<uint32_t> lastOfThread;  // last item position of each thread
     std::vector<uint32_t> lastOfStream;  // last item position of each stream
+    std::vector<uint32_t> orphanPreds;   // the stream predecessors of orphans, sorted
+    bool denseHeads = false;             // headSlot(a) is a
     size_t lastIrregular = 0;            // 1 + last orphan/overlap/early-return item
     size_t lastOrphan = 0;               // 1 + last orphan item
     // (item position, max lastDependent up to it) at each activity with a dependent.
@@ -213,6 +226,8 @@ struct SyncReplay::Index {
     uint32_t threads = 0, streams = 0;
     BlockRangeMax blockMax; // the old ends of the items' activities
 };
+
+static_assert(sizeof(SyncReplay::Index::Item) == 8, "a host-order item is one word of kind and thread, and its index");
 
 inline size_t SyncReplay::itemOf(uint32_t activity) const
 {
