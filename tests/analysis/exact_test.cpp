@@ -464,3 +464,24 @@ TEST(SyncReplay, DoesNotStopBeforeAnOrphanThatTakesAHeadStart)
     SyncReplay r(in);
     EXPECT_EQ(r.run({0})[0], 10);
 }
+
+// The same 1,000 ns later, after 30 launches on s2 that nothing moves: with
+// few orphans the walk keeps head starts only for their stream predecessors
+// (P here), which must still carry P's head start to O.
+TEST(SyncReplay, AnOrphanTakesItsPredecessorsHeadStartWhereFewActivitiesAreOrphans)
+{
+    ReplayInput in = twoStreams();
+    in.activities = {{0, 0, 1001, 1050, 1}, {0, 0, 1050, 1060, 2}, {0, 0, 1070, 1075, kNoValue}};
+    in.launches = {{1, 1000, 1001, 1}, {0, 1012, 1013, 2}};
+    in.calls = {{0, 1002, 1012}, {0, 1055, 1062}};
+    for (int k = 0; k < 30; ++k) {
+        const TimeNs t = 30 * k;
+        in.activities.push_back({0, 1, t + 1, t + 20, 100 + k});
+        in.launches.push_back({1, t, t + 1, 100 + k});
+    }
+    SyncReplay r(in);
+    EXPECT_EQ(r.run({0})[0], 10);
+    // Run again: the second walk must not read the first one's head starts.
+    EXPECT_EQ(r.run({1})[0], 0);
+    EXPECT_EQ(r.run({0})[0], 10);
+}
