@@ -13,9 +13,11 @@
 int main(int argc, char **argv)
 {
     using namespace syncscope::cli;
-    // A closed pipe is a write error with a sentence, not a silent death;
-    // SIGINT and SIGTERM remove the temporary files of unfinished writes.
+    // A closed pipe, or a write past the file-size limit (ulimit -f), is a
+    // write error with a sentence, not a silent death; SIGINT and SIGTERM
+    // remove the temporary files of unfinished writes.
     std::signal(SIGPIPE, SIG_IGN);
+    std::signal(SIGXFSZ, SIG_IGN);
     syncscope::installTempFileCleanup();
     CLI::App app{"syncscope-cli: measure host-device syncs and sampler variants, analyse "
                  "PyTorch profiler traces.\n\n"

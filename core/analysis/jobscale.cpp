@@ -753,9 +753,18 @@ void validate(const RankInput &r)
     for (const StreamDependency &d : in.deps)
         if (d.activity >= in.activities.size() || d.on >= in.activities.size())
             bad("a stream dependency names an activity it does not have");
-    for (const CollectiveKernel &c : in.collectives)
-        if (c.activity >= in.activities.size())
-            bad("a collective names an activity it does not have");
+    {
+        std::vector<uint32_t> kernels;
+        kernels.reserve(in.collectives.size());
+        for (const CollectiveKernel &c : in.collectives) {
+            if (c.activity >= in.activities.size())
+                bad("a collective names an activity it does not have");
+            kernels.push_back(c.activity);
+        }
+        std::sort(kernels.begin(), kernels.end());
+        if (std::adjacent_find(kernels.begin(), kernels.end()) != kernels.end())
+            bad("two collectives name one activity");
+    }
     for (const RankSource &s : r.sources)
         for (uint32_t c : s.calls)
             if (c >= in.calls.size())

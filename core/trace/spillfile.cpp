@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fcntl.h>
+#include <sys/resource.h>
 #include <unistd.h>
 #include <utility>
 
@@ -19,8 +20,8 @@ SpillFile::~SpillFile()
 }
 
 SpillFile::SpillFile(SpillFile &&other) noexcept
-    : m_fd(std::exchange(other.m_fd, -1)), m_tried(other.m_tried), m_end(other.m_end),
-      m_entries(std::move(other.m_entries))
+    : m_fd(std::exchange(other.m_fd, -1)), m_tried(std::exchange(other.m_tried, false)),
+      m_end(std::exchange(other.m_end, 0)), m_entries(std::move(other.m_entries))
 {
     other.m_entries.clear();
 }
@@ -30,8 +31,8 @@ SpillFile &SpillFile::operator=(SpillFile &&other) noexcept
     if (this != &other) {
         close();
         m_fd = std::exchange(other.m_fd, -1);
-        m_tried = other.m_tried;
-        m_end = other.m_end;
+        m_tried = std::exchange(other.m_tried, false);
+        m_end = std::exchange(other.m_end, 0);
         m_entries = std::move(other.m_entries);
         other.m_entries.clear();
     }
@@ -53,19 +54,31 @@ bool SpillFile::open()
     const char *dir = std::getenv("TMPDIR");
     std::string path = dir && *dir ? dir : "/tmp";
     path += "/syncscope-spill-XXXXXX";
-    m_fd = ::mkstemp(path.data());
+    m_fd = ::mkostemp(path.data(), O_CLOEXEC);
     if (m_fd < 0)
         return false;
     ::unlink(path.c_str()); // nothing to clean up, however the process ends
-    ::fcntl(m_fd, F_SETFD, FD_CLOEXEC);
     return true;
 }
+
+namespace {
+
+// Whether a file of `size` bytes stays within the process's file-size limit
+// (ulimit -f): a write past it raises SIGXFSZ, which ends the process unless
+// it is ignored, so such a blob is kept in memory instead.
+bool fitsFileSizeLimit(uint64_t size)
+{
+    rlimit lim{};
+    return ::getrlimit(RLIMIT_FSIZE, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || size <= lim.rlim_cur;
+}
+
+} // namespace
 
 size_t SpillFile::add(std::string blob)
 {
     Entry e;
     e.size = blob.size();
-    if (open()) {
+    if (open() && fitsFileSizeLimit(m_end + blob.size())) {
         // Written whole at the end, or not at all: a short write leaves the
         // blob in memory and the file's end where it was.
         size_t done = 0;

@@ -5,10 +5,14 @@ analyze on summaries, on traces and on any mix of the two, and with its job
 replays on 1 or 3 threads (--threads), must give the same text and the same
 JSON, byte for byte: for tests/data fixtures and for the 8 ranks of
 ../shared/traces/param_dlrm_8ranks. Bad summaries and thread counts are
-refused with one sentence.
+refused with one sentence. With no writable temporary folder, the reports
+that wait in a temporary file while the job replays run stay in memory, with
+the same output; a file-size limit (ulimit -f) too small for the output is one
+sentence, not the end of the process.
 Usage: cli_summarize_test.py SYNCSCOPE_CLI DATA_DIR SHARED_DIR
 """
 import os
+import resource
 import shutil
 import subprocess
 import sys
@@ -22,12 +26,12 @@ def check(cond, what):
         failures.append(what)
 
 
-def run(cli, args):
-    return subprocess.run([cli, *args], capture_output=True, timeout=600)
+def run(cli, args, env=None, preexec_fn=None):
+    return subprocess.run([cli, *args], capture_output=True, timeout=600, env=env, preexec_fn=preexec_fn)
 
 
-def analyze(cli, files, out, extra=()):
-    p = run(cli, ["analyze", *files, "--json", out, "--top", "1000", *extra])
+def analyze(cli, files, out, extra=(), env=None):
+    p = run(cli, ["analyze", *files, "--json", out, "--top", "1000", *extra], env=env)
     if p.returncode != 0:
         raise SystemExit(f"analyze {files} failed: {p.stderr.decode(errors='replace')}")
     with open(out, "rb") as f:
@@ -53,8 +57,12 @@ def compare(cli, tmp, traces, label, ranked=False):
             ("summaries on 3 threads", summaries, ("--threads", "3"))]
     if ranked:  # every file names its rank: the order given does not matter
         runs.append(("reversed", summaries[::-1], ()))
+    runs.append(("summaries with no temporary folder", summaries, ()))
     for name, files, extra in runs:
-        got = analyze(cli, files, os.path.join(tmp, "got.json"), extra)
+        env = None
+        if "no temporary folder" in name:
+            env = dict(os.environ, TMPDIR=os.path.join(tmp, "no such folder"))
+        got = analyze(cli, files, os.path.join(tmp, "got.json"), extra, env)
         check(got[0] == want[0], f"{label}: text on {name} differs from text on the traces")
         check(got[1] == want[1], f"{label}: JSON on {name} differs from JSON on the traces")
     # The summaries are a small fraction of the traces.
@@ -83,6 +91,16 @@ def main(cli, data, shared):
             p = run(cli, ["analyze", summaries[0], files[0]])
             ok, lines = one_sentence(p)
             check(ok, f"duplicate rank: rc {p.returncode}, {lines}")
+            # A file-size limit of 4 KiB: the reports stay in memory and the
+            # JSON, which is larger, cannot be written: one sentence naming
+            # it, exit 1, not SIGXFSZ.
+            out = os.path.join(tmp, "limited.json")
+            _, hard = resource.getrlimit(resource.RLIMIT_FSIZE)
+            p = run(cli, ["analyze", *summaries, "--json", out],
+                    preexec_fn=lambda: resource.setrlimit(resource.RLIMIT_FSIZE, (4096, hard)))
+            ok, lines = one_sentence(p)
+            check(ok and p.returncode == 1 and out in lines[0] and not os.path.exists(out),
+                  f"file-size limit: rc {p.returncode}, {lines}")
         elif os.environ.get("CI"):
             check(False, f"shared traces missing under CI: {ranks}")
         else:

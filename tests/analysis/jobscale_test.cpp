@@ -47,6 +47,11 @@ TEST(JobScale, InconsistentRankDataIsRefused)
     RankInput badSource = rank(1, "c.summary");
     badSource.sources.push_back({"cudaStreamSynchronize", "", "", false, false, {4}});
     EXPECT_NE(errorOf({rank(0, "a.json"), badSource}).find("a sync source names a call"), std::string::npos);
+    // Two collectives of one kernel (a damaged summary): each kernel is one
+    // collective's part, or the replay could not tell which one it resumes.
+    RankInput twice = rank(1, "d.summary");
+    twice.replay.collectives = {{0, "g", "ncclKernel_AllReduce", 0}, {0, "g", "ncclKernel_AllReduce", 1}};
+    EXPECT_NE(errorOf({rank(0, "a.json"), twice}).find("two collectives name one activity"), std::string::npos);
 }
 
 TEST(JobScale, RanksWithoutCollectivesAreNotCoupled)
