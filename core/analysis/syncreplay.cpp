@@ -144,43 +144,43 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     for (uint32_t a = 0; a < acts.size(); ++a)
         irregularAct[a] = acts[a].start < oldReady(a);
 
-    prevOfThread.assign(items.size(), -1);
-    threadOldMax.assign(items.size(), kNever);
+    // The launching threads' old-end maxima at every threadCheckEvery-th item
+    // (threadOldMaxBefore reads on from there), and each block call's own.
     blockItem.assign(calls.size(), 0);
-    std::vector<int32_t> lastItemOfThread(threads, -1);
+    launchSlot.assign(threads, kNoSlot);
+    std::vector<uint32_t> launchers; // by slot
+    for (const Item &it : items)
+        if (it.kind == LaunchedActivity && launchSlot[it.thread] == kNoSlot) {
+            launchSlot[it.thread] = launchingThreads++;
+            launchers.push_back(it.thread);
+        }
+    threadCheckEvery = BlockRangeMax::kBlock * std::max<size_t>(1, (launchingThreads + 7) / 8);
+    threadCheck.assign((items.size() / threadCheckEvery + 1) * launchingThreads, kNever);
     std::vector<TimeNs> runningMax(threads, kNever);
     const uint32_t deviceCount = static_cast<uint32_t>(in.deviceIds.size());
     devices.assign(deviceCount, {});
+    lastOfThread.assign(threads, 0);
+    lastOfStream.assign(streams, 0);
     for (uint32_t i = 0; i < items.size(); ++i) {
+        if (i % threadCheckEvery == 0)
+            for (uint32_t slot = 0; slot < launchingThreads; ++slot)
+                threadCheck[i / threadCheckEvery * launchingThreads + slot] = runningMax[launchers[slot]];
         const Item &it = items[i];
-        if (it.kind != OrphanActivity) {
-            prevOfThread[i] = lastItemOfThread[it.thread];
-            lastItemOfThread[it.thread] = static_cast<int32_t>(i);
-            if (it.kind == LaunchedActivity)
-                runningMax[it.thread] = std::max(runningMax[it.thread], acts[it.ref].end);
-            threadOldMax[i] = runningMax[it.thread];
-        }
+        bool irregular = false;
         if (it.kind == Block) {
             blockItem[it.ref] = i;
+            lastOfThread[it.thread] = i;
+            // A call that returned before its thread's GPU work ended.
+            irregular = runningMax[it.thread] != kNever && runningMax[it.thread] > calls[it.ref].end;
         } else {
             DeviceIndex &d = devices[acts[it.ref].device];
             ++d.activities;
             d.oldMax = std::max(d.oldMax, acts[it.ref].end);
-        }
-    }
-    lastOfThread.assign(threads, 0);
-    lastOfStream.assign(streams, 0);
-    for (uint32_t i = 0; i < items.size(); ++i) {
-        const Item &it = items[i];
-        bool irregular = false;
-        if (it.kind == Block) {
-            lastOfThread[it.thread] = i;
-            // A call that returned before its thread's GPU work ended.
-            irregular = threadOldMax[i] != kNever && threadOldMax[i] > calls[it.ref].end;
-        } else {
             lastOfStream[acts[it.ref].stream] = i;
-            if (it.kind == LaunchedActivity)
+            if (it.kind == LaunchedActivity) {
+                runningMax[it.thread] = std::max(runningMax[it.thread], acts[it.ref].end);
                 lastOfThread[it.thread] = i;
+            }
             irregular = it.kind == OrphanActivity || irregularAct[it.ref];
         }
         if (irregular)
@@ -229,12 +229,13 @@ std::unique_ptr<SyncReplay> SyncReplay::twin() const
 
 void SyncReplay::allocateWalkState()
 {
-    if (m_actStamp.size() == m_in.activities.size() && m_removed.size() == m_in.calls.size() &&
+    if (m_newEnd.size() == m_in.activities.size() && m_removed.size() == m_in.calls.size() &&
         m_thrStamp.size() == m_ix->threads)
         return;
     const size_t acts = m_in.activities.size(), calls = m_in.calls.size();
-    m_actStamp.assign(acts, 0);
-    m_newEnd.assign(acts, 0);
+    m_newEnd.assign(acts, kUnwalked);
+    m_blockDirty.assign(acts / kDirtyBlock + 1, 0);
+    m_dirtyBlocks.clear();
     m_predHead.assign(m_ix->headSlots(), 0);
     m_thrStamp.assign(m_ix->threads, 0);
     m_head.assign(m_ix->threads, 0);
@@ -287,6 +288,19 @@ TimeNs SyncReplay::Index::oldReady(uint32_t a) const
     return r;
 }
 
+TimeNs SyncReplay::Index::threadOldMaxBefore(uint32_t t, size_t item) const
+{
+    const uint32_t slot = launchSlot[t];
+    if (slot == kNoSlot)
+        return kNever;
+    const size_t from = item / threadCheckEvery * threadCheckEvery;
+    TimeNs best = threadCheck[item / threadCheckEvery * launchingThreads + slot];
+    for (size_t j = from; j < item; ++j)
+        if (items[j].kind == LaunchedActivity && items[j].thread == t)
+            best = std::max(best, in.activities[items[j].ref].end);
+    return best;
+}
+
 uint32_t SyncReplay::Index::depReachBefore(size_t item) const
 {
     const auto it = std::lower_bound(
@@ -309,10 +323,16 @@ void SyncReplay::reset(const std::vector<size_t> &removed)
 {
     allocateWalkState();
     if (++m_gen == 0) { // wrapped: clear every stamp once
-        std::fill(m_actStamp.begin(), m_actStamp.end(), 0);
         std::fill(m_strStamp.begin(), m_strStamp.end(), 0);
         m_gen = 1;
     }
+    // Every activity the last walk settled is unwalked again.
+    for (uint32_t b : m_dirtyBlocks) {
+        const size_t from = size_t(b) * kDirtyBlock, to = std::min(from + kDirtyBlock, m_newEnd.size());
+        std::fill(m_newEnd.begin() + from, m_newEnd.begin() + to, kUnwalked);
+        m_blockDirty[b] = 0;
+    }
+    m_dirtyBlocks.clear();
     newThreadGeneration();
     for (size_t c : removed)
         m_removed[c] = 1;
@@ -342,12 +362,15 @@ void SyncReplay::touchThread(uint32_t t, size_t item)
         m_thrStamp[t] = m_thrGen;
         m_head[t] = 0;
         m_thrNewMax[t] = kNever;
-        const int32_t prev = m_ix->prevOfThread[item];
         // Before the walk started nothing moved: new ends were the old ones.
-        m_thrOldBefore[t] = prev >= 0 ? m_ix->threadOldMax[static_cast<size_t>(prev)] : kNever;
+        m_thrOldBefore[t] = m_thrOldNow[t] = m_ix->threadOldMaxBefore(t, item);
         m_thrDiverged[t] = 0;
     }
-    m_thrOldNow[t] = m_ix->threadOldMax[item];
+    // The walk visits a generation's items of the thread in host order, so the
+    // thread's launched old-end max so far grows here.
+    const Item &it = m_ix->items[item];
+    if (it.kind == LaunchedActivity)
+        m_thrOldNow[t] = std::max(m_thrOldNow[t], m_in.activities[it.ref].end);
     updateThreadDiverged(t);
 }
 
@@ -374,8 +397,8 @@ void SyncReplay::visitBlock(size_t i)
     const TimeNs h = m_head[it.thread];
     if (m_removed[it.ref]) {
         setHead(it.thread, h + (c.end - c.start));
-    } else if (m_ix->threadOldMax[i] != kNever) {
-        const TimeNs old = std::min(m_ix->threadOldMax[i], c.end);
+    } else if (m_thrOldNow[it.thread] != kNever) {
+        const TimeNs old = std::min(m_thrOldNow[it.thread], c.end);
         const TimeNs nw =
             std::min(std::max(m_thrOldBefore[it.thread], m_thrNewMax[it.thread]), old);
         const TimeNs dur = c.end - c.start;
@@ -389,7 +412,9 @@ void SyncReplay::visitBlock(size_t i)
 
 TimeNs SyncReplay::newEnd(uint32_t a) const
 {
-    return !m_actStamp.empty() && m_actStamp[a] == m_gen ? m_newEnd[a] : m_in.activities[a].end;
+    if (!m_newEnd.empty() && m_newEnd[a] != kUnwalked)
+        return m_newEnd[a];
+    return m_in.activities[a].end;
 }
 
 TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
@@ -402,7 +427,7 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     if (it.kind == LaunchedActivity) {
         touchThread(it.thread, i);
         h = m_head[it.thread];
-    } else if (p >= 0 && m_actStamp[static_cast<size_t>(p)] == m_gen) {
+    } else if (p >= 0 && m_newEnd[static_cast<size_t>(p)] != kUnwalked) {
         h = m_predHead[m_ix->headSlot(static_cast<uint32_t>(p))];
     }
     headUsed = h;
@@ -424,7 +449,11 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
     const Item &it = m_ix->items[i];
     const uint32_t a = it.ref;
     const ReplayActivity &act = m_in.activities[a];
-    m_actStamp[a] = m_gen;
+    const size_t block = a / kDirtyBlock;
+    if (!m_blockDirty[block]) {
+        m_blockDirty[block] = 1;
+        m_dirtyBlocks.push_back(static_cast<uint32_t>(block));
+    }
     m_newEnd[a] = ne;
     if (!m_predHead.empty()) {
         const size_t slot = m_ix->headSlot(a);

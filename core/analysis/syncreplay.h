@@ -123,10 +123,17 @@ private:
     const ReplayInput &m_in;
     std::shared_ptr<const std::vector<char>> m_coupled; // per activity: pauses the walk
 
-    // Scratch, valid where the stamp equals m_gen.
+    // Scratch: threads' and streams' state is valid where its stamp equals
+    // m_thrGen / m_gen. An activity's new end is kUnwalked until the walk settles
+    // it; the blocks of kDirtyBlock activities a walk wrote are put back to
+    // kUnwalked by the next reset, so a walk costs what it touched.
+    static constexpr TimeNs kUnwalked = std::numeric_limits<TimeNs>::min();
+    static constexpr size_t kDirtyBlock = 64;
     uint32_t m_gen = 0;
-    std::vector<uint32_t> m_actStamp, m_thrStamp, m_strStamp;
+    std::vector<uint32_t> m_thrStamp, m_strStamp;
     std::vector<TimeNs> m_newEnd;
+    std::vector<char> m_blockDirty;       // per block of kDirtyBlock activities
+    std::vector<uint32_t> m_dirtyBlocks;  // the blocks marked there
     // The head start an activity's start used, kept only where an orphan reads
     // it (its stream predecessor: Index::headSlot), and for the paused activity.
     std::vector<TimeNs> m_predHead;
@@ -200,6 +207,9 @@ struct SyncReplay::Index {
     // R: the latest old ready time of activity a's constraints (its launch, its
     // stream predecessor's end, the ends it depends on).
     TimeNs oldReady(uint32_t a) const;
+    // The latest old end of the activities thread t launched before item position `item`
+    // (kNever: none).
+    TimeNs threadOldMaxBefore(uint32_t t, size_t item) const;
     // The latest last dependent (lastDependent) of the activities before item position `item`.
     uint32_t depReachBefore(size_t item) const;
 
@@ -211,8 +221,13 @@ struct SyncReplay::Index {
     std::vector<uint32_t> depBegin;  // CSR of dependencies: per activity, into depOn
     std::vector<uint32_t> depOn;
     std::vector<uint32_t> lastDependent; // per activity: last item position of a dependent, or 0
-    std::vector<int32_t> prevOfThread;   // per item: previous item of the same thread, or -1
-    std::vector<TimeNs> threadOldMax;    // per item: the thread's launched old-end max so far
+    // The launched old-end max of each thread that launches anything (its slot),
+    // before every threadCheckEvery-th item: [item / threadCheckEvery][slot].
+    static constexpr uint32_t kNoSlot = UINT32_MAX;
+    std::vector<uint32_t> launchSlot; // per thread
+    uint32_t launchingThreads = 0;
+    size_t threadCheckEvery = BlockRangeMax::kBlock;
+    std::vector<TimeNs> threadCheck;
     std::vector<uint32_t> blockItem;     // per call: its item position
     std::vector<uint32_t> lastOfThread;  // last item position of each thread
     std::vector<uint32_t> lastOfStream;  // last item position of each stream

@@ -485,3 +485,36 @@ TEST(SyncReplay, AnOrphanTakesItsPredecessorsHeadStartWhereFewActivitiesAreOrpha
     EXPECT_EQ(r.run({1})[0], 0);
     EXPECT_EQ(r.run({0})[0], 10);
 }
+
+// A thread's launched old-end max before an item comes from a checkpoint every
+// threadCheckEvery items and the items after it: on 12 launching threads (so
+// checkpoints every 128 items) and a thread that only blocks, it equals the max
+// over the thread's launched items before, counted here from the host order.
+TEST(SyncReplay, AThreadsLaunchedOldEndMaxBeforeAnyItem)
+{
+    ReplayInput in;
+    in.deviceIds = {0};
+    in.streamIds = {{0, 1}, {0, 2}};
+    in.threads = 13;
+    std::mt19937_64 rnd(7);
+    for (int k = 0; k < 3000; ++k) {
+        const TimeNs t = 10 * k;
+        const uint32_t thread = uint32_t(rnd() % 12);
+        in.activities.push_back({0, uint32_t(k % 2), t + 5, t + 5 + TimeNs(rnd() % 5000), k});
+        in.launches.push_back({thread, t, t + 2, k});
+        if (k % 7 == 0)
+            in.calls.push_back({12, t + 1, t + 3});
+    }
+    const SyncReplay::Index ix(in);
+    ASSERT_EQ(ix.launchingThreads, 12u);
+    ASSERT_EQ(ix.threadCheckEvery, 128u);
+    std::vector<TimeNs> running(13, std::numeric_limits<TimeNs>::min());
+    size_t checked = 0;
+    for (size_t i = 0; i <= ix.items.size(); ++i) {
+        for (uint32_t t = 0; t < 13; ++t, ++checked)
+            ASSERT_EQ(ix.threadOldMaxBefore(t, i), running[t]) << "thread " << t << ", item " << i;
+        if (i < ix.items.size() && ix.items[i].kind == SyncReplay::Index::LaunchedActivity)
+            running[ix.items[i].thread] = std::max(running[ix.items[i].thread], in.activities[ix.items[i].ref].end);
+    }
+    EXPECT_EQ(checked, 13 * (ix.items.size() + 1));
+}
