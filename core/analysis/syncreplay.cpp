@@ -119,27 +119,50 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
             pred[order[k]] = static_cast<int32_t>(order[k - 1]);
 
     // Dependencies (CSR) and each constraint's old ready time.
-    depBegin.assign(acts.size() + 1, 0);
+    // Only the activities with a dependency have a range of depOn (hasDeps),
+    // and only those with a dependent a last one (hasDependent).
+    auto validDep = [&](const StreamDependency &d) {
+        return d.activity < acts.size() && d.on < acts.size() && d.on != d.activity;
+    };
+    hasDeps.assign(acts.size());
     for (const StreamDependency &d : in.deps)
-        if (d.activity < acts.size() && d.on < acts.size() && d.on != d.activity)
-            ++depBegin[d.activity + 1];
-    for (size_t a = 0; a < acts.size(); ++a)
-        depBegin[a + 1] += depBegin[a];
-    depOn.assign(depBegin.back(), 0);
+        if (validDep(d))
+            hasDeps.mark(d.activity);
+    hasDeps.finish();
+    depStart.assign(hasDeps.count() + 1, 0);
+    for (const StreamDependency &d : in.deps)
+        if (validDep(d))
+            ++depStart[hasDeps.rank(d.activity) + 1];
+    for (size_t k = 0; k + 1 < depStart.size(); ++k)
+        depStart[k + 1] += depStart[k];
+    depOn.assign(depStart.back(), 0);
     {
-        std::vector<uint32_t> fill(depBegin.begin(), depBegin.end() - 1);
+        std::vector<uint32_t> fill(depStart.begin(), depStart.end() - 1);
         for (const StreamDependency &d : in.deps)
-            if (d.activity < acts.size() && d.on < acts.size() && d.on != d.activity)
-                depOn[fill[d.activity]++] = d.on;
+            if (validDep(d))
+                depOn[fill[hasDeps.rank(d.activity)]++] = d.on;
     }
-    lastDependent.assign(acts.size(), 0);
-    launchReady.assign(acts.size(), 0);
+    hasDependent.assign(acts.size());
+    for (uint32_t on : depOn)
+        hasDependent.mark(on);
+    hasDependent.finish();
+    lastDependents.assign(hasDependent.count(), 0);
+    launchLag.assign(acts.size(), 0);
     std::vector<char> irregularAct(acts.size(), 0);
     for (uint32_t a = 0; a < acts.size(); ++a) {
         const ReplayActivity &act = acts[a];
-        launchReady[a] = launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]);
-        for (uint32_t k = depBegin[a]; k < depBegin[a + 1]; ++k)
-            lastDependent[depOn[k]] = std::max(lastDependent[depOn[k]], actItem[a]);
+        const TimeNs ready = launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]);
+        if (act.start - ready < TimeNs(kLagElsewhere)) {
+            launchLag[a] = static_cast<uint32_t>(act.start - ready);
+        } else {
+            launchLag[a] = kLagElsewhere;
+            longLags.push_back({a, ready});
+        }
+        const auto [from, to] = depRange(a);
+        for (uint32_t k = from; k < to; ++k) {
+            uint32_t &last = lastDependents[hasDependent.rank(depOn[k])];
+            last = std::max(last, actItem[a]);
+        }
     }
     for (uint32_t a = 0; a < acts.size(); ++a)
         irregularAct[a] = acts[a].start < oldReady(a);
@@ -191,8 +214,8 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     uint32_t reach = 0;
     for (uint32_t i = 0; i < items.size(); ++i) {
         const Item &it = items[i];
-        if (it.kind != Block && lastDependent[it.ref] > 0) {
-            reach = std::max(reach, lastDependent[it.ref]);
+        if (it.kind != Block && lastDependent(it.ref) > 0) {
+            reach = std::max(reach, lastDependent(it.ref));
             depReach.push_back({i, reach});
         }
     }
@@ -280,10 +303,11 @@ TimeNs SyncReplay::Index::deviceOldMax(size_t device, size_t from, size_t to) co
 
 TimeNs SyncReplay::Index::oldReady(uint32_t a) const
 {
-    TimeNs r = launchReady[a];
+    TimeNs r = launchReady(a);
     if (pred[a] >= 0)
         r = std::max(r, in.activities[static_cast<size_t>(pred[a])].end);
-    for (uint32_t k = depBegin[a]; k < depBegin[a + 1]; ++k)
+    const auto [from, to] = depRange(a);
+    for (uint32_t k = from; k < to; ++k)
         r = std::max(r, in.activities[depOn[k]].end);
     return r;
 }
@@ -299,6 +323,15 @@ TimeNs SyncReplay::Index::threadOldMaxBefore(uint32_t t, size_t item) const
         if (items[j].kind == LaunchedActivity && items[j].thread == t)
             best = std::max(best, in.activities[items[j].ref].end);
     return best;
+}
+
+TimeNs SyncReplay::Index::launchReady(uint32_t a) const
+{
+    if (launchLag[a] != kLagElsewhere)
+        return in.activities[a].start - launchLag[a];
+    const auto it = std::lower_bound(longLags.begin(), longLags.end(), a,
+                                     [](const std::pair<uint32_t, TimeNs> &e, uint32_t x) { return e.first < x; });
+    return it->second;
 }
 
 uint32_t SyncReplay::Index::depReachBefore(size_t item) const
@@ -433,12 +466,13 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     headUsed = h;
     // The measured start's latency after the last ready constraint stays with
     // the constraints that were last ready (R, the latest old ready time).
-    const TimeNs launch = m_ix->launchReady[a], R = m_ix->oldReady(a), latency = act.start - R;
+    const TimeNs launch = m_ix->launchReady(a), R = m_ix->oldReady(a), latency = act.start - R;
     TimeNs ns = launch - h + (launch == R ? latency : 0);
     if (p >= 0)
         ns = std::max(ns, newEnd(static_cast<uint32_t>(p)) +
                               (m_in.activities[static_cast<size_t>(p)].end == R ? latency : 0));
-    for (uint32_t k = m_ix->depBegin[a]; k < m_ix->depBegin[a + 1]; ++k)
+    const auto [from, to] = m_ix->depRange(a);
+    for (uint32_t k = from; k < to; ++k)
         ns = std::max(ns, newEnd(m_ix->depOn[k]) +
                               (m_in.activities[m_ix->depOn[k]].end == R ? latency : 0));
     return std::min(act.start, ns);
@@ -475,11 +509,12 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
     m_strLastHead[q] = headUsed;
     m_divergedStreams += size_t(ne != act.end) - size_t(wasDiverged);
     m_headStreams += size_t(headUsed != 0) - size_t(hadHead);
-    if (m_ix->lastDependent[a] > i) {
+    const uint32_t lastDependent = m_ix->lastDependent(a);
+    if (lastDependent > i) {
         // Its dependents still to come start from its new end, moved or not.
-        m_pending.push_back({m_ix->lastDependent[a], act.end - ne});
+        m_pending.push_back({lastDependent, act.end - ne});
         if (ne != act.end)
-            m_pendingUntil = std::max(m_pendingUntil, m_ix->lastDependent[a]);
+            m_pendingUntil = std::max(m_pendingUntil, lastDependent);
     }
 }
 

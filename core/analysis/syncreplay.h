@@ -41,6 +41,7 @@
 // For a job, the ranks' replays walk together (walkJob in jobscale.cpp): a
 // coupled activity (a collective) pauses its rank's walk once its new start is
 // known, and resumes when the job gives it its new end.
+#include "analysis/markedpositions.h"
 #include "analysis/rangemax.h"
 #include "analysis/replayinput.h"
 
@@ -204,6 +205,21 @@ struct SyncReplay::Index {
     TimeNs oldEndOn(size_t device, size_t item) const; // the same, kNever off that device
     // The latest old end of the device's activities at item positions [from, to).
     TimeNs deviceOldMax(size_t device, size_t from, size_t to) const;
+    // min(s, launch end) of activity a (s for an orphan).
+    TimeNs launchReady(uint32_t a) const;
+    // Activity a's dependencies: [first, second) in depOn.
+    std::pair<uint32_t, uint32_t> depRange(uint32_t a) const
+    {
+        if (!hasDeps.marked(a))
+            return {0, 0};
+        const size_t k = hasDeps.rank(a);
+        return {depStart[k], depStart[k + 1]};
+    }
+    // The last item position of a dependent of activity a, or 0.
+    uint32_t lastDependent(uint32_t a) const
+    {
+        return hasDependent.marked(a) ? lastDependents[hasDependent.rank(a)] : 0;
+    }
     // R: the latest old ready time of activity a's constraints (its launch, its
     // stream predecessor's end, the ends it depends on).
     TimeNs oldReady(uint32_t a) const;
@@ -217,10 +233,19 @@ struct SyncReplay::Index {
     std::vector<Item> items;         // in host order
     std::vector<uint32_t> actItem;   // activity -> item position
     std::vector<int32_t> pred;       // previous activity on the same stream, or -1
-    std::vector<TimeNs> launchReady; // per activity: min(s, launch end); s for an orphan
-    std::vector<uint32_t> depBegin;  // CSR of dependencies: per activity, into depOn
+    // Per activity: s minus its launch ready time, min(s, launch end) (0 for an
+    // orphan); kLagElsewhere where it does not fit, the time then in longLags.
+    static constexpr uint32_t kLagElsewhere = UINT32_MAX;
+    std::vector<uint32_t> launchLag;
+    std::vector<std::pair<uint32_t, TimeNs>> longLags; // (activity, launch ready time), by activity
+    // Dependencies (CSR over the activities that have any): the k-th such
+    // activity (its rank in hasDeps) depends on depOn[depStart[k], depStart[k + 1]).
+    MarkedPositions hasDeps;
+    std::vector<uint32_t> depStart;
     std::vector<uint32_t> depOn;
-    std::vector<uint32_t> lastDependent; // per activity: last item position of a dependent, or 0
+    // The last item position of a dependent, by rank in hasDependent.
+    MarkedPositions hasDependent;
+    std::vector<uint32_t> lastDependents;
     // The launched old-end max of each thread that launches anything (its slot),
     // before every threadCheckEvery-th item: [item / threadCheckEvery][slot].
     static constexpr uint32_t kNoSlot = UINT32_MAX;

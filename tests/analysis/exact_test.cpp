@@ -518,3 +518,24 @@ TEST(SyncReplay, AThreadsLaunchedOldEndMaxBeforeAnyItem)
     }
     EXPECT_EQ(checked, 13 * (ix.items.size() + 1));
 }
+
+// An activity's launch ready time, min(s, launch end), is kept as its lag
+// behind s in 32 bits, and elsewhere where the lag does not fit (a kernel that
+// waited 5 s in its stream's queue). Both read back exactly, and so does an
+// orphan's (its own start).
+TEST(SyncReplay, LaunchReadyTimesOfAnyLagReadBackExactly)
+{
+    ReplayInput in = twoStreams();
+    const TimeNs s = 5'000'000'000;
+    in.activities = {{0, 0, 100, 200, 1},         // lag 10
+                     {0, 0, s + 300, s + 400, 2}, // lag 5 s
+                     {0, 0, s + 500, s + 600, 3}, // launch ends after s: lag 0
+                     {0, 1, s + 700, s + 800, kNoValue}};
+    in.launches = {{0, 80, 90, 1}, {0, 95, 299, 2}, {0, s + 400, s + 550, 3}};
+    const SyncReplay::Index ix(in);
+    EXPECT_EQ(ix.launchReady(0), 90);
+    EXPECT_EQ(ix.launchReady(1), 299);
+    EXPECT_EQ(ix.launchReady(2), s + 500);
+    EXPECT_EQ(ix.launchReady(3), s + 700);
+    EXPECT_EQ(ix.longLags.size(), 1u);
+}
