@@ -252,13 +252,14 @@ std::unique_ptr<SyncReplay> SyncReplay::twin() const
 
 void SyncReplay::allocateWalkState()
 {
-    if (m_newEnd.size() == m_in.activities.size() && m_removed.size() == m_in.calls.size() &&
+    if (m_lead.size() == m_in.activities.size() && m_removed.size() == m_in.calls.size() &&
         m_thrStamp.size() == m_ix->threads)
         return;
     const size_t acts = m_in.activities.size(), calls = m_in.calls.size();
-    m_newEnd.assign(acts, kUnwalked);
+    m_lead.assign(acts, kUnwalked);
     m_blockDirty.assign(acts / kDirtyBlock + 1, 0);
     m_dirtyBlocks.clear();
+    m_farEnds.clear();
     m_predHead.assign(m_ix->headSlots(), 0);
     m_thrStamp.assign(m_ix->threads, 0);
     m_head.assign(m_ix->threads, 0);
@@ -361,11 +362,12 @@ void SyncReplay::reset(const std::vector<size_t> &removed)
     }
     // Every activity the last walk settled is unwalked again.
     for (uint32_t b : m_dirtyBlocks) {
-        const size_t from = size_t(b) * kDirtyBlock, to = std::min(from + kDirtyBlock, m_newEnd.size());
-        std::fill(m_newEnd.begin() + from, m_newEnd.begin() + to, kUnwalked);
+        const size_t from = size_t(b) * kDirtyBlock, to = std::min(from + kDirtyBlock, m_lead.size());
+        std::fill(m_lead.begin() + from, m_lead.begin() + to, kUnwalked);
         m_blockDirty[b] = 0;
     }
     m_dirtyBlocks.clear();
+    m_farEnds.clear();
     newThreadGeneration();
     for (size_t c : removed)
         m_removed[c] = 1;
@@ -445,9 +447,15 @@ void SyncReplay::visitBlock(size_t i)
 
 TimeNs SyncReplay::newEnd(uint32_t a) const
 {
-    if (!m_newEnd.empty() && m_newEnd[a] != kUnwalked)
-        return m_newEnd[a];
-    return m_in.activities[a].end;
+    const TimeNs old = m_in.activities[a].end;
+    if (m_lead.empty())
+        return old;
+    const uint32_t lead = m_lead[a];
+    if (lead == kUnwalked)
+        return old;
+    if (lead == kLeadElsewhere)
+        return m_farEnds.at(a);
+    return old - lead;
 }
 
 TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
@@ -460,7 +468,7 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     if (it.kind == LaunchedActivity) {
         touchThread(it.thread, i);
         h = m_head[it.thread];
-    } else if (p >= 0 && m_newEnd[static_cast<size_t>(p)] != kUnwalked) {
+    } else if (p >= 0 && m_lead[static_cast<size_t>(p)] != kUnwalked) {
         h = m_predHead[m_ix->headSlot(static_cast<uint32_t>(p))];
     }
     headUsed = h;
@@ -488,7 +496,12 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
         m_blockDirty[block] = 1;
         m_dirtyBlocks.push_back(static_cast<uint32_t>(block));
     }
-    m_newEnd[a] = ne;
+    if (ne <= act.end && act.end - ne < TimeNs(kLeadElsewhere)) {
+        m_lead[a] = static_cast<uint32_t>(act.end - ne);
+    } else {
+        m_lead[a] = kLeadElsewhere;
+        m_farEnds[a] = ne;
+    }
     if (!m_predHead.empty()) {
         const size_t slot = m_ix->headSlot(a);
         if (slot != SIZE_MAX)

@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <unordered_map>
 #include <vector>
 
 namespace syncscope {
@@ -125,14 +126,18 @@ private:
     std::shared_ptr<const std::vector<char>> m_coupled; // per activity: pauses the walk
 
     // Scratch: threads' and streams' state is valid where its stamp equals
-    // m_thrGen / m_gen. An activity's new end is kUnwalked until the walk settles
-    // it; the blocks of kDirtyBlock activities a walk wrote are put back to
-    // kUnwalked by the next reset, so a walk costs what it touched.
-    static constexpr TimeNs kUnwalked = std::numeric_limits<TimeNs>::min();
+    // m_thrGen / m_gen. An activity's new end is kept as its lead, how much
+    // earlier than measured it ends (the replay only moves work earlier), in 32
+    // bits: kUnwalked until the walk settles it, kLeadElsewhere where it does
+    // not fit (the new end is then in m_farEnds). The blocks of kDirtyBlock
+    // activities a walk wrote are put back to kUnwalked by the next reset, so a
+    // walk costs what it touched.
+    static constexpr uint32_t kUnwalked = UINT32_MAX, kLeadElsewhere = UINT32_MAX - 1;
     static constexpr size_t kDirtyBlock = 64;
     uint32_t m_gen = 0;
     std::vector<uint32_t> m_thrStamp, m_strStamp;
-    std::vector<TimeNs> m_newEnd;
+    std::vector<uint32_t> m_lead;
+    std::unordered_map<uint32_t, TimeNs> m_farEnds; // activity -> new end
     std::vector<char> m_blockDirty;       // per block of kDirtyBlock activities
     std::vector<uint32_t> m_dirtyBlocks;  // the blocks marked there
     // The head start an activity's start used, kept only where an orphan reads

@@ -539,3 +539,25 @@ TEST(SyncReplay, LaunchReadyTimesOfAnyLagReadBackExactly)
     EXPECT_EQ(ix.launchReady(3), s + 700);
     EXPECT_EQ(ix.longLags.size(), 1u);
 }
+
+// A walk keeps each new end as its lead on the measured end in 32 bits, and
+// elsewhere where it does not fit. T's removed call R [0, 5e9 + 10] gives a
+// head start of 5e9 + 10 ns; X (launch ends 5e9 + 21, X [5e9 + 21, 5e9 + 100])
+// moves to [11, 90], a lead of more than 2^32 ns; Y, launched at 5e9 + 31 and
+// run after X ([5e9 + 100, 5e9 + 150]), starts when X's new end says: 90, and
+// ends 140, so the device ends 5e9 + 10 earlier.
+TEST(SyncReplay, ANewEndMoreThanFourSecondsEarlierIsReadBackExactly)
+{
+    ReplayInput in = twoStreams();
+    const TimeNs s = 5'000'000'000;
+    in.activities = {{0, 0, s + 21, s + 100, 1}, {0, 0, s + 100, s + 150, 2}};
+    in.launches = {{0, s + 20, s + 21, 1}, {0, s + 30, s + 31, 2}};
+    in.calls = {{0, 0, s + 10}};
+    SyncReplay r(in);
+    EXPECT_EQ(r.run({0})[0], s + 10);
+    EXPECT_EQ(r.newEnd(0), 90);
+    EXPECT_EQ(r.newEnd(1), 140);
+    // Another walk starts with every new end unwalked again.
+    EXPECT_EQ(r.run({})[0], 0);
+    EXPECT_EQ(r.run({0})[0], s + 10);
+}
