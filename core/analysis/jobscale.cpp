@@ -842,6 +842,25 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         row.fileIndex = size_t(ranks[r] - input.data());
         row.waitMode = ranks[r]->replay.waitMode;
         row.streamWaits = ranks[r]->replay.deps.size();
+        // The device: the one most of its collectives run on (ties: the lowest
+        // id), else its busiest.
+        const RankInput &ri = *ranks[r];
+        std::vector<uint64_t> count(ri.replay.deviceIds.size(), 0);
+        for (const CollectiveKernel &k : ri.replay.collectives)
+            if (k.activity < ri.replay.activities.size())
+                ++count[ri.replay.activities[k.activity].device];
+        if (std::all_of(count.begin(), count.end(), [](uint64_t x) { return x == 0; }))
+            for (const ReplayActivity &a : ri.replay.activities)
+                ++count[a.device];
+        size_t dense = SIZE_MAX;
+        if (!count.empty() && *std::max_element(count.begin(), count.end()) > 0) {
+            dense = size_t(std::max_element(count.begin(), count.end()) - count.begin());
+            row.device = ri.replay.deviceIds[dense];
+        }
+        if (dense != SIZE_MAX && dense < ri.localAvoidable.size())
+            row.localAvoidable = ri.localAvoidable[dense];
+        if (owned && !whatIf) // coupled: its collectives' names and groups are no longer read
+            std::vector<CollectiveKernel>().swap((*owned)[size_t(ranks[r] - input.data())].replay.collectives);
     }
 
     // The measured job: first start and last end per rank, on the aligned clock.
@@ -872,7 +891,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     // use of the launch calls, which the replay index holds what it needs of:
     // worked out for each rank as soon as its index is built.
     std::vector<std::vector<int64_t>> stepOfPart(n);
-    JobReplay replay(ranks, coupled, oldLast, cancel, [&](size_t r) {
+    auto replay = std::make_unique<JobReplay>(ranks, coupled, oldLast, cancel, [&](size_t r) {
         const RankInput &ri = *ranks[r];
         std::unordered_map<int64_t, TimeNs> launchStart;
         for (const ReplayLaunch &l : ri.replay.launches)
@@ -915,7 +934,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
             std::sort(removed[r].begin(), removed[r].end());
             removed[r].erase(std::unique(removed[r].begin(), removed[r].end()), removed[r].end());
         }
-        *whatIfSaving = jobSaving(replay.run(removed));
+        *whatIfSaving = jobSaving(replay->run(removed));
         return job;
     }
 
@@ -944,7 +963,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         std::vector<std::vector<size_t>> removed(n);
         for (size_t r = 0; r < n; ++r)
             removed[r] = allCalls(r);
-        const Walk w = replay.run(removed);
+        const Walk w = replay->run(removed);
         job.avoidable = jobSaving(w);
         if (w.forced)
             job.warnings.push_back(std::to_string(w.forced) +
@@ -956,41 +975,23 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
     // The replays below are independent of each other: they run on a pool of
     // threads, each task writing its own slot.
     std::vector<std::unique_ptr<JobReplay>> twins;
-    std::vector<JobReplay *> workers{&replay};
+    std::vector<JobReplay *> workers{replay.get()};
     for (size_t t = 1, count = replayThreads(threads, ranks, coupled); t < count; ++t) {
-        twins.push_back(replay.twin());
+        twins.push_back(replay->twin());
         workers.push_back(twins.back().get());
     }
     WorkerPool<JobReplay> pool(workers);
 
-    // Rows per rank. The device: the one most of its collectives run on (ties:
-    // the lowest id), else its busiest.
+    // Rows per rank: waits and last arrivals, and which ranks are critical.
     std::vector<size_t> criticalRanks;
     for (size_t r = 0; r < n; ++r) {
-        const RankInput &ri = *ranks[r];
         JobRank &row = job.rankRows[r];
-        std::vector<uint64_t> count(ri.replay.deviceIds.size(), 0);
-        for (const CollectiveKernel &k : ri.replay.collectives)
-            if (k.activity < ri.replay.activities.size())
-                ++count[ri.replay.activities[k.activity].device];
-        if (std::all_of(count.begin(), count.end(), [](uint64_t x) { return x == 0; }))
-            for (const ReplayActivity &a : ri.replay.activities)
-                ++count[a.device];
-        size_t dense = SIZE_MAX;
-        if (!count.empty() && *std::max_element(count.begin(), count.end()) > 0) {
-            dense = size_t(std::max_element(count.begin(), count.end()) - count.begin());
-            row.device = ri.replay.deviceIds[dense];
-        }
-        if (dense != SIZE_MAX && dense < ri.localAvoidable.size())
-            row.localAvoidable = ri.localAvoidable[dense];
         for (const auto &ck : partsOf[r]) {
             row.wait += coupled[ck.first].parts[ck.second].wait;
             row.lastArrivals += ck.second == coupled[ck.first].last;
         }
         if (critical[r])
             criticalRanks.push_back(r);
-        if (owned) // coupled: its collectives' names and groups are no longer read
-            std::vector<CollectiveKernel>().swap((*owned)[size_t(ranks[r] - input.data())].replay.collectives);
     }
     // The replay is monotone in what it removes (every new time is a min and max
     // of earlier ones, and a removed call only adds to a head start), so where
@@ -1077,35 +1078,67 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
 
     // Rank x step: each step of a critical rank is a task (one tick each); those
     // with calls to remove, on a rank whose calls can save the job anything, replay.
-    // A task's calls are a range of its rank's calls by end (byEnd).
+    // A task's calls are a range of its rank's calls by end (byEnd). The rows
+    // are made once the replays are done and their state is let go.
     struct StepTask {
         uint32_t rank, begin, end; // begin == end: nothing to replay
-        size_t row;
+        TimeNs avoidable = 0;
     };
-    std::vector<StepTask> stepTasks;
-    std::vector<std::vector<uint32_t>> byEnd(n); // per rank that can save the job anything
-    size_t rows = 0, tasks = 0;
-    for (size_t r = 0; r < n; ++r) {
-        rows += ranks[r]->steps.size();
-        tasks += critical[r] ? ranks[r]->steps.size() : 0;
+    std::vector<StepTask> stepTasks; // by rank, then step
+    {
+        std::vector<std::vector<uint32_t>> byEnd(n); // per rank that can save the job anything
+        size_t tasks = 0;
+        for (size_t r = 0; r < n; ++r)
+            tasks += critical[r] ? ranks[r]->steps.size() : 0;
+        stepTasks.reserve(tasks);
+        for (size_t r = 0; r < n; ++r) {
+            if (!critical[r])
+                continue;
+            const RankInput &ri = *ranks[r];
+            // The calls by end, for each step's calls.
+            if (!savesNothing[r]) {
+                byEnd[r].resize(ri.replay.calls.size());
+                for (size_t c = 0; c < byEnd[r].size(); ++c)
+                    byEnd[r][c] = uint32_t(c);
+                std::stable_sort(byEnd[r].begin(), byEnd[r].end(), [&](uint32_t x, uint32_t y) {
+                    return ri.replay.calls[x].end < ri.replay.calls[y].end;
+                });
+            }
+            auto endsBefore = [&](uint32_t c, TimeNs t) { return ri.replay.calls[c].end < t; };
+            const std::vector<uint32_t> &mine = byEnd[r]; // empty where it saves nothing
+            for (const RankStepWindow &s : ri.steps) {
+                const auto b = std::lower_bound(mine.begin(), mine.end(), s.start, endsBefore);
+                const auto e = std::lower_bound(b, mine.end(), s.end, endsBefore);
+                stepTasks.push_back({uint32_t(r), uint32_t(b - mine.begin()), uint32_t(e - mine.begin())});
+            }
+        }
+        pool.run(
+            stepTasks.size(),
+            [&](JobReplay &rp, size_t i) {
+                StepTask &t = stepTasks[i];
+                if (t.begin == t.end)
+                    return;
+                std::vector<size_t> calls(byEnd[t.rank].begin() + t.begin, byEnd[t.rank].begin() + t.end);
+                std::sort(calls.begin(), calls.end());
+                t.avoidable = jobSaving(rp.run(onlyRank(t.rank, std::move(calls))));
+            },
+            [&] { tick("replay of each step"); });
     }
+    // The replays are done: their indexes and walk state go before the rows come.
+    twins.clear();
+    replay.reset();
+
+    size_t rows = 0;
+    for (size_t r = 0; r < n; ++r)
+        rows += ranks[r]->steps.size();
     job.rankSteps.reserve(rows);
-    stepTasks.reserve(tasks);
+    size_t task = 0;
     for (size_t r = 0; r < n; ++r) {
         const RankInput &ri = *ranks[r];
         std::vector<std::vector<std::pair<size_t, size_t>>> inStep(ri.steps.size());
         for (size_t i = 0; i < partsOf[r].size(); ++i)
             if (stepOfPart[r][i] >= 0)
                 inStep[size_t(stepOfPart[r][i])].push_back(partsOf[r][i]);
-        // The calls by end, for each step's calls.
-        if (critical[r] && !savesNothing[r]) {
-            byEnd[r].resize(ri.replay.calls.size());
-            for (size_t c = 0; c < byEnd[r].size(); ++c)
-                byEnd[r][c] = uint32_t(c);
-            std::stable_sort(byEnd[r].begin(), byEnd[r].end(), [&](uint32_t x, uint32_t y) {
-                return ri.replay.calls[x].end < ri.replay.calls[y].end;
-            });
-        }
         for (size_t k = 0; k < ri.steps.size(); ++k) {
             const RankStepWindow &s = ri.steps[k];
             RankStep st;
@@ -1122,28 +1155,11 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
                 if (ck.second == coupled[ck.first].last)
                     st.lateness += coupled[ck.first].lateness;
             }
-            if (critical[r]) {
-                auto endsBefore = [&](uint32_t c, TimeNs t) { return ri.replay.calls[c].end < t; };
-                const std::vector<uint32_t> &mine = byEnd[r]; // empty where it saves nothing
-                const auto b = std::lower_bound(mine.begin(), mine.end(), s.start, endsBefore);
-                const auto e = std::lower_bound(b, mine.end(), s.end, endsBefore);
-                stepTasks.push_back({uint32_t(r), uint32_t(b - mine.begin()), uint32_t(e - mine.begin()),
-                                     job.rankSteps.size()});
-            }
+            if (critical[r])
+                st.avoidable = stepTasks[task++].avoidable;
             job.rankSteps.push_back(std::move(st));
         }
     }
-    pool.run(
-        stepTasks.size(),
-        [&](JobReplay &rp, size_t i) {
-            const StepTask &t = stepTasks[i];
-            if (t.begin == t.end)
-                return;
-            std::vector<size_t> calls(byEnd[t.rank].begin() + t.begin, byEnd[t.rank].begin() + t.end);
-            std::sort(calls.begin(), calls.end());
-            job.rankSteps[t.row].avoidable = jobSaving(rp.run(onlyRank(t.rank, std::move(calls))));
-        },
-        [&] { tick("replay of each step"); });
     if (job.unmatched)
         job.warnings.push_back(std::to_string(job.unmatched) +
                                " collective(s) are missing on some ranks of their group or differ in "
