@@ -537,7 +537,7 @@ private:
 
 // How many threads the job's replays use: `requested` (0: every core), and no
 // more extra threads than fit 1 GiB of their state: each twin walks every rank
-// at most once (about 12 bytes per GPU activity of the job) and keeps its own
+// at most once (about 4 bytes per GPU activity of the job) and keeps its own
 // per-collective state (about 64 bytes per collective and 8 per part); the
 // collectives' order is one plan they share.
 size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ranks,
@@ -549,7 +549,7 @@ size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ran
         activities += r->replay.activities.size();
     for (const Coupled &c : coupled)
         parts += c.parts.size();
-    const size_t perTwin = std::max<size_t>(1, activities * 12 + coupled.size() * 64 + parts * 8);
+    const size_t perTwin = std::max<size_t>(1, activities * 4 + coupled.size() * 64 + parts * 8);
     return std::max<size_t>(1, std::min(threads, 1 + (size_t(1) << 30) / perTwin));
 }
 
