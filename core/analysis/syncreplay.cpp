@@ -147,17 +147,12 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
         hasDependent.mark(on);
     hasDependent.finish();
     lastDependents.assign(hasDependent.count(), 0);
-    launchLag.assign(acts.size(), 0);
+    launchReadyTimes.assign(acts.size());
     std::vector<char> irregularAct(acts.size(), 0);
     for (uint32_t a = 0; a < acts.size(); ++a) {
         const ReplayActivity &act = acts[a];
-        const TimeNs ready = launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]);
-        if (act.start - ready < TimeNs(kLagElsewhere)) {
-            launchLag[a] = static_cast<uint32_t>(act.start - ready);
-        } else {
-            launchLag[a] = kLagElsewhere;
-            longLags.push_back({a, ready});
-        }
+        launchReadyTimes.set(a, act.start,
+                             launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]));
         const auto [from, to] = depRange(a);
         for (uint32_t k = from; k < to; ++k) {
             uint32_t &last = lastDependents[hasDependent.rank(depOn[k])];
@@ -252,14 +247,13 @@ std::unique_ptr<SyncReplay> SyncReplay::twin() const
 
 void SyncReplay::allocateWalkState()
 {
-    if (m_lead.size() == m_in.activities.size() && m_removed.size() == m_in.calls.size() &&
+    if (m_newEnd.size() == m_in.activities.size() && m_removed.size() == m_in.calls.size() &&
         m_thrStamp.size() == m_ix->threads)
         return;
     const size_t acts = m_in.activities.size(), calls = m_in.calls.size();
-    m_lead.assign(acts, kUnwalked);
+    m_newEnd.assign(acts);
     m_blockDirty.assign(acts / kDirtyBlock + 1, 0);
     m_dirtyBlocks.clear();
-    m_farEnds.clear();
     m_predHead.assign(m_ix->headSlots(), 0);
     m_thrStamp.assign(m_ix->threads, 0);
     m_head.assign(m_ix->threads, 0);
@@ -328,11 +322,7 @@ TimeNs SyncReplay::Index::threadOldMaxBefore(uint32_t t, size_t item) const
 
 TimeNs SyncReplay::Index::launchReady(uint32_t a) const
 {
-    if (launchLag[a] != kLagElsewhere)
-        return in.activities[a].start - launchLag[a];
-    const auto it = std::lower_bound(longLags.begin(), longLags.end(), a,
-                                     [](const std::pair<uint32_t, TimeNs> &e, uint32_t x) { return e.first < x; });
-    return it->second;
+    return launchReadyTimes.get(a, in.activities[a].start);
 }
 
 uint32_t SyncReplay::Index::depReachBefore(size_t item) const
@@ -362,12 +352,11 @@ void SyncReplay::reset(const std::vector<size_t> &removed)
     }
     // Every activity the last walk settled is unwalked again.
     for (uint32_t b : m_dirtyBlocks) {
-        const size_t from = size_t(b) * kDirtyBlock, to = std::min(from + kDirtyBlock, m_lead.size());
-        std::fill(m_lead.begin() + from, m_lead.begin() + to, kUnwalked);
+        const size_t from = size_t(b) * kDirtyBlock;
+        m_newEnd.clear(from, std::min(from + kDirtyBlock, m_newEnd.size()));
         m_blockDirty[b] = 0;
     }
     m_dirtyBlocks.clear();
-    m_farEnds.clear();
     newThreadGeneration();
     for (size_t c : removed)
         m_removed[c] = 1;
@@ -448,14 +437,7 @@ void SyncReplay::visitBlock(size_t i)
 TimeNs SyncReplay::newEnd(uint32_t a) const
 {
     const TimeNs old = m_in.activities[a].end;
-    if (m_lead.empty())
-        return old;
-    const uint32_t lead = m_lead[a];
-    if (lead == kUnwalked)
-        return old;
-    if (lead == kLeadElsewhere)
-        return m_farEnds.at(a);
-    return old - lead;
+    return !m_newEnd.empty() && m_newEnd.has(a) ? m_newEnd.get(a, old) : old;
 }
 
 TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
@@ -468,7 +450,7 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     if (it.kind == LaunchedActivity) {
         touchThread(it.thread, i);
         h = m_head[it.thread];
-    } else if (p >= 0 && m_lead[static_cast<size_t>(p)] != kUnwalked) {
+    } else if (p >= 0 && m_newEnd.has(static_cast<size_t>(p))) {
         h = m_predHead[m_ix->headSlot(static_cast<uint32_t>(p))];
     }
     headUsed = h;
@@ -496,12 +478,7 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
         m_blockDirty[block] = 1;
         m_dirtyBlocks.push_back(static_cast<uint32_t>(block));
     }
-    if (ne <= act.end && act.end - ne < TimeNs(kLeadElsewhere)) {
-        m_lead[a] = static_cast<uint32_t>(act.end - ne);
-    } else {
-        m_lead[a] = kLeadElsewhere;
-        m_farEnds[a] = ne;
-    }
+    m_newEnd.set(a, act.end, ne);
     if (!m_predHead.empty()) {
         const size_t slot = m_ix->headSlot(a);
         if (slot != SIZE_MAX)

@@ -41,6 +41,7 @@
 // For a job, the ranks' replays walk together (walkJob in jobscale.cpp): a
 // coupled activity (a collective) pauses its rank's walk once its new start is
 // known, and resumes when the job gives it its new end.
+#include "analysis/leadcolumn.h"
 #include "analysis/markedpositions.h"
 #include "analysis/rangemax.h"
 #include "analysis/replayinput.h"
@@ -48,7 +49,6 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
-#include <unordered_map>
 #include <vector>
 
 namespace syncscope {
@@ -126,18 +126,14 @@ private:
     std::shared_ptr<const std::vector<char>> m_coupled; // per activity: pauses the walk
 
     // Scratch: threads' and streams' state is valid where its stamp equals
-    // m_thrGen / m_gen. An activity's new end is kept as its lead, how much
-    // earlier than measured it ends (the replay only moves work earlier), in 32
-    // bits: kUnwalked until the walk settles it, kLeadElsewhere where it does
-    // not fit (the new end is then in m_farEnds). The blocks of kDirtyBlock
-    // activities a walk wrote are put back to kUnwalked by the next reset, so a
-    // walk costs what it touched.
-    static constexpr uint32_t kUnwalked = UINT32_MAX, kLeadElsewhere = UINT32_MAX - 1;
+    // m_thrGen / m_gen. An activity's new end is kept as its lead on its
+    // measured end (the replay only moves work earlier); it holds none until
+    // the walk settles it. The blocks of kDirtyBlock activities a walk wrote
+    // hold none again after the next reset, so a walk costs what it touched.
     static constexpr size_t kDirtyBlock = 64;
     uint32_t m_gen = 0;
     std::vector<uint32_t> m_thrStamp, m_strStamp;
-    std::vector<uint32_t> m_lead;
-    std::unordered_map<uint32_t, TimeNs> m_farEnds; // activity -> new end
+    LeadColumn m_newEnd;
     std::vector<char> m_blockDirty;       // per block of kDirtyBlock activities
     std::vector<uint32_t> m_dirtyBlocks;  // the blocks marked there
     // The head start an activity's start used, kept only where an orphan reads
@@ -238,11 +234,8 @@ struct SyncReplay::Index {
     std::vector<Item> items;         // in host order
     std::vector<uint32_t> actItem;   // activity -> item position
     std::vector<int32_t> pred;       // previous activity on the same stream, or -1
-    // Per activity: s minus its launch ready time, min(s, launch end) (0 for an
-    // orphan); kLagElsewhere where it does not fit, the time then in longLags.
-    static constexpr uint32_t kLagElsewhere = UINT32_MAX;
-    std::vector<uint32_t> launchLag;
-    std::vector<std::pair<uint32_t, TimeNs>> longLags; // (activity, launch ready time), by activity
+    // Per activity: min(s, launch end), s for an orphan; as a lead on s.
+    LeadColumn launchReadyTimes;
     // Dependencies (CSR over the activities that have any): the k-th such
     // activity (its rank in hasDeps) depends on depOn[depStart[k], depStart[k + 1]).
     MarkedPositions hasDeps;

@@ -537,7 +537,7 @@ TEST(SyncReplay, LaunchReadyTimesOfAnyLagReadBackExactly)
     EXPECT_EQ(ix.launchReady(1), 299);
     EXPECT_EQ(ix.launchReady(2), s + 500);
     EXPECT_EQ(ix.launchReady(3), s + 700);
-    EXPECT_EQ(ix.longLags.size(), 1u);
+    EXPECT_EQ(ix.launchReadyTimes.farCount(), 1u);
 }
 
 // A walk keeps each new end as its lead on the measured end in 32 bits, and
