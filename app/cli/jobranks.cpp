@@ -2,6 +2,7 @@
 
 #include "activity.h"
 #include "analysis/ranksummary.h"
+#include "common/heap.h"
 
 namespace syncscope::cli {
 
@@ -26,6 +27,11 @@ JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptio
                       const std::function<void(size_t, double, const char *)> &progress)
 {
     const size_t n = files.size();
+    // A job holds every rank's input and lets large buffers go while it does
+    // (each rank's decoded summary, later its launch calls): they go back to
+    // the system, not into holes of a heap that then cannot shrink.
+    if (n >= 2)
+        returnLargeBlocks();
     JobRanks job;
     std::vector<size_t> packed;
     std::vector<FileReport> reports;

@@ -28,7 +28,7 @@ struct Coupled {
     std::string group, name;
     uint32_t seq = 0;
     struct Part {
-        size_t rank;        // index into the sorted ranks
+        uint32_t rank;      // index into the sorted ranks
         uint32_t activity;
         TimeNs start, end, wait;
     };
@@ -648,7 +648,7 @@ std::vector<Coupled> coupleCollectives(const std::vector<const ReplayInput *> &r
             if (!k)
                 continue;
             const ReplayActivity &a = ranks[r]->activities[k->activity];
-            c.parts.push_back({r, k->activity, a.start, a.end, 0});
+            c.parts.push_back({static_cast<uint32_t>(r), k->activity, a.start, a.end, 0});
             d = std::min(d, a.end - a.start);
         }
         for (Coupled::Part &p : c.parts)

@@ -1,6 +1,7 @@
 #include "trace/tracebuilder.h"
 
 #include "common/error.h"
+#include "common/heap.h"
 
 #include <algorithm>
 #include <cstring>
@@ -10,36 +11,9 @@
 #include <thread>
 #include <type_traits>
 
-#if defined(__GLIBC__)
-#include <malloc.h>
-#include <mutex>
-#endif
-
-// Under a sanitizer glibc's heap is not the one in use, and trimming it from two
-// threads at once crashes.
-#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
-#define SYNCSCOPE_SANITIZED 1
-#elif defined(__has_feature)
-#if __has_feature(address_sanitizer) || __has_feature(thread_sanitizer) || __has_feature(memory_sanitizer)
-#define SYNCSCOPE_SANITIZED 1
-#endif
-#endif
-
 namespace syncscope {
 
 namespace {
-
-// Hands memory freed by the sort's temporaries back to the system, so that what
-// is freed in the middle of the heap is not counted against the next phase. One
-// trim at a time: the columns move on two threads, and ranks load side by side.
-void releaseFreed()
-{
-#if defined(__GLIBC__) && !defined(SYNCSCOPE_SANITIZED)
-    static std::mutex trimming;
-    std::lock_guard<std::mutex> lock(trimming);
-    malloc_trim(0);
-#endif
-}
 
 // Moves one column into arrival order `order`, exactly sized.
 template <typename T> void gather(std::vector<T> &v, const std::vector<uint32_t> &order)
