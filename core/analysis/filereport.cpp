@@ -93,6 +93,9 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
         o.userFrame = nameOf(m, s.userFrame);
         o.pageableCopy = s.pageableCopy;
         o.avoidable = s.avoidable;
+        const size_t callIndex = r.syncCalls.size();
+        if (callIndex < a.replay.calls.size())
+            o.blocks = blockKindName(a.replay.calls[callIndex].kind);
         o.step = s.step;
         if (s.advice >= 0)
             o.advice = builtinAdviceRules().rules[size_t(s.advice)].id;
@@ -103,6 +106,9 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
             {std::string(m.str(e.kind)), e.start, e.dur, e.device, e.stream});
     const ReplayInput &in = a.replay;
     r.waitMode = in.waitMode;
+    r.threadMode = in.threadMode;
+    for (const ReplayHandoff &h : in.handoffs)
+        r.handoffs.push_back({idOf(m, m.tracks()[h.from].tid), idOf(m, m.tracks()[h.to].tid), h.at, h.back});
     r.streamDependencies = in.deps.size();
     if (in.waitMode == WaitMode::Exact)
         for (const StreamDependency &d : in.deps) {

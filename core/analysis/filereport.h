@@ -49,6 +49,7 @@ struct ReportSyncCall {
     ReportId pid, tid;
     std::optional<std::string> op, rootOp, pyFrame, userFrame;
     bool pageableCopy = false;
+    std::string blocks; // what it waits for: "stream", "device", "event" or "copy"
     TimeNs avoidable = 0;
     int32_t step = -1; // index into FileReport::steps
     std::string advice; // the id of its advice rule (advice.h); empty: no known rewrite
@@ -83,6 +84,12 @@ struct ReportStreamWait {
     int64_t fromCorrelation = kNoValue, toCorrelation = kNoValue;
 };
 
+// Control passing from one host thread to another and back (handoffs.h).
+struct ReportHandoff {
+    ReportId fromTid, toTid;
+    TimeNs at = 0, back = 0;
+};
+
 struct FileReport {
     // The trace file.
     std::string path, format;
@@ -104,6 +111,8 @@ struct FileReport {
     WaitMode waitMode = WaitMode::Inferred;    // how the stream dependencies were found
     uint64_t streamDependencies = 0;           // how many
     std::vector<ReportStreamWait> streamWaits; // exact mode only: by to, then from correlation
+    ThreadMode threadMode = ThreadMode::None;  // how the handoffs were found
+    std::vector<ReportHandoff> handoffs;       // by at, then back
     std::vector<SyncGap> syncGaps;             // syncCall indexes syncCalls, step indexes steps
     std::vector<IdleBreakdown> idleBreakdown;
     std::vector<ReportStep> steps;

@@ -185,6 +185,8 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
         w.key("span_us").micros(r.maxTime - r.minTime);
         w.key("wait_mode").value(r.waitMode == WaitMode::Exact ? "exact" : "inferred");
         w.key("stream_dependencies").value(r.streamDependencies);
+        w.key("thread_mode").value(threadModeName(r.threadMode));
+        w.key("handoffs").value(uint64_t(r.handoffs.size()));
         w.key("warning_kinds").beginArray();
         for (const ReportWarningKind &k : r.warningKinds) {
             w.beginObject();
@@ -241,6 +243,7 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
             w.key("root_op");
             strOrNull(w, s.rootOp);
             w.key("pageable_copy").value(s.pageableCopy);
+            w.key("blocks").value(s.blocks);
             w.key("blocked_us").micros(s.dur);
             w.key("avoidable_us").micros(s.avoidable);
             w.key("py_frame");
@@ -279,6 +282,21 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
             w.key("wait_on_stream").value(s.waitOnStream);
             w.key("from_correlation").optional(s.fromCorrelation);
             w.key("to_correlation").optional(s.toCorrelation);
+            w.endObject();
+        }
+    });
+    w.endArray();
+    w.key("handoffs").beginArray();
+    each([&](uint64_t f, const FileReport &r) {
+        for (const ReportHandoff &h : r.handoffs) {
+            w.beginObject();
+            w.key("file").value(f);
+            w.key("from_tid");
+            id(w, h.fromTid);
+            w.key("to_tid");
+            id(w, h.toTid);
+            w.key("at_us").micros(h.at);
+            w.key("back_us").micros(h.back);
             w.endObject();
         }
     });

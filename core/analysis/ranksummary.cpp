@@ -238,6 +238,7 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(s.pyFrame);
         ar.io(s.userFrame);
         ar.io(s.pageableCopy);
+        ar.io(s.blocks);
         ar.io(s.avoidable);
         ar.io(s.step);
         ar.io(s.advice);
@@ -259,6 +260,17 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(s.waitOnStream);
         ar.io(s.fromCorrelation);
         ar.io(s.toCorrelation);
+    });
+    uint8_t threadMode = uint8_t(r.threadMode);
+    ar.io(threadMode);
+    r.threadMode = ThreadMode(threadMode);
+    ar.list(r.handoffs, [&](ReportHandoff &h) {
+        ar.io(h.fromTid.num);
+        ar.io(h.fromTid.text);
+        ar.io(h.toTid.num);
+        ar.io(h.toTid.text);
+        ar.io(h.at);
+        ar.io(h.back);
     });
     ar.list(r.syncGaps, [&](SyncGap &g) {
         ar.io(g.device);
@@ -339,7 +351,22 @@ template <typename Ar> void serialize(Ar &ar, ReplayInput &r)
         ar.io(c.thread);
         ar.io(c.start);
         ar.io(c.end);
+        uint8_t kind = uint8_t(c.kind);
+        ar.io(kind);
+        c.kind = BlockKind(kind);
+        ar.io(c.stream);
+        ar.io(c.device);
+        ar.io(c.cut);
     });
+    ar.list(r.handoffs, [&](ReplayHandoff &h) {
+        ar.io(h.from);
+        ar.io(h.to);
+        ar.io(h.at);
+        ar.io(h.back);
+    });
+    uint8_t threadMode = uint8_t(r.threadMode);
+    ar.io(threadMode);
+    r.threadMode = ThreadMode(threadMode);
     ar.list(r.deps, [&](StreamDependency &d) {
         ar.io(d.activity);
         ar.io(d.on);
@@ -412,7 +439,13 @@ void checkIndices(const Reader &rd, const RankSummary &s)
     for (const ReplayLaunch &l : p.launches)
         need(l.thread < p.threads);
     for (const ReplayBlocking &c : p.calls)
-        need(c.thread < p.threads);
+        need(c.thread < p.threads && uint8_t(c.kind) <= uint8_t(BlockKind::Copy) &&
+             c.stream >= -1 && c.stream < int64_t(p.streamIds.size()) && c.device >= -1 &&
+             c.device < int64_t(p.deviceIds.size()));
+    for (const ReplayHandoff &h : p.handoffs)
+        need(h.from < p.threads && h.to < p.threads);
+    need(uint8_t(p.threadMode) <= uint8_t(ThreadMode::Inferred));
+    need(uint8_t(r.threadMode) <= uint8_t(ThreadMode::Inferred));
     for (const StreamDependency &d : p.deps)
         need(d.activity < p.activities.size() && d.on < p.activities.size());
     for (const CollectiveKernel &c : p.collectives)

@@ -22,7 +22,7 @@
 
 namespace syncscope {
 
-constexpr uint32_t kRankSummaryVersion = 2;
+constexpr uint32_t kRankSummaryVersion = 3;
 
 struct RankSummary {
     FileReport report;

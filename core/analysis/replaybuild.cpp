@@ -1,5 +1,7 @@
 #include "analysis/replaybuild.h"
 
+#include "analysis/handoffs.h"
+
 #include "trace/argfield.h"
 #include "trace/categories.h"
 
@@ -25,6 +27,68 @@ bool isCollectiveKernel(std::string_view name)
 }
 
 namespace {
+
+// The blocking calls with what each waits for: the stream, device or event
+// record its cuda_sync record names, or the stream of the copy it makes.
+void addBlockingCalls(const TraceModel &model, ReplayInput &in, const std::vector<SyncCall> &calls,
+                      const std::vector<CudaSyncEvent> &syncEvents, const CorrelationIndex &launchOf,
+                      const std::map<std::pair<int64_t, int64_t>, uint32_t> &streamIndex)
+{
+    const auto tracks = model.tracks();
+    const StrId streamSync = model.findString("Stream Sync"), contextSync = model.findString("Context Sync"),
+                eventSync = model.findString("Event Sync");
+    std::unordered_map<int64_t, size_t> recordOf; // call correlation -> its first record
+    for (size_t k = 0; k < syncEvents.size(); ++k) {
+        const CudaSyncEvent &e = syncEvents[k];
+        const int64_t corr = tracks[e.event.track].correlation[e.event.index];
+        if (corr != kNoValue)
+            recordOf.emplace(corr, k);
+    }
+    std::unordered_map<int64_t, uint32_t> activityOf; // correlation -> its first activity's stream
+    for (const ReplayActivity &a : in.activities)
+        if (a.correlation != kNoValue)
+            activityOf.emplace(a.correlation, a.stream);
+    auto denseStream = [&](int64_t device, int64_t stream) -> int32_t {
+        auto it = streamIndex.find({device, stream});
+        return it != streamIndex.end() ? static_cast<int32_t>(it->second) : -1;
+    };
+    in.calls.reserve(calls.size());
+    for (const SyncCall &c : calls) {
+        const Track t = tracks[c.event.track];
+        ReplayBlocking b{c.event.track, c.start, c.end()};
+        b.kind = blockKindOf(model.str(t.name[c.event.index]), c.pageableCopy);
+        const int64_t corr = t.correlation[c.event.index];
+        auto rec = corr != kNoValue ? recordOf.find(corr) : recordOf.end();
+        const CudaSyncEvent *r = rec != recordOf.end() ? &syncEvents[rec->second] : nullptr;
+        if (b.kind == BlockKind::Copy) {
+            auto a = corr != kNoValue ? activityOf.find(corr) : activityOf.end();
+            if (a != activityOf.end())
+                b.stream = static_cast<int32_t>(a->second);
+        } else if (b.kind == BlockKind::Stream && r && r->kind == streamSync) {
+            b.stream = denseStream(r->device, r->stream);
+        } else if (b.kind == BlockKind::Device && r && r->kind == contextSync) {
+            const auto d = std::lower_bound(in.deviceIds.begin(), in.deviceIds.end(), r->device);
+            bool hasActivity = false;
+            for (const auto &sid : in.streamIds)
+                hasActivity = hasActivity || sid.first == r->device;
+            if (d != in.deviceIds.end() && *d == r->device && hasActivity)
+                b.device = static_cast<int32_t>(d - in.deviceIds.begin());
+        } else if (b.kind == BlockKind::Event && r && r->kind == eventSync) {
+            const Track rt = tracks[r->event.track];
+            const std::string_view args = model.args(rt.args[r->event.index]);
+            const auto onStream = argInt(args, "wait_on_stream");
+            if (onStream) {
+                b.stream = denseStream(r->device, *onStream);
+                if (b.stream >= 0) {
+                    const auto recCorr = argInt(args, "wait_on_cuda_event_record_corr_id");
+                    const HostCallRef *recCall = recCorr ? launchOf.find(*recCorr) : nullptr;
+                    b.cut = recCall ? recCall->start : c.start;
+                }
+            }
+        }
+        in.calls.push_back(b);
+    }
+}
 
 // The process group of a collective kernel: its own "Process Group Name", else
 // that of the innermost enclosing op of its launch call that has one.
@@ -74,6 +138,20 @@ template <class Before> void sortRuns(std::vector<uint32_t> &v, const Before &be
 
 } // namespace
 
+BlockKind blockKindOf(std::string_view name, bool pageableCopy)
+{
+    if (pageableCopy)
+        return BlockKind::Copy;
+    if (name == "cudaStreamSynchronize" || name == "cuStreamSynchronize" || name == "hipStreamSynchronize")
+        return BlockKind::Stream;
+    if (name == "cudaDeviceSynchronize" || name == "cuCtxSynchronize" || name == "hipDeviceSynchronize" ||
+        name == "hipCtxSynchronize")
+        return BlockKind::Device;
+    if (name == "cudaEventSynchronize" || name == "cuEventSynchronize" || name == "hipEventSynchronize")
+        return BlockKind::Event;
+    return BlockKind::Copy;
+}
+
 ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActivityRef> &acts,
                              const CorrelationIndex &launchOf,
                              const std::vector<SyncCall> &calls,
@@ -99,9 +177,12 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     in.launches.reserve(launchOf.size());
     for (const auto &kv : launchOf) // by correlation already
         in.launches.push_back({kv.second.track, kv.second.start, kv.second.end, kv.first});
-    in.calls.reserve(calls.size());
-    for (const SyncCall &c : calls)
-        in.calls.push_back({c.event.track, c.start, c.end()});
+    {
+        Handoffs h = findHandoffs(model);
+        in.handoffs = std::move(h.list);
+        in.threadMode = h.mode;
+    }
+    addBlockingCalls(model, in, calls, syncEvents, launchOf, streamIndex);
 
     auto launchOfAct = [&](size_t a) -> const HostCallRef * {
         if (acts[a].correlation == kNoValue)

@@ -23,6 +23,9 @@ struct GpuActivityRef {
 constexpr TimeNs kDependencySlack = 2'000;
 constexpr TimeNs kLaunchSlack = 20'000;
 
+// What a blocking call of this name waits for (a pageable copy: its stream).
+BlockKind blockKindOf(std::string_view name, bool pageableCopy);
+
 // Whether a kernel name is a collective's (NCCL or RCCL).
 bool isCollectiveKernel(std::string_view name);
 

@@ -28,11 +28,41 @@ struct ReplayLaunch {
     int64_t correlation = kNoValue;
 };
 
+// What a blocking call waits for, as CUDA documents it.
+enum class BlockKind : uint8_t {
+    Stream = 0, // a stream synchronize: the stream's work launched before it
+    Device = 1, // a device synchronize: every stream of the device
+    Event = 2,  // an event synchronize: the event's stream up to its record
+    Copy = 3    // a synchronous or pageable copy: its stream, itself included
+};
+const char *blockKindName(BlockKind k);
+
 // A blocking call, in the order of SyncAnalysis::syncCalls.
 struct ReplayBlocking {
     uint32_t thread = 0;
     TimeNs start = 0, end = 0;
+    BlockKind kind = BlockKind::Device;
+    // The stream it waits on (dense index; stream, event and copy calls) or the
+    // device (dense index; device calls), where the trace names it; -1: the
+    // stream / device of the last activity its thread launched before it.
+    int32_t stream = -1;
+    int32_t device = -1;
+    // An event synchronize whose record call the trace names: that call's
+    // start (the event holds the work launched on its stream up to then).
+    TimeNs cut = kNoValue;
 };
+
+// Control passing between host threads of one process: thread `from` wakes
+// thread `to` (its first event at `at`, say the autograd engine running
+// backward) and resumes at `back`, once `to` is done.
+struct ReplayHandoff {
+    uint32_t from = 0, to = 0;
+    TimeNs at = 0, back = 0;
+};
+
+// How the handoffs were found, strongest first (README "Host threads").
+enum class ThreadMode : uint8_t { None = 0, Flows = 1, Frames = 2, Inferred = 3 };
+const char *threadModeName(ThreadMode m);
 
 // Activity `activity` may not start before activity `on` ends (another stream).
 struct StreamDependency {
@@ -60,6 +90,8 @@ struct ReplayInput {
     std::vector<ReplayActivity> activities;
     std::vector<ReplayLaunch> launches;
     std::vector<ReplayBlocking> calls;
+    std::vector<ReplayHandoff> handoffs; // by at, then back
+    ThreadMode threadMode = ThreadMode::None;
     std::vector<StreamDependency> deps;  // sorted by activity, then on
     WaitMode waitMode = WaitMode::Inferred;
     std::vector<CollectiveKernel> collectives; // by activity start

@@ -127,6 +127,11 @@ bool isPageableDeviceToHost(std::string_view memcpyName)
     return memcpyName.find("DtoH") != memcpyName.npos && memcpyName.find("Pageable") != memcpyName.npos;
 }
 
+bool isPageableHostToDevice(std::string_view memcpyName)
+{
+    return memcpyName.find("HtoD") != memcpyName.npos && memcpyName.find("Pageable") != memcpyName.npos;
+}
+
 bool isGraphLaunch(std::string_view name)
 {
     return name == "cudaGraphLaunch" || name == "hipGraphLaunch" || name == "cuGraphLaunch";

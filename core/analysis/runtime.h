@@ -58,6 +58,9 @@ bool isBlockingSyncCall(std::string_view name);
 bool isAsyncCopyCall(std::string_view name);
 // A GPU copy event name that goes device-to-host into pageable memory.
 bool isPageableDeviceToHost(std::string_view memcpyName);
+// A GPU copy event name that goes from pageable host memory to the device: CUDA
+// synchronizes the stream before such a copy, so its cudaMemcpyAsync blocks.
+bool isPageableHostToDevice(std::string_view memcpyName);
 // A graph launch: every GPU activity with its correlation is its graph's work.
 bool isGraphLaunch(std::string_view name);
 

@@ -177,10 +177,12 @@ Collected collectEvents(const TraceModel &model, const AnalysisOptions &options,
             }
         }
     }
-    // Hidden syncs: a copy into pageable host memory blocks the host like a sync.
+    // Hidden syncs: a copy into or out of pageable host memory blocks the host
+    // like a sync (CUDA synchronizes the stream before a pageable host-to-device copy).
     for (size_t k = 0; k < memcpyAsyncCalls.size(); ++k) {
         auto it = copyName.find(memcpyAsyncCorrelation[k]);
-        if (it != copyName.end() && isPageableDeviceToHost(model.str(it->second)))
+        if (it != copyName.end() &&
+            (isPageableDeviceToHost(model.str(it->second)) || isPageableHostToDevice(model.str(it->second))))
             out.syncCalls.push_back(memcpyAsyncCalls[k]);
     }
     out.launchOf.finish();

@@ -16,7 +16,31 @@ using DeviceIndex = SyncReplay::Index::DeviceIndex;
 constexpr auto LaunchedActivity = SyncReplay::Index::LaunchedActivity;
 constexpr auto OrphanActivity = SyncReplay::Index::OrphanActivity;
 constexpr auto Block = SyncReplay::Index::Block;
+constexpr auto Handoff = SyncReplay::Index::Handoff;
+bool isAct(const Item &it) { return SyncReplay::Index::isActivity(it.kind); }
 } // namespace
+
+const char *blockKindName(BlockKind k)
+{
+    switch (k) {
+    case BlockKind::Stream: return "stream";
+    case BlockKind::Device: return "device";
+    case BlockKind::Event: return "event";
+    case BlockKind::Copy: return "copy";
+    }
+    return "device";
+}
+
+const char *threadModeName(ThreadMode m)
+{
+    switch (m) {
+    case ThreadMode::None: return "none";
+    case ThreadMode::Flows: return "flows";
+    case ThreadMode::Frames: return "frames";
+    case ThreadMode::Inferred: return "inferred";
+    }
+    return "none";
+}
 
 SyncReplay::Index::Index(const ReplayInput &input) : in(input)
 {
@@ -46,6 +70,8 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     };
     for (const ReplayBlocking &c : calls)
         threads = std::max(threads, c.thread + 1);
+    for (const ReplayHandoff &h : in.handoffs)
+        threads = std::max(threads, std::max(h.from, h.to) + 1);
     if (threads > kMaxThreads)
         throw Error("the trace has more host threads than the replay can hold (" + std::to_string(threads) + ")");
 
@@ -57,7 +83,7 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
         Item item;
     };
     std::vector<Timed> timed;
-    timed.reserve(acts.size() + calls.size());
+    timed.reserve(acts.size() + calls.size() + 2 * in.handoffs.size());
     for (uint32_t a = 0; a < acts.size(); ++a) {
         streams = std::max(streams, acts[a].stream + 1);
         if (const ReplayLaunch *launch = launchOfCorrelation(acts[a].correlation)) {
@@ -70,12 +96,24 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     }
     for (uint32_t c = 0; c < calls.size(); ++c)
         timed.push_back({calls[c].start, calls[c].end, {Block, calls[c].thread, c}});
-    // Host order: by start, then end (a call that ended when another began came
-    // first); then launches before blocking calls (a blocking copy waits for its
-    // own copy), activities in stream order.
+    for (uint32_t h = 0; h < in.handoffs.size(); ++h) {
+        const ReplayHandoff &ho = in.handoffs[h];
+        timed.push_back({ho.at, ho.at, {Handoff, ho.to, 2 * h}});
+        timed.push_back({ho.back, ho.back, {Handoff, ho.from, 2 * h + 1}});
+    }
+    // Host order: by start; at one instant the handoffs first (a hand-back
+    // before a wake, then in handoff order); then by end (a call that ended
+    // when another began came first); then launches before blocking calls (a
+    // blocking copy waits for its own copy), activities in stream order.
+    const auto handoffClass = [](const Item &it) { return it.kind != Handoff ? 2u : 1u - (it.ref & 1u); };
     std::sort(timed.begin(), timed.end(), [&](const Timed &x, const Timed &y) {
         if (x.t != y.t)
             return x.t < y.t;
+        const unsigned xc = handoffClass(x.item), yc = handoffClass(y.item);
+        if (xc != yc)
+            return xc < yc;
+        if (xc != 2)
+            return x.item.ref < y.item.ref;
         if (x.tEnd != y.tEnd)
             return x.tEnd < y.tEnd;
         const bool xa = x.item.kind != Block, ya = y.item.kind != Block;
@@ -88,14 +126,23 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
         return x.item.ref < y.item.ref;
     });
     items.reserve(timed.size());
-    for (const Timed &t : timed)
+    std::vector<TimeNs> itemTime; // for W(c) below only
+    itemTime.reserve(timed.size());
+    for (const Timed &t : timed) {
         items.push_back(t.item);
+        itemTime.push_back(t.t);
+    }
     timed.clear();
     timed.shrink_to_fit();
     actItem.assign(acts.size(), 0);
-    for (uint32_t i = 0; i < items.size(); ++i)
-        if (items[i].kind != Block)
+    blockItem.assign(calls.size(), 0);
+    for (uint32_t i = 0; i < items.size(); ++i) {
+        if (isAct(items[i]))
             actItem[items[i].ref] = i;
+        else if (items[i].kind == Block)
+            blockItem[items[i].ref] = i;
+    }
+    buildWaits(itemTime);
 
     // Stream order: by start, then end.
     std::vector<uint32_t> order(acts.size());
@@ -145,8 +192,15 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     hasDependent.assign(acts.size());
     for (uint32_t on : depOn)
         hasDependent.mark(on);
+    for (uint32_t on : waitOn)
+        hasDependent.mark(on);
     hasDependent.finish();
     lastDependents.assign(hasDependent.count(), 0);
+    for (size_t c = 0; c < calls.size(); ++c)
+        for (uint32_t k = waitStart[c]; k < waitStart[c + 1]; ++k) {
+            uint32_t &last = lastDependents[hasDependent.rank(waitOn[k])];
+            last = std::max(last, blockItem[c]);
+        }
     launchReadyTimes.assign(acts.size());
     std::vector<char> irregularAct(acts.size(), 0);
     for (uint32_t a = 0; a < acts.size(); ++a) {
@@ -162,43 +216,28 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     for (uint32_t a = 0; a < acts.size(); ++a)
         irregularAct[a] = acts[a].start < oldReady(a);
 
-    // The launching threads' old-end maxima at every threadCheckEvery-th item
-    // (threadOldMaxBefore reads on from there), and each block call's own.
-    blockItem.assign(calls.size(), 0);
-    launchSlot.assign(threads, kNoSlot);
-    std::vector<uint32_t> launchers; // by slot
-    for (const Item &it : items)
-        if (it.kind == LaunchedActivity && launchSlot[it.thread] == kNoSlot) {
-            launchSlot[it.thread] = launchingThreads++;
-            launchers.push_back(it.thread);
-        }
-    threadCheckEvery = BlockRangeMax::kBlock * std::max<size_t>(1, (launchingThreads + 7) / 8);
-    threadCheck.assign((items.size() / threadCheckEvery + 1) * launchingThreads, kNever);
-    std::vector<TimeNs> runningMax(threads, kNever);
     const uint32_t deviceCount = static_cast<uint32_t>(in.deviceIds.size());
     devices.assign(deviceCount, {});
     lastOfThread.assign(threads, 0);
     lastOfStream.assign(streams, 0);
     for (uint32_t i = 0; i < items.size(); ++i) {
-        if (i % threadCheckEvery == 0)
-            for (uint32_t slot = 0; slot < launchingThreads; ++slot)
-                threadCheck[i / threadCheckEvery * launchingThreads + slot] = runningMax[launchers[slot]];
         const Item &it = items[i];
         bool irregular = false;
-        if (it.kind == Block) {
-            blockItem[it.ref] = i;
+        if (it.kind == Handoff) {
+            const ReplayHandoff &h = in.handoffs[it.ref / 2];
+            lastOfThread[h.from] = lastOfThread[h.to] = i;
+        } else if (it.kind == Block) {
             lastOfThread[it.thread] = i;
-            // A call that returned before its thread's GPU work ended.
-            irregular = runningMax[it.thread] != kNever && runningMax[it.thread] > calls[it.ref].end;
+            // A call that returned before the GPU work it waits for ended.
+            for (uint32_t k = waitStart[it.ref]; k < waitStart[it.ref + 1]; ++k)
+                irregular = irregular || acts[waitOn[k]].end > calls[it.ref].end;
         } else {
             DeviceIndex &d = devices[acts[it.ref].device];
             ++d.activities;
             d.oldMax = std::max(d.oldMax, acts[it.ref].end);
             lastOfStream[acts[it.ref].stream] = i;
-            if (it.kind == LaunchedActivity) {
-                runningMax[it.thread] = std::max(runningMax[it.thread], acts[it.ref].end);
+            if (it.kind == LaunchedActivity)
                 lastOfThread[it.thread] = i;
-            }
             irregular = it.kind == OrphanActivity || irregularAct[it.ref];
         }
         if (irregular)
@@ -209,7 +248,7 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     uint32_t reach = 0;
     for (uint32_t i = 0; i < items.size(); ++i) {
         const Item &it = items[i];
-        if (it.kind != Block && lastDependent(it.ref) > 0) {
+        if (isAct(it) && lastDependent(it.ref) > 0) {
             reach = std::max(reach, lastDependent(it.ref));
             depReach.push_back({i, reach});
         }
@@ -257,14 +296,10 @@ void SyncReplay::allocateWalkState()
     m_predHead.assign(m_ix->headSlots(), 0);
     m_thrStamp.assign(m_ix->threads, 0);
     m_head.assign(m_ix->threads, 0);
-    m_thrNewMax.assign(m_ix->threads, kNever);
-    m_thrOldBefore.assign(m_ix->threads, kNever);
-    m_thrOldNow.assign(m_ix->threads, kNever);
     m_strStamp.assign(m_ix->streams, 0);
     m_strLastNew.assign(m_ix->streams, 0);
     m_strLastOld.assign(m_ix->streams, 0);
     m_strLastHead.assign(m_ix->streams, 0);
-    m_thrDiverged.assign(m_ix->threads, 0);
     m_removed.assign(calls, 0);
 }
 
@@ -278,13 +313,13 @@ size_t SyncReplay::Index::headSlot(uint32_t a) const
 
 TimeNs SyncReplay::Index::oldEnd(size_t item) const
 {
-    return items[item].kind != Block ? in.activities[items[item].ref].end : kNever;
+    return isAct(items[item]) ? in.activities[items[item].ref].end : kNever;
 }
 
 TimeNs SyncReplay::Index::oldEndOn(size_t device, size_t item) const
 {
     const Item &it = items[item];
-    return it.kind != Block && in.activities[it.ref].device == device ? in.activities[it.ref].end
+    return isAct(it) && in.activities[it.ref].device == device ? in.activities[it.ref].end
                                                                       : kNever;
 }
 
@@ -307,22 +342,74 @@ TimeNs SyncReplay::Index::oldReady(uint32_t a) const
     return r;
 }
 
-TimeNs SyncReplay::Index::threadOldMaxBefore(uint32_t t, size_t item) const
-{
-    const uint32_t slot = launchSlot[t];
-    if (slot == kNoSlot)
-        return kNever;
-    const size_t from = item / threadCheckEvery * threadCheckEvery;
-    TimeNs best = threadCheck[item / threadCheckEvery * launchingThreads + slot];
-    for (size_t j = from; j < item; ++j)
-        if (items[j].kind == LaunchedActivity && items[j].thread == t)
-            best = std::max(best, in.activities[items[j].ref].end);
-    return best;
-}
-
 TimeNs SyncReplay::Index::launchReady(uint32_t a) const
 {
     return launchReadyTimes.get(a, in.activities[a].start);
+}
+
+void SyncReplay::Index::buildWaits(const std::vector<TimeNs> &itemTime)
+{
+    const std::vector<ReplayActivity> &acts = in.activities;
+    const std::vector<ReplayBlocking> &calls = in.calls;
+    // Per stream its activities' item positions, per thread its launches', in host order.
+    std::vector<std::vector<uint32_t>> onStream(streams), launchedBy(threads);
+    std::vector<std::vector<uint32_t>> deviceStreams(in.deviceIds.size());
+    std::vector<char> streamSeen(streams, 0);
+    for (uint32_t i = 0; i < items.size(); ++i) {
+        const Item &it = items[i];
+        if (!isAct(it))
+            continue;
+        const ReplayActivity &a = acts[it.ref];
+        onStream[a.stream].push_back(i);
+        if (it.kind == LaunchedActivity)
+            launchedBy[it.thread].push_back(i);
+        if (!streamSeen[a.stream]) {
+            streamSeen[a.stream] = 1;
+            deviceStreams[a.device].push_back(a.stream);
+        }
+    }
+    std::vector<uint32_t> allStreams;
+    for (uint32_t q = 0; q < streams; ++q)
+        if (streamSeen[q])
+            allStreams.push_back(q);
+    waitStart.assign(calls.size() + 1, 0);
+    waitOn.clear();
+    for (size_t c = 0; c < calls.size(); ++c) {
+        const ReplayBlocking &call = calls[c];
+        const uint32_t pos = blockItem[c];
+        int64_t stream = call.stream, device = call.device;
+        const bool wholeDevice = call.kind == BlockKind::Device;
+        if (wholeDevice ? device < 0 : stream < 0) {
+            // Not named: the stream / device of the last activity its thread launched before it.
+            const std::vector<uint32_t> &v = launchedBy[call.thread];
+            const auto it = std::lower_bound(v.begin(), v.end(), pos);
+            if (it != v.begin()) {
+                const ReplayActivity &a = acts[items[*std::prev(it)].ref];
+                stream = a.stream;
+                device = a.device;
+            }
+        }
+        auto waitOnStream = [&](uint32_t q) {
+            const std::vector<uint32_t> &v = onStream[q];
+            auto it = v.begin();
+            if (call.kind == BlockKind::Event && call.cut != kNoValue)
+                it = std::upper_bound(v.begin(), v.end(), call.cut,
+                                      [&](TimeNs t, uint32_t i) { return t < itemTime[i]; });
+            else
+                it = std::lower_bound(v.begin(), v.end(), pos);
+            if (it != v.begin())
+                waitOn.push_back(items[*std::prev(it)].ref);
+        };
+        if (wholeDevice) {
+            for (uint32_t q : device >= 0 && size_t(device) < deviceStreams.size()
+                                  ? deviceStreams[static_cast<size_t>(device)]
+                                  : allStreams)
+                waitOnStream(q);
+        } else if (stream >= 0 && stream < int64_t(streams)) {
+            waitOnStream(static_cast<uint32_t>(stream));
+        }
+        waitStart[c + 1] = static_cast<uint32_t>(waitOn.size());
+    }
 }
 
 uint32_t SyncReplay::Index::depReachBefore(size_t item) const
@@ -361,7 +448,7 @@ void SyncReplay::reset(const std::vector<size_t> &removed)
     for (size_t c : removed)
         m_removed[c] = 1;
     m_devNewMax.assign(m_ix->devices.size(), kNever);
-    m_nonZeroHeads = m_divergedStreams = m_divergedThreads = m_headStreams = 0;
+    m_nonZeroHeads = m_divergedStreams = m_headStreams = 0;
     m_pending.clear();
     m_pendingUntil = 0;
 }
@@ -380,31 +467,12 @@ void SyncReplay::newThreadGeneration()
     }
 }
 
-void SyncReplay::touchThread(uint32_t t, size_t item)
+void SyncReplay::touchThread(uint32_t t)
 {
     if (m_thrStamp[t] != m_thrGen) {
         m_thrStamp[t] = m_thrGen;
         m_head[t] = 0;
-        m_thrNewMax[t] = kNever;
-        // Before the walk started nothing moved: new ends were the old ones.
-        m_thrOldBefore[t] = m_thrOldNow[t] = m_ix->threadOldMaxBefore(t, item);
-        m_thrDiverged[t] = 0;
     }
-    // The walk visits a generation's items of the thread in host order, so the
-    // thread's launched old-end max so far grows here.
-    const Item &it = m_ix->items[item];
-    if (it.kind == LaunchedActivity)
-        m_thrOldNow[t] = std::max(m_thrOldNow[t], m_in.activities[it.ref].end);
-    updateThreadDiverged(t);
-}
-
-// A thread whose launched work ends earlier than measured: its next kept call
-// may still give it a head start.
-void SyncReplay::updateThreadDiverged(uint32_t t)
-{
-    const bool d = m_thrNewMax[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t];
-    m_divergedThreads += size_t(d) - size_t(m_thrDiverged[t] != 0);
-    m_thrDiverged[t] = d;
 }
 
 void SyncReplay::setHead(uint32_t t, TimeNs h)
@@ -417,21 +485,45 @@ void SyncReplay::visitBlock(size_t i)
 {
     const Item &it = m_ix->items[i];
     const ReplayBlocking &c = m_in.calls[it.ref];
-    touchThread(it.thread, i);
+    touchThread(it.thread);
     const TimeNs h = m_head[it.thread];
+    const auto [from, to] = m_ix->waitRange(it.ref);
     if (m_removed[it.ref]) {
         setHead(it.thread, h + (c.end - c.start));
-    } else if (m_thrOldNow[it.thread] != kNever) {
-        const TimeNs old = std::min(m_thrOldNow[it.thread], c.end);
-        const TimeNs nw =
-            std::min(std::max(m_thrOldBefore[it.thread], m_thrNewMax[it.thread]), old);
+    } else if (from < to) {
+        TimeNs oldMax = kNever, newMax = kNever;
+        for (uint32_t k = from; k < to; ++k) {
+            const uint32_t a = m_ix->waitOn[k];
+            oldMax = std::max(oldMax, m_in.activities[a].end);
+            newMax = std::max(newMax, newEnd(a));
+        }
+        const TimeNs old = std::min(oldMax, c.end);
+        const TimeNs nw = std::min(newMax, old);
         const TimeNs dur = c.end - c.start;
         const TimeNs wait = std::max<TimeNs>(0, old - c.start);
         const TimeNs ret = std::max<TimeNs>(0, c.end - std::max(c.start, old));
         const TimeNs newEnd = std::max(c.start - h + (dur - wait), nw + ret);
         setHead(it.thread, c.end - newEnd);
     }
-    // A thread that never launched anything keeps its head start.
+    // A call with nothing to wait for keeps the head start.
+}
+
+void SyncReplay::visitHandoff(size_t i)
+{
+    const Item &it = m_ix->items[i];
+    const ReplayHandoff &h = m_in.handoffs[it.ref / 2];
+    const uint32_t from = (it.ref & 1u) ? h.to : h.from, to = it.thread;
+    touchThread(from);
+    touchThread(to);
+    setHead(to, m_head[from]);
+}
+
+void SyncReplay::visit(size_t i)
+{
+    if (m_ix->items[i].kind == Block)
+        visitBlock(i);
+    else
+        visitHandoff(i);
 }
 
 TimeNs SyncReplay::newEnd(uint32_t a) const
@@ -448,7 +540,7 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     const int32_t p = m_ix->pred[a];
     TimeNs h = 0;
     if (it.kind == LaunchedActivity) {
-        touchThread(it.thread, i);
+        touchThread(it.thread);
         h = m_head[it.thread];
     } else if (p >= 0 && m_newEnd.has(static_cast<size_t>(p))) {
         h = m_predHead[m_ix->headSlot(static_cast<uint32_t>(p))];
@@ -483,10 +575,6 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
         const size_t slot = m_ix->headSlot(a);
         if (slot != SIZE_MAX)
             m_predHead[slot] = headUsed;
-    }
-    if (it.kind == LaunchedActivity) {
-        m_thrNewMax[it.thread] = std::max(m_thrNewMax[it.thread], ne);
-        updateThreadDiverged(it.thread);
     }
     m_devNewMax[act.device] = std::max(m_devNewMax[act.device], ne);
     const uint32_t q = act.stream;
@@ -527,8 +615,8 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     const size_t checkEvery = std::max<size_t>(256, m_ix->threads + m_ix->streams);
     for (size_t i = first; i < m_ix->items.size(); ++i) {
         const Item &it = m_ix->items[i];
-        if (it.kind == Block) {
-            visitBlock(i);
+        if (!isAct(it)) {
+            visit(i);
         } else {
             TimeNs h = 0;
             const TimeNs ns = activityStart(i, h);
@@ -561,7 +649,7 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
 // dependent still to come, and no orphan can take a head start.
 bool SyncReplay::converged(size_t i, size_t last) const
 {
-    return i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 && m_divergedThreads == 0 &&
+    return i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 &&
            i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_ix->lastOrphan);
 }
 
@@ -593,8 +681,6 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
         } else if (m_head[t] != d) {
             return false;
         }
-        if (m_thrOldNow[t] != kNever && std::max(m_thrOldBefore[t], m_thrNewMax[t]) != m_thrOldNow[t] - d)
-            return false;
     }
     if (!have)
         return false;
@@ -657,7 +743,6 @@ void SyncReplay::rewake(size_t item)
         m_skippedMax = std::max(m_skippedMax, oldMaxInItems(m_convergedAt, item));
     m_convergedAt = SIZE_MAX;
     newThreadGeneration();
-    m_divergedThreads = 0;
     m_walkPos = item;
     // Unmoved activities of the skipped stretch may have dependents to come,
     // which uniformShift does not see: no uniform stop on this walk any more.
@@ -699,7 +784,7 @@ void SyncReplay::pauseUnmoved(uint32_t activity)
     m_pausedHead = 0;
     const Item &it = m_ix->items[m_pausedItem];
     if (it.kind == LaunchedActivity)
-        touchThread(it.thread, m_pausedItem); // as activityStart does for a walked one
+        touchThread(it.thread); // as activityStart does for a walked one
 }
 
 uint32_t SyncReplay::walkToCoupled()
@@ -707,8 +792,8 @@ uint32_t SyncReplay::walkToCoupled()
     for (; m_walkPos < m_ix->items.size(); ++m_walkPos) {
         const size_t i = m_walkPos;
         const Item &it = m_ix->items[i];
-        if (it.kind == Block) {
-            visitBlock(i);
+        if (!isAct(it)) {
+            visit(i);
             continue;
         }
         TimeNs h = 0;

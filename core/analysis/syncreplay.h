@@ -10,6 +10,9 @@
 // start); at one instant, a call that ended first came first, and an
 // activity's launch comes before a blocking call (a blocking copy waits for its
 // own copy). Each thread T carries a head start S_T, 0 at first.
+//  - A handoff (thread T wakes thread U at `at`, U hands back at `back`) moves
+//    the head start with control: at `at`, S_U := S_T; at `back`, S_T := S_U.
+//    At one instant the handoffs come first, a hand-back before a wake.
 //  - A launched activity a of T on stream q starts once its constraints are
 //    ready: its launch (ready at min(s_a, launch end), moved by -S_T), its
 //    stream predecessor p (ready at p's end) and each activity it depends on
@@ -21,17 +24,21 @@
 //    An activity with no launch call takes, for its launch term, the head start
 //    of the previous activity on its stream.
 //  - A blocking call c in R: S_T += its duration.
-//  - A blocking call c not in R re-synchronizes T. old / new: the latest old /
-//    new end among the activities T launched at or before c's start, with old
-//    capped at c's end (a call that returned before the GPU finished did not
-//    wait for the rest) and new capped at old.
+//  - A blocking call c not in R re-synchronizes T with what it waits for, W(c):
+//    the last activity launched before it on its stream (a stream synchronize,
+//    a copy), on each stream of its device (a device synchronize), or on the
+//    event's stream up to the event's record (an event synchronize), by any
+//    thread. old / new: the latest old / new end in W(c), with old capped at
+//    c's end (a call that returned before the GPU finished did not wait for
+//    the rest) and new capped at old. With W(c) empty, nothing changes.
 //      wait = max(0, old - c.start), ret = max(0, c.end - max(c.start, old)),
 //      new_end = max(c.start - S_T + (c.dur - wait), new + ret), S_T = c.end - new_end.
 //  - Avoidable time per device: the device's last old end minus its last new end.
 // Before the first call of R nothing moves, so the walk starts there, and it stops
 // once every S_T is 0, every stream's last new end equals its old end, no moved
-// activity has a dependent still to come and no call of R is left: from there on
-// nothing changes. It also stops once everything still to come is shifted by one
+// activity has a dependent (an activity that waits on it, or a kept call whose
+// W holds it) still to come and no call of R is left: from there on nothing
+// changes. It also stops once everything still to come is shifted by one
 // amount D: every thread with host events left has S_T = D and its launched
 // work's last new end D before the old one, every stream with activity left and
 // every moved activity with a dependent still to come ends D early, and no orphan
@@ -140,12 +147,11 @@ private:
     // it (its stream predecessor: Index::headSlot), and for the paused activity.
     std::vector<TimeNs> m_predHead;
     TimeNs m_pausedHead = 0;
-    std::vector<TimeNs> m_head, m_thrNewMax, m_thrOldBefore, m_thrOldNow;
+    std::vector<TimeNs> m_head;
     std::vector<TimeNs> m_strLastNew, m_strLastOld, m_strLastHead;
-    std::vector<char> m_thrDiverged;
     std::vector<TimeNs> m_devNewMax;
     std::vector<char> m_removed;
-    size_t m_nonZeroHeads = 0, m_divergedStreams = 0, m_divergedThreads = 0, m_headStreams = 0;
+    size_t m_nonZeroHeads = 0, m_divergedStreams = 0, m_headStreams = 0;
     size_t m_runFirst = 0;
     struct Pending {
         uint32_t until;
@@ -168,12 +174,13 @@ private:
     void reset(const std::vector<size_t> &removed);
     void clearRemoved(const std::vector<size_t> &removed);
     void newThreadGeneration();
-    void touchThread(uint32_t t, size_t item);
+    void touchThread(uint32_t t);
     TimeNs itemOldEnd(size_t item) const; // its activity's old end; kNever for a blocking call
     TimeNs oldMaxInItems(size_t from, size_t to) const;
-    void updateThreadDiverged(uint32_t t);
     void setHead(uint32_t t, TimeNs h);
     void visitBlock(size_t item);
+    void visitHandoff(size_t item);
+    void visit(size_t item); // a blocking call or a handoff
     TimeNs activityStart(size_t item, TimeNs &headUsed);
     void settle(size_t item, TimeNs newEnd, TimeNs headUsed);
     bool converged(size_t item, size_t lastRemoved) const;
@@ -182,13 +189,15 @@ private:
 };
 
 struct SyncReplay::Index {
-    enum Kind : uint8_t { LaunchedActivity = 0, OrphanActivity = 1, Block = 2 };
+    // A Handoff item's ref is 2 * handoff + (0: the wake, 1: the hand-back).
+    enum Kind : uint8_t { LaunchedActivity = 0, OrphanActivity = 1, Block = 2, Handoff = 3 };
+    static bool isActivity(Kind k) { return k <= OrphanActivity; }
     static constexpr uint32_t kMaxThreads = (1u << 30) - 1; // kNoThread is the last
     static constexpr uint32_t kNoThread = kMaxThreads;
     struct Item {
         Kind kind : 2;
-        uint32_t thread : 30; // launching / calling thread; kNoThread for orphans
-        uint32_t ref;         // activity or blocking-call index
+        uint32_t thread : 30; // launching / calling / receiving thread; kNoThread for orphans
+        uint32_t ref;         // activity, blocking-call or handoff index
     };
     struct DeviceIndex {
         size_t activities = 0;
@@ -216,7 +225,10 @@ struct SyncReplay::Index {
         const size_t k = hasDeps.rank(a);
         return {depStart[k], depStart[k + 1]};
     }
-    // The last item position of a dependent of activity a, or 0.
+    // What kept call c waits for: [first, second) in waitOn.
+    std::pair<uint32_t, uint32_t> waitRange(size_t c) const { return {waitStart[c], waitStart[c + 1]}; }
+    // The last item position of a dependent of activity a (an activity that
+    // waits on it, or a blocking call whose W holds it), or 0.
     uint32_t lastDependent(uint32_t a) const
     {
         return hasDependent.marked(a) ? lastDependents[hasDependent.rank(a)] : 0;
@@ -224,11 +236,10 @@ struct SyncReplay::Index {
     // R: the latest old ready time of activity a's constraints (its launch, its
     // stream predecessor's end, the ends it depends on).
     TimeNs oldReady(uint32_t a) const;
-    // The latest old end of the activities thread t launched before item position `item`
-    // (kNever: none).
-    TimeNs threadOldMaxBefore(uint32_t t, size_t item) const;
     // The latest last dependent (lastDependent) of the activities before item position `item`.
     uint32_t depReachBefore(size_t item) const;
+    // W(c) of every blocking call (waitStart, waitOn), from the host order.
+    void buildWaits(const std::vector<TimeNs> &itemTime);
 
     const ReplayInput &in;
     std::vector<Item> items;         // in host order
@@ -244,13 +255,9 @@ struct SyncReplay::Index {
     // The last item position of a dependent, by rank in hasDependent.
     MarkedPositions hasDependent;
     std::vector<uint32_t> lastDependents;
-    // The launched old-end max of each thread that launches anything (its slot),
-    // before every threadCheckEvery-th item: [item / threadCheckEvery][slot].
-    static constexpr uint32_t kNoSlot = UINT32_MAX;
-    std::vector<uint32_t> launchSlot; // per thread
-    uint32_t launchingThreads = 0;
-    size_t threadCheckEvery = BlockRangeMax::kBlock;
-    std::vector<TimeNs> threadCheck;
+    // W(c) of each blocking call (CSR by call): activities.
+    std::vector<uint32_t> waitStart;
+    std::vector<uint32_t> waitOn;
     std::vector<uint32_t> blockItem;     // per call: its item position
     std::vector<uint32_t> lastOfThread;  // last item position of each thread
     std::vector<uint32_t> lastOfStream;  // last item position of each stream

@@ -250,6 +250,7 @@ TEST(Advice, FactsFromATraceAndTheAnalysisAttachesThem)
     const std::vector<std::pair<std::string, std::string>> want = {
         {"cudaMemcpyAsync@14", "host-scalar-shape"},  // pageable DtoH copy; item then zeros
         {"cudaStreamSynchronize@20", "host-scalar-shape"},
+        {"cudaMemcpyAsync@206", "to-device-pageable"}, // a pageable HtoD copy syncs its stream first
         {"cudaStreamSynchronize@212", "to-device-pageable"}, // the copy launched before it in copy_
         {"cudaStreamSynchronize@430", "linalg-check-errors"},
         {"cudaDeviceSynchronize@610", "(none)"},              // under aten::mm
@@ -274,7 +275,7 @@ TEST(Advice, FactsFromATraceAndTheAnalysisAttachesThem)
     // The report carries the ids and the trace's PyTorch version.
     const FileReport r = makeFileReport(*model, a);
     EXPECT_EQ(r.torchVersion, "1.13.1+cu117");
-    EXPECT_EQ(r.syncCalls[3].advice, "linalg-check-errors");
+    EXPECT_EQ(r.syncCalls[4].advice, "linalg-check-errors");
 }
 
 TEST(Advice, TheJsonOfAnAdviceSaysWhenTheTraceIsOlderThanTheRewrite)

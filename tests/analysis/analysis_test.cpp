@@ -172,7 +172,7 @@ TEST_F(ConstructedTrace, JsonShape)
     const std::string text = analysisToJson(job, 3);
     const auto doc = nlohmann::json::parse(text);
     const std::vector<std::string> keys = {"files", "categories", "devices", "sync_calls",
-                                           "cuda_sync_events", "stream_waits", "sync_gaps", "idle_breakdown",
+                                           "cuda_sync_events", "stream_waits", "handoffs", "sync_gaps", "idle_breakdown",
                                            "steps", "sync_sources", "top_ops"};
     // Times are written as exact decimals with 3 places, never through a double.
     EXPECT_NE(text.find("\"busy_us\": 465.000,"), std::string::npos);

@@ -15,12 +15,14 @@ import reference_stats  # noqa: E402
 
 SHAPE = {
     "files": ["path", "rank", "format", "torch_version", "runtime", "events", "flows", "instants", "counters", "warnings", "truncated_at_byte",
-              "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "warning_kinds"],
+              "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "thread_mode", "handoffs",
+              "warning_kinds"],
     "devices": ["file", "device", "name", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
                 "sync_gap_us", "avoidable_us"],
     "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op", "pageable_copy",
-                   "blocked_us", "avoidable_us", "py_frame", "user_frame", "step", "advice"],
+                   "blocks", "blocked_us", "avoidable_us", "py_frame", "user_frame", "step", "advice"],
     "cuda_sync_events": ["file", "kind", "ts_us", "dur_us", "device", "stream"],
+    "handoffs": ["file", "from_tid", "to_tid", "at_us", "back_us"],
     "sync_gaps": ["file", "device", "start_us", "end_us", "dur_us", "sync", "op", "root_op",
                   "blocked_us", "avoidable_us", "py_frame", "user_frame", "step", "advice"],
     "idle_breakdown": ["file", "device", "stream", "host_wait_us", "kernel_wait_us", "other_us"],
@@ -30,7 +32,7 @@ SHAPE = {
                      "advice_calls"],
     "top_ops": ["name", "cat", "count", "total_us", "self_us", "gpu_count", "gpu_us"],
 }
-SECTIONS = ["devices", "sync_calls", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
+SECTIONS = ["devices", "sync_calls", "handoffs", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
 failures = []
 
 
@@ -59,7 +61,7 @@ def analyze(cli, files, extra=()):
 
 def check_shape(doc):
     keys = ["files", "categories", "devices", "sync_calls", "cuda_sync_events", "stream_waits",
-            "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
+            "handoffs", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
     if len(doc.get("files", [])) >= 2:
         keys += ["job", "ranks", "collective_blame", "rank_steps"]
     check(list(doc) == keys, f"top-level keys {list(doc)}")
@@ -126,6 +128,9 @@ def main(cli, data, shared):
         check(doc["categories"] == want["categories"], f"{path}: categories")
         check(doc["files"][0]["runtime"] == want["runtime"],
               f"{path}: runtime {doc['files'][0]['runtime']}, reference {want['runtime']}")
+        for k in ("thread_mode", "handoffs"):
+            check(doc["files"][0][k] == want["files"][0][k],
+                  f"{path}: files[0].{k} = {doc['files'][0][k]}, reference {want['files'][0][k]}")
         for sec in SECTIONS:
             got = doc[sec]
             check(len(got) == len(want[sec]), f"{path}: {sec}: {len(got)} rows, reference {len(want[sec])}")

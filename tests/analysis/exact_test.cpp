@@ -203,6 +203,40 @@ TEST(ExactTimes, KinetoEpochMicroseconds)
 //   without all: K2 [45,65], M [65,73], K3 [73,103]: 47.
 //   the sync source (S1, S2, S3): K2 [45,65], M [65,73], C: S=37, S3: S=38, K3 [82,112]: 38.
 //   step 1 (S1, S2): ... K3 [83,113]: 37.   step 2 (C, S3): K3 [110,140]: 10.
+// backward_handoff.json: the main thread (tid 1) launches k1 [10,60], waits in
+// a stream synchronize S [6,62] (56 us), launches k2 [70,80] in ones_like and
+// goes silent at 70; the engine thread (tid 2) wakes at 100, launches k3
+// [115,165] in MulBackward0 and is done at 150; the main thread resumes at 200,
+// launches k4 [205,215] and synchronizes the device. A copy thread (tid 3)
+// launches a copy [66,90] while the main thread is busy: independent.
+// Without S: the main thread's head start is 56; k2 follows k1 [60,70]; the
+// handoff gives the engine thread 56, so k3 starts when k2 ends [70,120]; the
+// main thread takes 56 back, k4 at 205 - 56 = 149 [149,159]: 56 us earlier.
+// Without the handoff the engine thread would start from 0 (k3 stays
+// [115,165], k4 [165,175]): 40 us.
+TEST(SyncVerdicts, HandWorkedHandoff)
+{
+    auto m = loadTrace(test::dataPath("backward_handoff.json"));
+    const SyncAnalysis a = analyzeSyncs(*m);
+    const TimeNs us = 1000;
+    ASSERT_EQ(a.replay.threadMode, ThreadMode::Inferred);
+    ASSERT_EQ(a.replay.handoffs.size(), 1u);
+    const ReplayHandoff &h = a.replay.handoffs[0];
+    EXPECT_EQ(m->str(m->tracks()[h.from].tid.text), "1");
+    EXPECT_EQ(m->str(m->tracks()[h.to].tid.text), "2");
+    EXPECT_EQ(h.at, 100 * us);
+    EXPECT_EQ(h.back, 200 * us);
+    ASSERT_EQ(a.syncCalls.size(), 2u);
+    EXPECT_EQ(a.replay.calls[0].kind, BlockKind::Stream);
+    EXPECT_EQ(a.replay.calls[1].kind, BlockKind::Device);
+    EXPECT_EQ(a.syncCalls[0].avoidable, 56 * us);
+    EXPECT_EQ(a.devices[0].avoidable, 56 * us);
+    ReplayInput without = a.replay;
+    without.handoffs.clear();
+    SyncReplay r(without);
+    EXPECT_EQ(r.run({0})[0], 40 * us);
+}
+
 TEST(SyncVerdicts, HandWorkedReplay)
 {
     auto m = loadTrace(test::dataPath("sync_replay.json"));
@@ -414,15 +448,16 @@ ReplayInput twoStreams()
 // T (thread 0): removed R [0,10] (head start 10), launches X on s1 ([10,11], X
 // [11,100]: it moves to [1,90]), kept K1 [20,30] (head start back to 0). U
 // (thread 1) launches Z on s1 ([95,101], Z [101,110], unmoved). T's kept K2
-// [97,112]: its launched work (X) now ends 90, not 100, so it returns at 109 with
-// a head start of 3; W on s2 ([113,114], W [114,120]) moves to [111,117]. Stopping
-// at Z, where every head start is 0 and s1 ends as measured, would report 0.
-TEST(SyncReplay, DoesNotStopWhileAThreadsWorkStillEndsEarly)
+// [97,112] synchronizes an event recorded on s1 at 50, after X: what it waits
+// for (X) now ends 90, not 100, so it returns at 109 with a head start of 3; W
+// on s2 ([113,114], W [114,120]) moves to [111,117]. Stopping at Z, where every
+// head start is 0 and s1 ends as measured, would report 0.
+TEST(SyncReplay, DoesNotStopWhileWhatAKeptCallWaitsForStillEndsEarly)
 {
     ReplayInput in = twoStreams();
     in.activities = {{0, 0, 11, 100, 1}, {0, 0, 101, 110, 2}, {0, 1, 114, 120, 3}};
     in.launches = {{0, 10, 11, 1}, {1, 95, 101, 2}, {0, 113, 114, 3}};
-    in.calls = {{0, 0, 10}, {0, 20, 30}, {0, 97, 112}};
+    in.calls = {{0, 0, 10}, {0, 20, 30}, {0, 97, 112, BlockKind::Event, 0, -1, 50}};
     SyncReplay r(in);
     EXPECT_EQ(r.run({0})[0], 3);
 }
@@ -486,11 +521,12 @@ TEST(SyncReplay, AnOrphanTakesItsPredecessorsHeadStartWhereFewActivitiesAreOrpha
     EXPECT_EQ(r.run({0})[0], 10);
 }
 
-// A thread's launched old-end max before an item comes from a checkpoint every
-// threadCheckEvery items and the items after it: on 12 launching threads (so
-// checkpoints every 128 items) and a thread that only blocks, it equals the max
-// over the thread's launched items before, counted here from the host order.
-TEST(SyncReplay, AThreadsLaunchedOldEndMaxBeforeAnyItem)
+// What a kept call waits for, W(c), from the host order: a stream synchronize
+// the last activity launched on its stream before it (by any thread), a device
+// synchronize the last on each stream, a call that names neither the stream
+// of its thread's last launch (nothing, for a thread that launched nothing).
+// Checked against a count from the host order on 12 launching threads.
+TEST(SyncReplay, WhatAKeptCallWaitsForComesFromTheHostOrder)
 {
     ReplayInput in;
     in.deviceIds = {0};
@@ -502,21 +538,44 @@ TEST(SyncReplay, AThreadsLaunchedOldEndMaxBeforeAnyItem)
         const uint32_t thread = uint32_t(rnd() % 12);
         in.activities.push_back({0, uint32_t(k % 2), t + 5, t + 5 + TimeNs(rnd() % 5000), k});
         in.launches.push_back({thread, t, t + 2, k});
-        if (k % 7 == 0)
-            in.calls.push_back({12, t + 1, t + 3});
+        if (k % 7 == 0) {
+            ReplayBlocking c{k % 3 == 0 ? 12u : thread, t + 1, t + 3};
+            c.kind = k % 2 ? BlockKind::Stream : BlockKind::Device;
+            c.stream = k % 5 == 0 ? -1 : int32_t(k / 7 % 2);
+            in.calls.push_back(c);
+        }
     }
     const SyncReplay::Index ix(in);
-    ASSERT_EQ(ix.launchingThreads, 12u);
-    ASSERT_EQ(ix.threadCheckEvery, 128u);
-    std::vector<TimeNs> running(13, std::numeric_limits<TimeNs>::min());
+    std::vector<int64_t> lastOnStream(2, -1), lastOfThread(13, -1);
     size_t checked = 0;
-    for (size_t i = 0; i <= ix.items.size(); ++i) {
-        for (uint32_t t = 0; t < 13; ++t, ++checked)
-            ASSERT_EQ(ix.threadOldMaxBefore(t, i), running[t]) << "thread " << t << ", item " << i;
-        if (i < ix.items.size() && ix.items[i].kind == SyncReplay::Index::LaunchedActivity)
-            running[ix.items[i].thread] = std::max(running[ix.items[i].thread], in.activities[ix.items[i].ref].end);
+    for (size_t i = 0; i < ix.items.size(); ++i) {
+        const auto &it = ix.items[i];
+        if (it.kind == SyncReplay::Index::LaunchedActivity) {
+            lastOnStream[in.activities[it.ref].stream] = it.ref;
+            lastOfThread[it.thread] = it.ref;
+            continue;
+        }
+        const ReplayBlocking &c = in.calls[it.ref];
+        std::vector<uint32_t> want;
+        if (c.kind == BlockKind::Device) {
+            for (int64_t a : lastOnStream) // one device: every stream
+                if (a >= 0)
+                    want.push_back(uint32_t(a));
+        } else {
+            int64_t q = c.stream;
+            if (q < 0 && lastOfThread[c.thread] >= 0)
+                q = in.activities[size_t(lastOfThread[c.thread])].stream;
+            if (q >= 0 && lastOnStream[size_t(q)] >= 0)
+                want.push_back(uint32_t(lastOnStream[size_t(q)]));
+        }
+        const auto [from, to] = ix.waitRange(it.ref);
+        std::vector<uint32_t> got(ix.waitOn.begin() + from, ix.waitOn.begin() + to);
+        std::sort(got.begin(), got.end());
+        std::sort(want.begin(), want.end());
+        EXPECT_EQ(got, want) << "call " << it.ref;
+        ++checked;
     }
-    EXPECT_EQ(checked, 13 * (ix.items.size() + 1));
+    EXPECT_EQ(checked, in.calls.size());
 }
 
 // An activity's launch ready time, min(s, launch end), is kept as its lag

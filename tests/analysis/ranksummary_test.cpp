@@ -29,9 +29,10 @@ SAME(ReportWarningKind, x.pattern, x.example, x.count)
 SAME(ReportDevice, x.device, x.name, x.kernels, x.memcpys, x.memsets, x.first, x.last, x.busy,
      x.syncGap, x.avoidable)
 SAME(ReportSyncCall, x.name, x.start, x.dur, x.pid, x.tid, x.op, x.rootOp, x.pyFrame, x.userFrame,
-     x.pageableCopy, x.avoidable, x.step, x.advice)
+     x.pageableCopy, x.blocks, x.avoidable, x.step, x.advice)
 SAME(ReportCudaSyncEvent, x.kind, x.start, x.dur, x.device, x.stream)
 SAME(ReportStreamWait, x.device, x.stream, x.waitOnStream, x.fromCorrelation, x.toCorrelation)
+SAME(ReportHandoff, x.fromTid, x.toTid, x.at, x.back)
 SAME(Interval, x.start, x.end)
 SAME(SyncGap, x.device, x.interval, x.syncCall, x.blocked, x.avoidable, x.step)
 SAME(IdleBreakdown, x.device, x.stream, x.hostWait, x.kernelWait, x.other)
@@ -44,15 +45,16 @@ SAME(RuntimeUse, x.runtime, x.cudaCalls, x.hipCalls, x.otherCalls, x.namesSeen, 
 SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.truncated, x.truncatedAtByte, x.durationEvents, x.flows, x.instants, x.counters,
      x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.runtime,
      x.unplacedActivities, x.devices, x.syncCalls, x.cudaSyncEvents, x.waitMode,
-     x.streamDependencies, x.streamWaits, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
+     x.streamDependencies, x.streamWaits, x.threadMode, x.handoffs, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
      x.sources, x.ops)
 SAME(ReplayActivity, x.device, x.stream, x.start, x.end, x.correlation)
 SAME(ReplayLaunch, x.thread, x.start, x.end, x.correlation)
-SAME(ReplayBlocking, x.thread, x.start, x.end)
+SAME(ReplayBlocking, x.thread, x.start, x.end, x.kind, x.stream, x.device, x.cut)
+SAME(ReplayHandoff, x.from, x.to, x.at, x.back)
 SAME(StreamDependency, x.activity, x.on)
 SAME(CollectiveKernel, x.activity, x.group, x.name, x.seq)
-SAME(ReplayInput, x.deviceIds, x.streamIds, x.threads, x.activities, x.launches, x.calls, x.deps,
-     x.waitMode, x.collectives)
+SAME(ReplayInput, x.deviceIds, x.streamIds, x.threads, x.activities, x.launches, x.calls, x.handoffs,
+     x.threadMode, x.deps, x.waitMode, x.collectives)
 SAME(RankSource, x.sync, x.op, x.userFrame, x.hasOp, x.hasUserFrame, x.calls, x.advice, x.callAdvice)
 SAME(RankStepWindow, x.name, x.start, x.end)
 SAME(RankInput, x.rank, x.file, x.replay, x.sources, x.steps, x.localAvoidable)
@@ -107,6 +109,7 @@ RankSummary everyField()
     c.pyFrame = "";
     c.userFrame = "train.py(42): step \xe2\x82\xac";
     c.pageableCopy = true;
+    c.blocks = "copy";
     c.avoidable = 17;
     c.step = 1;
     c.advice = "item";
@@ -119,6 +122,8 @@ RankSummary everyField()
     r.waitMode = WaitMode::Exact;
     r.streamDependencies = 2;
     r.streamWaits = {{0, 20, 7, 101, kNoValue}, {3, 21, 20, kNoValue, 102}};
+    r.threadMode = ThreadMode::Frames;
+    r.handoffs = {{{42, "42"}, {kNoValue, "engine"}, -3, INT64_MAX}, {{1, "1"}, {2, "2"}, 5, 6}};
     r.syncGaps = {{0, {100, 200}, 1, 50, 25, 0}, {-1, {300, 400}, 0, 5, 0, -1}};
     r.idleBreakdown = {{0, 7, 1, 2, 3}, {1, kNoValue, 4, 5, 6}};
     r.steps = {{"ProfilerStep#1", 0, 1000}, {"ProfilerStep#2", 1000, 2000}};
@@ -147,7 +152,9 @@ RankSummary everyField()
     p.threads = 2;
     p.activities = {{0, 0, 10, 20, 100}, {1, 2, 15, 40, kNoValue}, {1, 1, 40, 50, 102}};
     p.launches = {{0, 5, 8, 100}, {1, 9, 12, 102}};
-    p.calls = {{0, 30, 60}, {1, 70, 80}};
+    p.calls = {{0, 30, 60, BlockKind::Event, 2, -1, 25}, {1, 70, 80, BlockKind::Device, -1, 1, kNoValue}};
+    p.handoffs = {{0, 1, 61, 69}};
+    p.threadMode = ThreadMode::Inferred;
     p.deps = {{1, 0}, {2, 1}};
     p.waitMode = WaitMode::Exact;
     p.collectives = {{2, "default_pg", "ncclDevKernel_AllReduce_Sum_f32", 0},
@@ -242,7 +249,7 @@ TEST(RankSummary, HeaderIsLittleEndianFixedWidth)
     const std::string bytes = encodeRankSummary(everyField());
     ASSERT_GE(bytes.size(), 40u);
     EXPECT_EQ(bytes.substr(0, 24), std::string("syncscope rank summary\n\0", 24));
-    EXPECT_EQ(bytes.substr(24, 4), std::string("\x02\0\0\0", 4)); // version 2
+    EXPECT_EQ(bytes.substr(24, 4), std::string("\x03\0\0\0", 4)); // version 3
     uint64_t length = 0;
     for (int i = 0; i < 8; ++i)
         length |= uint64_t(static_cast<unsigned char>(bytes[size_t(28 + i)])) << (8 * i);
@@ -295,12 +302,12 @@ TEST(RankSummary, RefusesANonSummary)
 
 TEST(RankSummary, RefusesAnotherVersion)
 {
-    for (uint32_t version : {0u, 1u, 3u, 0xffffffffu}) {
+    for (uint32_t version : {0u, 2u, 4u, 0xffffffffu}) {
         std::string bytes = encodeRankSummary(everyField());
         setLE(bytes, 24, version, 4);
         const std::string why = refusal(bytes);
         EXPECT_NE(why.find("'r.summary' is a rank summary of format version " +
-                           std::to_string(version) + ", and this syncscope reads version 2"),
+                           std::to_string(version) + ", and this syncscope reads version 3"),
                   std::string::npos)
             << why;
     }

@@ -29,11 +29,25 @@ BLOCKING = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchron
             "hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize",
             "hipCtxSynchronize"}
 ASYNC_COPY = {"cudaMemcpyAsync", "hipMemcpyAsync"}
+BLOCKS = {}
+for _n in ("cudaStreamSynchronize", "cuStreamSynchronize", "hipStreamSynchronize"):
+    BLOCKS[_n] = "stream"
+for _n in ("cudaDeviceSynchronize", "cuCtxSynchronize", "hipDeviceSynchronize", "hipCtxSynchronize"):
+    BLOCKS[_n] = "device"
+for _n in ("cudaEventSynchronize", "cuEventSynchronize", "hipEventSynchronize"):
+    BLOCKS[_n] = "event"
+HANDOFF_SLACK = 1_000_000  # ns: an inferred handoff's group this close to the silence's ends
+MODE_RANK = {"flows": 3, "frames": 2, "inferred": 1}
 
 
 def is_blocking(name):
     # ... and every synchronous HIP copy: hipMemcpy* without "Async".
     return name in BLOCKING or (name.startswith("hipMemcpy") and "Async" not in name)
+
+
+def blocks_of(name):
+    """What a blocking call waits for: "stream", "device", "event" or "copy"."""
+    return BLOCKS.get(name, "copy")
 
 
 def runtime_of(name):
@@ -151,6 +165,26 @@ def device_names(path):
     return out
 
 
+def norm_id(v):
+    i = as_int(v)
+    return str(i) if i is not None else str(v)
+
+
+def fwdbwd_flows(path):
+    """The fwdbwd flow events: [(ph, pid, tid, id)], "s" or "f", ids normalised."""
+    with open(path, "rb") as f:
+        raw = f.read()
+    if raw[:2] == b"\x1f\x8b":
+        raw = gzip.decompress(raw)
+    doc = json.loads(raw, parse_float=Decimal)
+    events = doc["traceEvents"] if isinstance(doc, dict) else doc
+    out = []
+    for e in events:
+        if isinstance(e, dict) and e.get("ph") in ("s", "f") and e.get("cat") == "fwdbwd":
+            out.append((e["ph"], norm_id(e.get("pid")), norm_id(e.get("tid")), norm_id(e.get("id"))))
+    return out
+
+
 def trace_runtime(events):
     """The runtime that names more runtime/driver calls (CUDA on a tie), else None."""
     n = {"cuda": 0, "hip": 0}
@@ -165,10 +199,7 @@ def trace_runtime(events):
 
 
 def track_key(e):
-    def norm(v):
-        i = as_int(v)
-        return str(i) if i is not None else str(v)
-    return (norm(e.pid), norm(e.tid))
+    return (norm_id(e.pid), norm_id(e.tid))
 
 
 def nest(events):
@@ -204,38 +235,87 @@ def enclosing(track, c, pred):
     return best
 
 
-def prepare(acts, launch_of, calls):
-    """What every replay of one rank walks: its items in host order and each
-    activity's predecessor on its stream."""
-    # Host order: by start, then end (a call that ended when another began came
-    # first); a launch before a blocking call that is the same call (a blocking copy
-    # waits for its own copy).
+def prepare(acts, launch_of, calls, handoffs=()):
+    """What every replay of one rank walks: its items in host order, each
+    activity's predecessor on its stream and what each blocking call waits for."""
+    # Host order: by time; at one time a handoff's "back" (class 0), then its "wake"
+    # (class 1), then the rest (class 2): by end (a call that ended when another
+    # began came first); a launch before a blocking call that is the same call (a
+    # blocking copy waits for its own copy). Handoffs of one time and class keep
+    # their order.
     items = []
     for i, a in enumerate(acts):
         L = launch_of.get(a["corr"]) if a["corr"] is not None else None
         if L is not None:
-            items.append((L[1], L[2], 0, a["start"], 0, i, L[0]))
+            items.append((L[1], 2, L[2], 0, a["start"], 0, i, L[0]))
         else:
-            items.append((a["start"], a["start"], 0, a["start"], 1, i, None))
+            items.append((a["start"], 2, a["start"], 0, a["start"], 1, i, None))
     for k, c in enumerate(calls):
-        items.append((c["start"], c["end"], 1, 0, 0, k, c["thread"]))
-    items.sort(key=lambda x: x[:6])
+        items.append((c["start"], 2, c["end"], 1, 0, 0, k, c["thread"]))
+    for h, (frm, to, at, back) in enumerate(handoffs):
+        items.append((back, 0, h, 0, 0, 0, h, (frm, to)))
+        items.append((at, 1, h, 0, 0, 0, h, (frm, to)))
+    items.sort(key=lambda x: x[:7])
     prev_on_stream = {}
     order = sorted(range(len(acts)), key=lambda i: (acts[i]["sid"], acts[i]["start"], acts[i]["end"], i))
     for x, y in zip(order, order[1:]):
         if acts[x]["sid"] == acts[y]["sid"]:
             prev_on_stream[y] = x
-    return items, prev_on_stream
+    # W(c): per stream c waits on, the last activity item of that stream before c
+    # in host order (with a cut time: the last one whose host time is <= it).
+    dev_sids, on_sid = {}, {}
+    for a in acts:
+        dev_sids.setdefault(a["dev"], set()).add(a["sid"])
+    for x in items:
+        if x[1] == 2 and x[3] == 0:
+            on_sid.setdefault(acts[x[6]]["sid"], []).append((x[0], x[6]))
+    wait_on = {}
+    last_on, last_launch = {}, {}
+    for x in items:
+        if x[1] != 2:
+            continue
+        if x[3] == 0:
+            last_on[acts[x[6]]["sid"]] = x[6]
+            if x[7] is not None:
+                last_launch[x[7]] = x[6]
+            continue
+        c = calls[x[6]]
+        kind = c.get("blocks", "device")
+        spec = c.get("wait_streams")
+        if spec is None:  # fallback: what the thread launched last
+            last = last_launch.get(c["thread"])
+            if last is None:
+                spec = [(sid, None) for d in dev_sids for sid in dev_sids[d]] if kind == "device" else []
+            elif kind == "device":
+                spec = [(sid, None) for sid in dev_sids[acts[last]["dev"]]]
+            else:
+                spec = [(acts[last]["sid"], None)]
+        w = set()
+        for sid, cut in spec:
+            if cut is None:
+                got = last_on.get(sid)
+            else:
+                before = [i for t, i in on_sid.get(sid, []) if t <= cut]
+                got = before[-1] if before else None
+            if got is not None:
+                w.add(got)
+        wait_on[x[6]] = sorted(w)
+    return items, prev_on_stream, wait_on
 
 
 def walk(acts, calls, prep, removed, deps, coupled=()):
     """The sync-free replay of one rank without the calls `removed`, as a
     generator: at each activity in `coupled` it yields (activity, new start) and
     takes the activity's new end back. Returns every activity's new end."""
-    items, prev_on_stream = prep
+    items, prev_on_stream, wait_on = prep
     head, new_end, head_used = {}, {}, {}
-    old_max, new_max = {}, {}  # thread -> latest old / new end of what it launched
-    for t, t_end, kind, _s, _o, ref, thread in items:
+    for t, cls, t_end, kind, _s, _o, ref, thread in items:
+        if cls == 0:  # control comes back to the handing thread: S_T := S_U
+            head[thread[0]] = head.get(thread[1], 0)
+            continue
+        if cls == 1:  # the woken thread takes the head start: S_U := S_T
+            head[thread[1]] = head.get(thread[0], 0)
+            continue
         if kind == 0:
             a = acts[ref]
             p = prev_on_stream.get(ref)
@@ -266,19 +346,17 @@ def walk(acts, calls, prep, removed, deps, coupled=()):
             else:
                 new_end[ref] = s + (a["end"] - a["start"])
             head_used[ref] = h
-            if thread is not None:
-                old_max[thread] = max(old_max.get(thread, a["end"]), a["end"])
-                new_max[thread] = max(new_max.get(thread, new_end[ref]), new_end[ref])
         else:
             c = calls[ref]
             h = head.get(thread, 0)
             if ref in removed:
                 head[thread] = h + c["end"] - c["start"]
                 continue
-            if thread not in old_max:
+            w = wait_on[ref]
+            if not w:
                 continue
-            old = min(old_max[thread], c["end"])
-            new = min(new_max[thread], old)
+            old = min(max(acts[i]["end"] for i in w), c["end"])
+            new = min(max(new_end.get(i, acts[i]["end"]) for i in w), old)
             wait = max(0, old - c["start"])
             ret = max(0, c["end"] - max(c["start"], old))
             ne = max(c["start"] - h + (c["end"] - c["start"] - wait), new + ret)
@@ -330,7 +408,7 @@ def stream_dependencies(events, pname, acts, launch_of, prep):
     20 us after its launch call ended and more than 2 us after its stream
     predecessor ended waited for the activity of another stream of its device that
     ended last in [its start - 2 us, its start]."""
-    _items, prev_on_stream = prep
+    prev_on_stream = prep[1]
     pairs = set()
     waits = [e for e in events if e.cat == "cuda_sync" and e.name == "Stream Wait Event"]
     if waits:
@@ -393,6 +471,145 @@ def stream_dependencies(events, pname, acts, launch_of, prep):
     return mode, deps, sorted(pairs)
 
 
+def tid_out(v):
+    """A tid as a number where it is an integer (written as one or as a decimal
+    string), else as the trace writes it."""
+    i = as_int(v) if not isinstance(v, bool) else None
+    return i if i is not None else v
+
+
+def covered(lst, at, end):
+    """Whether some event of lst (sorted by start, with its prefix maximum of
+    ends) has start <= at and end >= end."""
+    starts, best = lst
+    k = bisect.bisect_right(starts, at)
+    return k > 0 and best[k - 1] >= end
+
+
+def by_start(events):
+    events = sorted(events, key=lambda e: e.start)
+    best, m = [], None
+    for e in events:
+        m = e.end if m is None else max(m, e.end)
+        best.append(m)
+    return [e.start for e in events], best
+
+
+def thread_handoffs(tracks, thread_keys, flows, pairs=None):
+    """Handoffs between the host threads of one process, as [{from, to, at, back,
+    mode}] sorted by (at, back, from tid, to tid): at the first start of a group
+    of U's top-level events that falls in the silence (b, back) of T's own events,
+    T hands its head start to U, and takes U's back at `back`."""
+    info = {}
+    for key in thread_keys:
+        track = tracks[key]
+        own = []
+        for e in track:
+            p, out = e, False
+            while p is not None:
+                if p.name.startswith("autograd::engine::evaluate_function"):
+                    out = True
+                    break
+                p = p.parent
+            if not out:
+                own.append(e)
+        roots = set()
+        for e in track:
+            if e.cat in ("cuda_runtime", "cuda_driver"):
+                p = e
+                while p.parent is not None:
+                    p = p.parent
+                roots.add(id(p))
+        top = [e for e in track if e.parent is None]
+        info[key] = {
+            "bounds": sorted({e.start for e in own} | {e.end for e in own}),
+            "top": top,
+            "top_by_start": by_start(top),
+            "runtime": by_start([e for e in track if e.cat in ("cuda_runtime", "cuda_driver")]),
+            "frames": by_start([e for e in track if e.cat == "python_function" and (
+                e.name.endswith(": backward") or e.name.startswith("<built-in method run_backward"))]),
+            "seq_own": {norm_id(e.args["Sequence number"]) for e in own if "Sequence number" in e.args},
+            "seq_bwd": {norm_id(e.args["Sequence number"]) for e in track
+                        if "Backward" in e.name and "Sequence number" in e.args},
+            "rt_roots": roots,
+            "tid": tid_out(min(track, key=lambda e: e.seq).tid),
+        }
+    flow_ends = {}
+    for ph, pid, tid, fid in flows:
+        flow_ends.setdefault((pid, fid), {"s": [], "f": []})[ph].append((pid, tid))
+    candidates = {}  # U -> [(T, mode, flows, [groups])]
+    for T in thread_keys:
+        for U in thread_keys:
+            if U == T or U[0] != T[0]:
+                continue
+            it, iu = info[T], info[U]
+            bounds = it["bounds"]
+            groups, where = {}, {}
+            for e in iu["top"]:
+                k = bisect.bisect_right(bounds, e.start)
+                if k == 0 or k == len(bounds):
+                    continue
+                groups.setdefault((bounds[k - 1], bounds[k]), []).append(e)
+                where[id(e)] = (bounds[k - 1], bounds[k])
+            rows = []
+            for (b, n), evs in groups.items():
+                at = min(e.start for e in evs)
+                end = max(e.end for e in evs)
+                starts, best = iu["top_by_start"]
+                j = bisect.bisect_left(starts, b)  # top-level events with start < b
+                busy = j > 0 and best[j - 1] > b
+                valid = (all(e.end <= n for e in evs) and not busy
+                         and not covered(it["runtime"], at, end))
+                rows.append({"b": b, "n": n, "at": at, "end": end, "valid": valid,
+                             "busy": sum(e.end - e.start for e in evs),
+                             "frame": covered(it["frames"], at, end),
+                             "rt": any(id(e) in iu["rt_roots"] for e in evs)})
+            nflows = 0
+            for pair in flow_ends.values():
+                nflows += sum(1 for x in pair["s"] if x == T) * sum(1 for x in pair["f"] if x == U)
+            nflows += len(it["seq_own"] & iu["seq_bwd"])
+            if nflows > 0:
+                mode, hs = "flows", [g for g in rows if g["valid"]]
+            elif any(g["valid"] and g["frame"] for g in rows):
+                mode, hs = "frames", [g for g in rows if g["valid"] and g["frame"]]
+            else:
+                tight = {(g["b"], g["n"]) for g in rows if g["valid"] and g["at"] - g["b"] <= HANDOFF_SLACK
+                         and g["n"] - g["end"] <= HANDOFF_SLACK}
+                ok = all(where.get(id(e)) in tight for e in iu["top"]) and any(g["rt"] for g in rows)
+                mode, hs = "inferred", (rows if ok else [])
+            if pairs is not None:  # what each pair found, for a look by hand
+                pairs.append({"from": T, "to": U, "flows": nflows, "mode": mode if hs else None,
+                              "groups": len(rows), "valid": sum(1 for g in rows if g["valid"]),
+                              "handoffs": len(hs)})
+            if hs:
+                candidates.setdefault(U, []).append((T, mode, nflows, hs))
+    # Only each process's strongest signal counts, and two threads that each
+    # look woken by the other (inferred) are not told apart.
+    strongest = {}
+    for U, cands in candidates.items():
+        for c in cands:
+            strongest[U[0]] = max(strongest.get(U[0], 0), MODE_RANK[c[1]])
+    inferred = {(c[0], U) for U, cands in candidates.items() for c in cands if c[1] == "inferred"}
+    kept = []
+    for U, cands in candidates.items():
+        cands = [c for c in cands if MODE_RANK[c[1]] == strongest[U[0]]
+                 and not (c[1] == "inferred" and (U, c[0]) in inferred)]
+        if not cands:
+            continue
+        T, mode, _n, hs = min(cands, key=lambda c: (-MODE_RANK[c[1]], -c[2], -len(c[3]),
+                                                    min(g["at"] for g in c[3]), c[0][1]))
+        kept += [dict(g, frm=T, to=U, mode=mode) for g in hs]
+    silence = {}
+    for h in kept:
+        key = (h["frm"], h["b"], h["n"])
+        if key not in silence or (-h["busy"], -h["end"], h["at"], h["to"][1]) < (
+                -silence[key]["busy"], -silence[key]["end"], silence[key]["at"], silence[key]["to"][1]):
+            silence[key] = h
+    out = sorted(silence.values(), key=lambda h: (h["at"], h["n"], h["frm"][1], h["to"][1]))
+    return [{"from": h["frm"], "to": h["to"], "at": h["at"], "back": h["n"], "mode": h["mode"],
+             "from_tid": info[h["frm"]]["tid"], "to_tid": info[h["to"]]["tid"]} for h in out]
+
+
 def analyse(path, top, lib_prefixes, keep=None):
     events, pname = load(path)
     tracks = nest(events)
@@ -438,12 +655,62 @@ def analyse(path, top, lib_prefixes, keep=None):
         pageable = False
         if e.name in ASYNC_COPY and corr is not None:
             n = copy_name.get(corr, "")
-            pageable = "DtoH" in n and "Pageable" in n
+            # A pageable copy either way syncs: CUDA syncs the stream before a
+            # pageable host-to-device copy, and a pageable device-to-host one
+            # returns when it is done.
+            pageable = "Pageable" in n and ("DtoH" in n or "HtoD" in n)
         if blocking or pageable:
             calls.append({"ev": e, "start": e.start, "end": e.end, "thread": thread,
-                          "pageable": pageable})
+                          "pageable": pageable, "blocks": blocks_of(e.name)})
     calls.sort(key=lambda c: c["start"])
-    prep = prepare(acts, launch_of, calls)
+
+    # What each blocking call waits for: the streams its cuda_sync record names,
+    # or its copy's stream; None: the fallback (what its thread launched last).
+    record = {}
+    for e in sorted((e for e in events if e.cat == "cuda_sync"), key=lambda e: e.seq):
+        corr = as_int(e.args.get("correlation"))
+        if corr is not None:
+            record.setdefault(corr, e)
+    first_act = {}
+    for a in acts:
+        if a["corr"] is not None:
+            first_act.setdefault(a["corr"], a)
+    for c in calls:
+        corr = as_int(c["ev"].args.get("correlation"))
+        r = record.get(corr) if corr is not None else None
+        rkind = rdev = rstream = None
+        if r is not None:
+            k = r.args.get("cuda_sync_kind")
+            rkind = k if isinstance(k, str) else r.name
+            rdev = as_int(r.args.get("device"))
+            if rdev is None:
+                rdev = as_int(r.pid)
+            rstream = as_int(r.args.get("stream"))
+            if rstream is None:
+                rstream = as_int(r.tid)
+        spec = None
+        if c["blocks"] == "stream":
+            if rkind == "Stream Sync" and rdev is not None and (rdev, rstream) in sids:
+                spec = [(sids[(rdev, rstream)], None)]
+        elif c["blocks"] == "event":
+            wos = as_int(r.args.get("wait_on_stream")) if rkind == "Event Sync" else None
+            if wos is not None and rdev is not None and (rdev, wos) in sids:
+                rec = launch_of.get(as_int(r.args.get("wait_on_cuda_event_record_corr_id")))
+                spec = [(sids[(rdev, wos)], rec[1] if rec is not None else c["start"])]
+        elif c["blocks"] == "copy":
+            a = first_act.get(corr) if corr is not None else None
+            if a is not None:
+                spec = [(a["sid"], None)]
+        elif c["blocks"] == "device":
+            if rkind == "Context Sync" and rdev is not None and rdev in dindex:
+                spec = [(a_sid, None) for (d, _q), a_sid in sorted(sids.items(), key=lambda kv: kv[1]) if d == rdev]
+        c["wait_streams"] = spec
+
+    # Handoffs between the host threads of each process.
+    flows = fwdbwd_flows(path)
+    handoffs = thread_handoffs(tracks, sorted(thread_ids), flows)
+    prep = prepare(acts, launch_of, calls,
+                   [(thread_ids[h["from"]], thread_ids[h["to"]], h["at"], h["back"]) for h in handoffs])
     wait_mode, deps, dep_pairs = stream_dependencies(events, pname, acts, launch_of, prep)
 
     steps = [e for e in events if e.cat in OPS | {""} and e.name.startswith("ProfilerStep#")]
@@ -597,6 +864,7 @@ def analyse(path, top, lib_prefixes, keep=None):
         out["sync_calls"].append({
             "name": c["ev"].name, "ts_us": us(c["start"]), "dur_us": us(c["end"] - c["start"]),
             "op": c["op"], "root_op": c["root_op"], "pageable_copy": c["pageable"],
+            "blocks": c["blocks"],
             "blocked_us": us(c["end"] - c["start"]), "avoidable_us": us(sum(per_call[k])),
             "py_frame": c["py_frame"], "user_frame": c["user_frame"],
             "step": c["step"].name if c["step"] else None})
@@ -631,12 +899,17 @@ def analyse(path, top, lib_prefixes, keep=None):
                                "total_us": us(total), "self_us": us(self_),
                                "gpu_count": gpu_work.get((name, cat), [0, 0])[0],
                                "gpu_us": us(gpu_work.get((name, cat), [0, 0])[1])})
-    out["files"] = [{"wait_mode": wait_mode, "stream_dependencies": len(dep_pairs)}]
+    modes = [h["mode"] for h in handoffs]
+    out["files"] = [{"wait_mode": wait_mode, "stream_dependencies": len(dep_pairs),
+                     "thread_mode": max(modes, key=lambda m: MODE_RANK[m]) if modes else "none",
+                     "handoffs": len(handoffs)}]
+    out["handoffs"] = [{"file": 0, "from_tid": h["from_tid"], "to_tid": h["to_tid"],
+                        "at_us": us(h["at"]), "back_us": us(h["back"])} for h in handoffs]
     out["stream_waits"] = stream_wait_rows(0, acts, dep_pairs) if wait_mode == "exact" else []
     if keep is not None:
         keep.update(events=events, tracks=tracks, pname=pname, acts=acts, launch_of=launch_of,
                     calls=calls, prep=prep, deps=deps, dep_pairs=dep_pairs, wait_mode=wait_mode,
-                    devices=devices, whole=whole, sources=sources, steps=steps)
+                    devices=devices, whole=whole, sources=sources, steps=steps, handoffs=handoffs)
     return out
 
 

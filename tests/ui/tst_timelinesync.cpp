@@ -179,6 +179,37 @@ private Q_SLOTS:
         QCOMPARE(sa.sources[0].avoidable, TimeNs(34'000));
     }
 
+    // A handoff between host threads (the autograd engine's backward) is drawn
+    // as two arrows when an event of either thread at the wake is selected: the
+    // main thread's last event to the engine thread's first, and the engine
+    // thread's last to the main thread's event at its resume.
+    void handoffsAreLinks()
+    {
+        TimelinePage page;
+        page.resize(1200, 700);
+        page.show();
+        QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/backward_handoff.json")}));
+        const auto data = page.data();
+        QCOMPARE(data->files()[0].sync.replay.handoffs.size(), size_t(1));
+        TimelineEvent engine;
+        for (int t = 0; t < int(data->tracks().size()) && !engine.valid(); ++t) {
+            const TimelineTrack &tt = data->tracks()[size_t(t)];
+            if (!tt.gpu && !tt.levels.empty() && !tt.levels[0].events.empty()) {
+                const TimelineEvent e{t, tt.levels[0].events[0]};
+                if (data->name(e) == "autograd::engine::evaluate_function: MulBackward0")
+                    engine = e;
+            }
+        }
+        QVERIFY(engine.valid());
+        std::vector<std::pair<std::string, std::string>> links;
+        for (const auto &l : data->linkedEvents(engine))
+            links.push_back({std::string(data->name(l.first)), std::string(data->name(l.second))});
+        const std::vector<std::pair<std::string, std::string>> want = {
+            {"aten::ones_like", "autograd::engine::evaluate_function: MulBackward0"},
+            {"autograd::engine::evaluate_function: MulBackward0", "aten::add_"}};
+        QCOMPARE(links, want);
+    }
+
     void headerLeadsWithAvoidable()
     {
         TimelinePage page;

@@ -12,6 +12,7 @@
 #include <QFileInfo>
 
 #include <algorithm>
+#include <limits>
 #include <functional>
 #include <map>
 #include <numeric>
@@ -704,6 +705,55 @@ TimelineData::linkedEvents(const TimelineEvent &e) const
             const TimelineEvent other = gpuEventOf(to == corr ? from : to);
             if (other.valid() && other != e)
                 out.push_back(to == corr ? std::make_pair(other, e) : std::make_pair(e, other));
+        }
+    }
+    // Handoffs between host threads (the autograd engine running backward): an
+    // event of either thread that spans the wake or the resume shows both
+    // arrows between top-level events: the waker's (at the wake, else its last
+    // before) to the woken thread's first, and the woken thread's last to the
+    // waker's at its resume.
+    if (!tt.gpu) {
+        for (const ReplayHandoff &h : rin.handoffs) {
+            if (out.size() + 2 > kMaxLinks)
+                break;
+            if (h.from >= file.trackOf.size() || h.to >= file.trackOf.size())
+                continue;
+            const int from = file.trackOf[h.from], to = file.trackOf[h.to];
+            if (from < 0 || to < 0 || (e.track != from && e.track != to))
+                continue;
+            if (!((s <= h.at && h.at <= en) || (s <= h.back && h.back <= en)))
+                continue;
+            // A thread's last top-level event that ends by t (invalid: none since `after`).
+            auto lastTopBy = [&](int track, TimeNs t, TimeNs after) -> TimelineEvent {
+                const Track &mt2 = modelTrack(track);
+                if (m_tracks[size_t(track)].levels.empty())
+                    return {};
+                const TimelineLevel &top = m_tracks[size_t(track)].levels[0];
+                const size_t p = firstEndingAtOrAfter(mt2, top, 0, t + 1);
+                if (p == 0 || mt2.start[top.events[p - 1]] < after)
+                    return {};
+                return {track, top.events[p - 1]};
+            };
+            // A thread's top-level event at t (invalid: none).
+            auto topAt = [&](int track, TimeNs t) -> TimelineEvent {
+                const Track &mt2 = modelTrack(track);
+                if (m_tracks[size_t(track)].levels.empty())
+                    return {};
+                const TimelineLevel &top = m_tracks[size_t(track)].levels[0];
+                const size_t p = firstEndingAtOrAfter(mt2, top, 0, t);
+                if (p == top.events.size() || mt2.start[top.events[p]] > t)
+                    return {};
+                return {track, top.events[p]};
+            };
+            const TimelineEvent woke = topAt(to, h.at), resumed = topAt(from, h.back);
+            TimelineEvent waker = topAt(from, h.at);
+            if (!waker.valid())
+                waker = lastTopBy(from, h.at, std::numeric_limits<TimeNs>::min());
+            const TimelineEvent last = lastTopBy(to, h.back, h.at);
+            if (waker.valid() && woke.valid())
+                out.push_back({waker, woke});
+            if (last.valid() && resumed.valid())
+                out.push_back({last, resumed});
         }
     }
     return out;
