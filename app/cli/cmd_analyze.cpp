@@ -170,6 +170,8 @@ void printSummary(const JobAnalysis &job, size_t top)
                       << pct(d.busy, d.span()) << "), idle " << ms(d.idle()) << ", of which "
                       << ms(d.syncGap) << " (" << pct(d.syncGap, d.idle())
                       << ") in gaps that end in a blocking call\n";
+            if (!r.syncCalls.empty())
+                std::cout << "           limited by: " << d.limitedBy.text << "\n";
             const ReportSource *best = nullptr;
             for (const ReportSource &s : r.sources)
                 if (!best || s.avoidableByDevice[di] > best->avoidableByDevice[di])
@@ -196,7 +198,7 @@ void printSummary(const JobAnalysis &job, size_t top)
         else
             std::cout << "    " << r.syncCalls.size() << " blocking call(s)";
         if (copies)
-            std::cout << " (" << copies << " device-to-pageable copies)";
+            std::cout << " (" << copies << " pageable copies)";
         std::cout << ", " << r.cudaSyncEvents.size() << " cuda_sync event(s), " << r.syncGaps.size()
                   << " sync gap(s), " << r.steps.size() << " step(s)\n";
         if (!r.devices.empty())
@@ -206,6 +208,18 @@ void printSummary(const JobAnalysis &job, size_t top)
                               : "inferred from the measured schedule (no Stream Wait Event records; "
                                 "record with enable_cuda_sync_events=True for exact ones)")
                       << "\n";
+        if (!r.devices.empty()) {
+            if (r.handoffs.empty())
+                std::cout << "    no handoffs between host threads: each thread keeps its own head start\n";
+            else
+                std::cout << "    " << r.handoffs.size()
+                          << " handoff(s) between host threads carry the head start (backward on the autograd "
+                             "engine's thread), found "
+                          << (r.threadMode == ThreadMode::Flows    ? "from the profiler's fwdbwd flows and sequence numbers"
+                              : r.threadMode == ThreadMode::Frames ? "from python backward frames"
+                                                                   : "from timing alone (no flows, no python frames)")
+                          << "\n";
+        }
         if (!r.sources.empty()) {
             std::cout << "    Sync sources, by what removing all their calls would save:\n";
             for (size_t i = 0; i < r.sources.size() && i < top; ++i) {
@@ -213,6 +227,8 @@ void printSummary(const JobAnalysis &job, size_t top)
                 std::cout << "      " << ms(s.avoidable) << " avoidable, " << ms(s.gapTime)
                           << " in " << s.gaps << " gap(s), " << s.count
                           << " call(s): " << sourceText(s) << "\n";
+                if (s.limitedBy.kind != "none")
+                    std::cout << "        limited by: " << s.limitedBy.text << "\n";
                 std::cout << "        " << adviceLine(s.advice, r.torchVersion);
                 if (s.adviceCalls < s.count)
                     std::cout << " (for " << s.adviceCalls << " of its " << s.count

@@ -1,6 +1,7 @@
 #include "analysis/filereport.h"
 
 #include "analysis/advice.h"
+#include "analysis/limittext.h"
 #include "analysis/timetext.h"
 
 #include <algorithm>
@@ -76,9 +77,22 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
 
     r.runtime = a.runtime;
     r.unplacedActivities = a.unplacedActivities;
+    // A blocking call in a sentence: its name and its op.
+    const auto callText = [&](size_t c) {
+        if (c >= a.syncCalls.size())
+            return std::string("a blocking call");
+        const SyncCall &s = a.syncCalls[c];
+        std::string t(m.str(m.tracks()[s.event.track].name[s.event.index]));
+        if (s.op.valid())
+            t += " in " + std::string(m.str(m.tracks()[s.op.track].name[s.op.index]));
+        return t;
+    };
+    const auto limitOf = [&](const ReplayLimit &l) {
+        return ReportLimit{limitKindName(l.kind), limitSentence(l, a.replay, callText, r.minTime)};
+    };
     for (const DeviceActivity &d : a.devices)
         r.devices.push_back({d.device, d.name, d.kernels, d.memcpys, d.memsets, d.first, d.last,
-                             d.busy, d.syncGap, d.avoidable});
+                             d.busy, d.syncGap, d.avoidable, limitOf(d.limit)});
     for (const SyncCall &s : a.syncCalls) {
         const Track t = m.tracks()[s.event.track];
         ReportSyncCall o;
@@ -133,7 +147,7 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
                              s.count, s.gaps, s.gapTime, s.avoidable, s.avoidableByDevice,
                              s.advice >= 0 ? builtinAdviceRules().rules[size_t(s.advice)].id
                                            : std::string(),
-                             s.adviceCalls});
+                             s.adviceCalls, limitOf(s.limit)});
 
     for (const OpStat &s : ops)
         r.ops.push_back({std::string(m.str(s.name)), std::string(m.str(s.cat)), s.count, s.total,

@@ -33,11 +33,17 @@ struct ReportWarningKind {
     uint64_t count = 0;
 };
 
+// Where a replay's head start stopped (ReplayLimit): its kind's name and the sentence.
+struct ReportLimit {
+    std::string kind = "none", text;
+};
+
 struct ReportDevice {
     int64_t device = 0;
     std::string name; // from deviceProperties; empty when unknown
     uint64_t kernels = 0, memcpys = 0, memsets = 0;
     TimeNs first = 0, last = 0, busy = 0, syncGap = 0, avoidable = 0;
+    ReportLimit limitedBy;
     TimeNs span() const { return last - first; }
     TimeNs idle() const { return span() - busy; }
 };
@@ -74,6 +80,7 @@ struct ReportSource {
     std::vector<TimeNs> avoidableByDevice; // order of FileReport::devices
     std::string advice; // the id of the rule most of its calls match; empty: none
     uint64_t adviceCalls = 0; // how many of its calls match it
+    ReportLimit limitedBy;    // on the device it saves most on
 };
 
 // A stream dependency from the profiler's `Stream Wait Event` records: the

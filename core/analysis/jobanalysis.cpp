@@ -222,6 +222,10 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
             w.key("span_us").micros(d.span());
             w.key("sync_gap_us").micros(d.syncGap);
             w.key("avoidable_us").micros(d.avoidable);
+            w.key("limited_by").beginObject();
+            w.key("kind").value(d.limitedBy.kind);
+            w.key("text").value(d.limitedBy.text);
+            w.endObject();
             w.endObject();
         }
     });
@@ -389,6 +393,10 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
             w.key("advice");
             writeAdviceJson(w, s.advice, job.files[e.first].torchVersion);
             w.key("advice_calls").value(s.adviceCalls);
+            w.key("limited_by").beginObject();
+            w.key("kind").value(s.limitedBy.kind);
+            w.key("text").value(s.limitedBy.text);
+            w.endObject();
             w.endObject();
         }
     }

@@ -224,6 +224,8 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(d.busy);
         ar.io(d.syncGap);
         ar.io(d.avoidable);
+        ar.io(d.limitedBy.kind);
+        ar.io(d.limitedBy.text);
     });
     ar.list(r.syncCalls, [&](ReportSyncCall &s) {
         ar.io(s.name);
@@ -312,6 +314,8 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         timeList(ar, s.avoidableByDevice);
         ar.io(s.advice);
         ar.io(s.adviceCalls);
+        ar.io(s.limitedBy.kind);
+        ar.io(s.limitedBy.text);
     });
     ar.list(r.ops, [&](NamedOpStat &o) {
         ar.io(o.name);
@@ -367,6 +371,7 @@ template <typename Ar> void serialize(Ar &ar, ReplayInput &r)
     uint8_t threadMode = uint8_t(r.threadMode);
     ar.io(threadMode);
     r.threadMode = ThreadMode(threadMode);
+    ar.list(r.threadNames, [&](std::string &n) { ar.io(n); });
     ar.list(r.deps, [&](StreamDependency &d) {
         ar.io(d.activity);
         ar.io(d.on);

@@ -83,6 +83,28 @@ struct CollectiveKernel {
     uint32_t seq = 0;
 };
 
+// Why a replay's saving on a device is what it is: where the head start
+// stopped, found by following the binding constraints back from the activity
+// that ends the device last in the replay (README "Why a figure is small").
+struct ReplayLimit {
+    enum class Kind : uint8_t {
+        None = 0,          // no blocking call to remove
+        GpuBusy,           // the queue on `stream` was full from `at` on
+        Resynchronized,    // the kept blocking call `call` at `at` waited for the same work
+        StreamWait,        // `activity` (on `stream`, at `at`) waited for stream `onStream`
+        IndependentThread, // the work that ends the device was launched by `thread`, which nothing delays
+        ExternalWait,      // `activity` (at `at`) started `wait` after it was ready: a wait the trace does not hold
+        TraceEnd           // the head start carried to the end of the trace, or no work came after the calls
+    };
+    Kind kind = Kind::None;
+    TimeNs at = 0, wait = 0;
+    int32_t stream = -1, onStream = -1; // dense stream indices
+    int64_t activity = -1, call = -1;   // activity / blocking-call index
+    int64_t thread = -1;                // dense host thread
+    bool noLaterWork = false;           // TraceEnd: nothing on the device after the first removed call
+};
+const char *limitKindName(ReplayLimit::Kind k);
+
 struct ReplayInput {
     std::vector<int64_t> deviceIds;                  // dense device -> device id, ascending
     std::vector<std::pair<int64_t, int64_t>> streamIds; // dense stream -> (device id, stream id)
@@ -92,6 +114,7 @@ struct ReplayInput {
     std::vector<ReplayBlocking> calls;
     std::vector<ReplayHandoff> handoffs; // by at, then back
     ThreadMode threadMode = ThreadMode::None;
+    std::vector<std::string> threadNames; // per dense host thread: its tid as written, for sentences
     std::vector<StreamDependency> deps;  // sorted by activity, then on
     WaitMode waitMode = WaitMode::Inferred;
     std::vector<CollectiveKernel> collectives; // by activity start

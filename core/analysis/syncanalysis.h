@@ -64,6 +64,7 @@ struct DeviceActivity {
     TimeNs busy = 0;
     TimeNs syncGap = 0;         // total length of this device's sync gaps
     TimeNs avoidable = 0;       // replay without every blocking call: an upper bound
+    ReplayLimit limit;          // where that replay's head start stopped
     std::vector<Interval> idleIntervals;
     TimeNs span() const { return last - first; }
     TimeNs idle() const { return span() - busy; }
@@ -113,6 +114,8 @@ struct SyncSource {
     TimeNs avoidable = 0;     // replay without all of them, summed over devices
     std::vector<TimeNs> avoidableByDevice; // the same per device (order of devices)
     std::vector<size_t> calls; // indices into syncCalls
+    ReplayLimit limit;         // where its replay's head start stopped, on limitDevice
+    size_t limitDevice = 0;    // index into devices: the one it saves most on (the first on a tie)
     int32_t advice = -1;       // the rule most of its calls match, -1: none
     uint64_t adviceCalls = 0;  // how many of its calls match that rule (or none)
 };

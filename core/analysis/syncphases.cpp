@@ -521,8 +521,10 @@ void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<vo
     for (size_t c = 0; c < all.size(); ++c)
         all[c] = c;
     const std::vector<TimeNs> whole = replay.run(all);
-    for (size_t d = 0; d < out.devices.size(); ++d)
+    for (size_t d = 0; d < out.devices.size(); ++d) {
         out.devices[d].avoidable = whole[d];
+        out.devices[d].limit = replay.limitedBy(all, d);
+    }
     tick();
     for (size_t c = 0; c < out.syncCalls.size(); ++c) {
         SyncCall &call = out.syncCalls[c];
@@ -535,6 +537,11 @@ void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<vo
     for (SyncSource &s : out.sources) {
         s.avoidableByDevice = replay.run(s.calls);
         s.avoidable = sum(s.avoidableByDevice);
+        s.limitDevice = 0;
+        for (size_t d = 1; d < s.avoidableByDevice.size(); ++d)
+            if (s.avoidableByDevice[d] > s.avoidableByDevice[s.limitDevice])
+                s.limitDevice = d;
+        s.limit = replay.limitedBy(s.calls, s.limitDevice);
         tick();
     }
     std::stable_sort(out.sources.begin(), out.sources.end(),

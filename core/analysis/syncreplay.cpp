@@ -31,6 +31,20 @@ const char *blockKindName(BlockKind k)
     return "device";
 }
 
+const char *limitKindName(ReplayLimit::Kind k)
+{
+    switch (k) {
+    case ReplayLimit::Kind::None: return "none";
+    case ReplayLimit::Kind::GpuBusy: return "gpu_busy";
+    case ReplayLimit::Kind::Resynchronized: return "resynchronized";
+    case ReplayLimit::Kind::StreamWait: return "stream_wait";
+    case ReplayLimit::Kind::IndependentThread: return "independent_thread";
+    case ReplayLimit::Kind::ExternalWait: return "external_wait";
+    case ReplayLimit::Kind::TraceEnd: return "trace_end";
+    }
+    return "none";
+}
+
 const char *threadModeName(ThreadMode m)
 {
     switch (m) {
@@ -504,7 +518,11 @@ void SyncReplay::visitBlock(size_t i)
         const TimeNs ret = std::max<TimeNs>(0, c.end - std::max(c.start, old));
         const TimeNs newEnd = std::max(c.start - h + (dur - wait), nw + ret);
         setHead(it.thread, c.end - newEnd);
+        if (m_rec && c.end - newEnd < h)
+            m_rec->lastCut[it.thread] = it.ref;
     }
+    if (m_rec && m_head[it.thread] != 0)
+        m_rec->hadHead[it.thread] = 1;
     // A call with nothing to wait for keeps the head start.
 }
 
@@ -516,6 +534,10 @@ void SyncReplay::visitHandoff(size_t i)
     touchThread(from);
     touchThread(to);
     setHead(to, m_head[from]);
+    if (m_rec) {
+        m_rec->lastCut[to] = m_rec->lastCut[from];
+        m_rec->hadHead[to] = m_rec->hadHead[from];
+    }
 }
 
 void SyncReplay::visit(size_t i)
@@ -557,6 +579,38 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
     for (uint32_t k = from; k < to; ++k)
         ns = std::max(ns, newEnd(m_ix->depOn[k]) +
                               (m_in.activities[m_ix->depOn[k]].end == R ? latency : 0));
+    if (m_rec) {
+        // The binding constraint: the latest ready; on a tie the one that bound
+        // the measured start, then the stream predecessor, a dependency, the launch.
+        Recorder &r = *m_rec;
+        TimeNs best = launch - h + (launch == R ? latency : 0);
+        int rank = (launch == R ? 0 : 3) + 2;
+        r.bind[a] = Recorder::Launch;
+        r.kept[a] = launch == R ? latency : 0;
+        auto consider = [&](TimeNs v, bool measured, int order, uint8_t bind, uint32_t dep) {
+            const int rk = (measured ? 0 : 3) + order;
+            if (v > best || (v == best && rk < rank)) {
+                best = v;
+                rank = rk;
+                r.bind[a] = bind;
+                r.bindDep[a] = dep;
+                r.kept[a] = measured ? latency : 0;
+            }
+        };
+        if (p >= 0) {
+            const bool measured = m_in.activities[static_cast<size_t>(p)].end == R;
+            consider(newEnd(static_cast<uint32_t>(p)) + (measured ? latency : 0), measured, 0, Recorder::Pred, 0);
+        }
+        for (uint32_t k = from; k < to; ++k) {
+            const bool measured = m_in.activities[m_ix->depOn[k]].end == R;
+            consider(newEnd(m_ix->depOn[k]) + (measured ? latency : 0), measured, 1, Recorder::Dep, m_ix->depOn[k]);
+        }
+        r.head[a] = h;
+        if (it.kind == LaunchedActivity) {
+            r.cutAtLaunch[a] = r.lastCut[it.thread];
+            r.hadAtLaunch[a] = r.hadHead[it.thread];
+        }
+    }
     return std::min(act.start, ns);
 }
 
@@ -641,6 +695,134 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
         if (m_ix->devices[d].activities > 0)
             out[d] =
                 std::max<TimeNs>(0, m_ix->devices[d].oldMax - lastNewEnd(d, first, stop, shift));
+    return out;
+}
+
+ReplayLimit SyncReplay::limitedBy(const std::vector<size_t> &removed, size_t device)
+{
+    using Kind = ReplayLimit::Kind;
+    ReplayLimit out;
+    const std::vector<ReplayActivity> &acts = m_in.activities;
+    if (removed.empty() || acts.empty() || device >= m_ix->devices.size())
+        return out;
+    Recorder rec;
+    rec.bind.assign(acts.size(), Recorder::NotWalked);
+    rec.bindDep.assign(acts.size(), 0);
+    rec.head.assign(acts.size(), 0);
+    rec.kept.assign(acts.size(), 0);
+    rec.cutAtLaunch.assign(acts.size(), -1);
+    rec.hadAtLaunch.assign(acts.size(), 0);
+    rec.lastCut.assign(m_ix->threads, -1);
+    rec.hadHead.assign(m_ix->threads, 0);
+    m_rec = &rec;
+    reset(removed);
+    size_t first = m_ix->items.size();
+    for (size_t c : removed)
+        first = std::min<size_t>(first, m_ix->blockItem[c]);
+    m_runFirst = first;
+    for (size_t i = first; i < m_ix->items.size(); ++i) {
+        const Item &it = m_ix->items[i];
+        if (!isAct(it)) {
+            visit(i);
+        } else {
+            TimeNs h = 0;
+            const TimeNs ns = activityStart(i, h);
+            settle(i, ns + (acts[it.ref].end - acts[it.ref].start), h);
+        }
+    }
+    clearRemoved(removed);
+    m_rec = nullptr;
+
+    // The activity that ends the device last in the replay (the later in host order on a tie).
+    int64_t z = -1;
+    TimeNs zEnd = kNever;
+    bool later = false;
+    for (uint32_t a = 0; a < acts.size(); ++a) {
+        if (acts[a].device != device)
+            continue;
+        later = later || m_ix->actItem[a] >= first;
+        const TimeNs ne = newEnd(a);
+        if (z < 0 || ne > zEnd || (ne == zEnd && m_ix->actItem[a] > m_ix->actItem[size_t(z)])) {
+            z = a;
+            zEnd = ne;
+        }
+    }
+    if (z < 0)
+        return out;
+    if (!later) {
+        out.kind = Kind::TraceEnd;
+        out.noLaterWork = true;
+        return out;
+    }
+    auto newStart = [&](uint32_t a) { return newEnd(a) - (acts[a].end - acts[a].start); };
+    if (rec.bind[size_t(z)] == Recorder::NotWalked) { // it ends the device, launched before the calls
+        out.kind = Kind::TraceEnd;
+        out.noLaterWork = true;
+        return out;
+    }
+    uint32_t a = static_cast<uint32_t>(z);
+    TimeNs runStart = newStart(a);
+    for (size_t steps = 0; steps <= acts.size(); ++steps) {
+        const uint8_t bind = rec.bind[a];
+        if (bind == Recorder::NotWalked) {
+            // Launched before the first removed call: the queue ran on from it unmoved.
+            out.kind = Kind::GpuBusy;
+            out.stream = static_cast<int32_t>(acts[a].stream);
+            out.at = runStart;
+            return out;
+        }
+        if (rec.kept[a] > kExternalWait) {
+            out.kind = Kind::ExternalWait;
+            out.activity = a;
+            out.stream = static_cast<int32_t>(acts[a].stream);
+            out.at = newStart(a);
+            out.wait = rec.kept[a];
+            return out;
+        }
+        if (bind == Recorder::Pred) {
+            runStart = newStart(a);
+            a = static_cast<uint32_t>(m_ix->pred[a]);
+            continue;
+        }
+        if (bind == Recorder::Dep) {
+            out.kind = Kind::StreamWait;
+            out.activity = a;
+            out.stream = static_cast<int32_t>(acts[a].stream);
+            out.onStream = static_cast<int32_t>(acts[rec.bindDep[a]].stream);
+            out.at = newStart(a);
+            return out;
+        }
+        const Item &it = m_ix->items[m_ix->actItem[a]];
+        if (it.kind == OrphanActivity) { // its launch term is its predecessor's head start
+            if (m_ix->pred[a] < 0)
+                break;
+            runStart = newStart(a);
+            a = static_cast<uint32_t>(m_ix->pred[a]);
+            continue;
+        }
+        if (static_cast<int64_t>(a) != z && rec.head[a] > 0) {
+            // Moved by its thread's head start, then the queue behind it was full.
+            out.kind = Kind::GpuBusy;
+            out.stream = static_cast<int32_t>(acts[a].stream);
+            out.at = newStart(a);
+            return out;
+        }
+        if (rec.cutAtLaunch[a] >= 0) {
+            out.kind = Kind::Resynchronized;
+            out.call = rec.cutAtLaunch[a];
+            out.at = m_in.calls[size_t(rec.cutAtLaunch[a])].start;
+            out.thread = it.thread;
+            return out;
+        }
+        if (!rec.hadAtLaunch[a]) {
+            out.kind = Kind::IndependentThread;
+            out.thread = it.thread;
+            out.activity = a;
+            return out;
+        }
+        break;
+    }
+    out.kind = Kind::TraceEnd;
     return out;
 }
 

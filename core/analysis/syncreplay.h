@@ -80,6 +80,15 @@ public:
     // (indices into input.calls). Not thread-safe: it reuses scratch space.
     std::vector<TimeNs> run(const std::vector<size_t> &removed);
 
+    // Where the head start stopped on device `device` (dense) in the replay
+    // without `removed`: a full walk that records each activity's binding
+    // constraint, then a walk back from the activity that ends the device last.
+    // Not thread-safe.
+    ReplayLimit limitedBy(const std::vector<size_t> &removed, size_t device);
+    // An activity that started this long after its binding constraint was
+    // ready waited for something the trace does not hold.
+    static constexpr TimeNs kExternalWait = 20'000;
+
     // Items the last run() walked, and the shift of the rest (for tests of the early stops).
     size_t lastWalked() const { return m_lastWalked; }
     TimeNs lastTailShift() const { return m_lastShift; }
@@ -169,6 +178,18 @@ private:
     std::vector<size_t> m_walkRemoved;
     size_t m_lastWalked = 0;
     TimeNs m_lastShift = 0;
+    // What limitedBy records during its walk.
+    struct Recorder {
+        enum Bind : uint8_t { Launch = 0, Pred = 1, Dep = 2, NotWalked = 3 };
+        std::vector<uint8_t> bind;          // per activity
+        std::vector<uint32_t> bindDep;      // the dependency that bound it
+        std::vector<TimeNs> head, kept;     // head start used, latency kept with the binding constraint
+        std::vector<int64_t> cutAtLaunch;   // its thread's last head-lowering kept call at its launch
+        std::vector<char> hadAtLaunch;      // whether its thread had had a head start by then
+        std::vector<int64_t> lastCut;       // per thread
+        std::vector<char> hadHead;          // per thread
+    };
+    Recorder *m_rec = nullptr;
 
     void allocateWalkState();
     void reset(const std::vector<size_t> &removed);

@@ -18,7 +18,7 @@ SHAPE = {
               "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "thread_mode", "handoffs",
               "warning_kinds"],
     "devices": ["file", "device", "name", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
-                "sync_gap_us", "avoidable_us"],
+                "sync_gap_us", "avoidable_us", "limited_by"],
     "sync_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op", "pageable_copy",
                    "blocks", "blocked_us", "avoidable_us", "py_frame", "user_frame", "step", "advice"],
     "cuda_sync_events": ["file", "kind", "ts_us", "dur_us", "device", "stream"],
@@ -29,7 +29,7 @@ SHAPE = {
     "steps": ["file", "device", "step", "start_us", "end_us", "gpu_busy_us", "sync_gaps",
               "sync_gap_us", "avoidable_us"],
     "sync_sources": ["file", "sync", "op", "user_frame", "count", "gaps", "gap_us", "avoidable_us", "advice",
-                     "advice_calls"],
+                     "advice_calls", "limited_by"],
     "top_ops": ["name", "cat", "count", "total_us", "self_us", "gpu_count", "gpu_us"],
 }
 SECTIONS = ["devices", "sync_calls", "handoffs", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]

@@ -26,8 +26,9 @@ namespace syncscope {
     }
 SAME(ReportId, x.num, x.text)
 SAME(ReportWarningKind, x.pattern, x.example, x.count)
+SAME(ReportLimit, x.kind, x.text)
 SAME(ReportDevice, x.device, x.name, x.kernels, x.memcpys, x.memsets, x.first, x.last, x.busy,
-     x.syncGap, x.avoidable)
+     x.syncGap, x.avoidable, x.limitedBy)
 SAME(ReportSyncCall, x.name, x.start, x.dur, x.pid, x.tid, x.op, x.rootOp, x.pyFrame, x.userFrame,
      x.pageableCopy, x.blocks, x.avoidable, x.step, x.advice)
 SAME(ReportCudaSyncEvent, x.kind, x.start, x.dur, x.device, x.stream)
@@ -39,7 +40,7 @@ SAME(IdleBreakdown, x.device, x.stream, x.hostWait, x.kernelWait, x.other)
 SAME(ReportStep, x.name, x.start, x.end)
 SAME(StepDeviceStats, x.step, x.device, x.gpuBusy, x.syncGaps, x.syncGapTime, x.avoidable)
 SAME(ReportSource, x.sync, x.op, x.userFrame, x.count, x.gaps, x.gapTime, x.avoidable,
-     x.avoidableByDevice, x.advice, x.adviceCalls)
+     x.avoidableByDevice, x.advice, x.adviceCalls, x.limitedBy)
 SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max, x.gpuCount, x.gpuTime)
 SAME(RuntimeUse, x.runtime, x.cudaCalls, x.hipCalls, x.otherCalls, x.namesSeen, x.distinctNames)
 SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.truncated, x.truncatedAtByte, x.durationEvents, x.flows, x.instants, x.counters,
@@ -54,7 +55,7 @@ SAME(ReplayHandoff, x.from, x.to, x.at, x.back)
 SAME(StreamDependency, x.activity, x.on)
 SAME(CollectiveKernel, x.activity, x.group, x.name, x.seq)
 SAME(ReplayInput, x.deviceIds, x.streamIds, x.threads, x.activities, x.launches, x.calls, x.handoffs,
-     x.threadMode, x.deps, x.waitMode, x.collectives)
+     x.threadMode, x.threadNames, x.deps, x.waitMode, x.collectives)
 SAME(RankSource, x.sync, x.op, x.userFrame, x.hasOp, x.hasUserFrame, x.calls, x.advice, x.callAdvice)
 SAME(RankStepWindow, x.name, x.start, x.end)
 SAME(RankInput, x.rank, x.file, x.replay, x.sources, x.steps, x.localAvoidable)
@@ -96,8 +97,8 @@ RankSummary everyField()
     r.runtime.namesSeen = {"hipLaunchKernel", "hipMemcpyAsync"};
     r.runtime.distinctNames = 4;
     r.unplacedActivities = 11;
-    r.devices = {{0, "NVIDIA H200", 1, 2, 3, 10, 20, 5, 4, 3},
-                 {-1, "", 7, 8, 9, -40, -30, 1, 2, 0}};
+    r.devices = {{0, "NVIDIA H200", 1, 2, 3, 10, 20, 5, 4, 3, {"gpu_busy", "the queue \xe2\x82\xac"}},
+                 {-1, "", 7, 8, 9, -40, -30, 1, 2, 0, {}}};
     ReportSyncCall c;
     c.name = "cudaStreamSynchronize";
     c.start = -5;
@@ -140,6 +141,7 @@ RankSummary everyField()
          {INT64_MIN, 1}}};
     r.sources[0].advice = "item";
     r.sources[0].adviceCalls = 2;
+    r.sources[1].limitedBy = {"resynchronized", "a kept call"};
     r.ops = {{"aten::mm", "cpu_op", 3, 30, 20, 5, 15, 2, 40},
              {"k", "kernel", 1, INT64_MAX, 0, INT64_MIN, 1, 0, 0}};
 
@@ -155,6 +157,7 @@ RankSummary everyField()
     p.calls = {{0, 30, 60, BlockKind::Event, 2, -1, 25}, {1, 70, 80, BlockKind::Device, -1, 1, kNoValue}};
     p.handoffs = {{0, 1, 61, 69}};
     p.threadMode = ThreadMode::Inferred;
+    p.threadNames = {"main", "7"};
     p.deps = {{1, 0}, {2, 1}};
     p.waitMode = WaitMode::Exact;
     p.collectives = {{2, "default_pg", "ncclDevKernel_AllReduce_Sum_f32", 0},
