@@ -6,6 +6,8 @@
    (afterok:<array id>).
 2. Every task body then runs here with SLURM_ARRAY_TASK_ID set, then the merge:
    its text and JSON equal plain analyze on the traces, byte for byte.
+3. A task on a damaged rank file fails with one sentence naming it.
+slurm_cluster_test.py runs the same on a real single-node cluster.
 Usage: slurm_analyze_test.py SYNCSCOPE_CLI SCRIPT DATA_DIR SHARED_DIR
 """
 import json
@@ -47,6 +49,7 @@ def one_job(cli, script, tmp, traces, label, extra=()):
     array, merge = calls
     check(f"--array=0-{len(traces) - 1}" in array, f"{label}: array arguments {array}")
     check("--dependency=afterok:4101" in merge, f"{label}: merge arguments {merge}")
+    check("--kill-on-invalid-dep=yes" in merge, f"{label}: a failed task leaves the merge queued: {merge}")
     check(any(a.startswith("--wrap=") and "--task" in a for a in array), f"{label}: array runs --task")
     check(any(a.startswith("--wrap=") and "--merge" in a for a in merge), f"{label}: merge runs --merge")
     check("4101" in p.stdout and "4102" in p.stdout, f"{label}: job ids not reported: {p.stdout!r}")
@@ -75,6 +78,24 @@ def one_job(cli, script, tmp, traces, label, extra=()):
     check(m.returncode != 0 and "missing" in m.stderr, f"{label}: merge without a summary: {m.stderr!r}")
 
 
+def damaged_task(cli, script, tmp, good):
+    """A task whose rank file does not load fails with one sentence naming it, and writes no summary."""
+    bad = os.path.join(tmp, "damaged.json")
+    with open(bad, "w") as f:
+        f.write('{"traceEvents": [{"ph": "X", "name" "x"}]}')
+    out = os.path.join(tmp, "damaged")
+    env = dict(os.environ, FAKE_SBATCH_LOG=os.path.join(tmp, "damaged.sbatch.json"),
+               PATH=os.path.join(tmp, "bin") + os.pathsep + os.environ["PATH"])
+    p = subprocess.run([script, "--cli", cli, out, good, bad], env=env, capture_output=True, text=True, timeout=60)
+    check(p.returncode == 0, f"damaged: submit: {p.stderr}")
+    t = subprocess.run([script, "--task", out], env=dict(os.environ, SLURM_ARRAY_TASK_ID="1"),
+                       capture_output=True, text=True, timeout=60)
+    want = ("slurm-analyze: rank file 1 did not summarize, so the merge will not run: "
+            f"{bad}: not valid JSON at byte 36: expected ':' after a key (found '\"').")
+    check(t.returncode != 0 and t.stderr.splitlines()[-1:] == [want], f"damaged: task: {t.stderr!r}")
+    check(not os.path.exists(os.path.join(out, "summaries", "rank-00001.summary")), "damaged: a summary was written")
+
+
 def main(cli, script, data, shared):
     tmp = tempfile.mkdtemp(prefix="syncscope-slurm-")
     try:
@@ -86,6 +107,7 @@ def main(cli, script, data, shared):
         fixtures = [os.path.join(data, n) for n in ("sync_replay.json", "gpu_sync_gaps.json",
                                                      "kineto_exact_times.json")]
         one_job(cli, script, tmp, fixtures, "fixtures", ["--top", "3"])
+        damaged_task(cli, script, tmp, fixtures[0])
         ranks = os.path.join(shared, "traces", "param_dlrm_8ranks")
         if os.path.isdir(ranks):
             files = sorted(os.path.join(ranks, n) for n in os.listdir(ranks) if n.endswith(".json"))
@@ -94,9 +116,14 @@ def main(cli, script, data, shared):
             check(False, f"shared traces missing under CI: {ranks}")
         else:
             print("shared traces absent: param_dlrm_8ranks skipped")
-        # No sbatch: one sentence, nothing submitted.
+        # No sbatch: one sentence, nothing submitted. PATH has only what the
+        # script needs to start (env and bash), since /usr/bin may have Slurm's.
+        nobin = os.path.join(tmp, "no-sbatch-bin")
+        os.makedirs(nobin)
+        for tool in ("env", "bash"):
+            os.symlink(shutil.which(tool), os.path.join(nobin, tool))
         p = subprocess.run([script, "--cli", cli, os.path.join(tmp, "none"), fixtures[0]],
-                           env=dict(os.environ, PATH="/usr/bin:/bin"), capture_output=True, text=True, timeout=60)
+                           env=dict(os.environ, PATH=nobin), capture_output=True, text=True, timeout=60)
         check(p.returncode != 0 and "sbatch" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
               f"no sbatch: {p.stderr!r}")
     finally:
