@@ -800,8 +800,9 @@ ReplayLimit SyncReplay::limitedBy(const std::vector<size_t> &removed, size_t dev
             a = static_cast<uint32_t>(m_ix->pred[a]);
             continue;
         }
-        if (static_cast<int64_t>(a) != z && rec.head[a] > 0) {
-            // Moved by its thread's head start, then the queue behind it was full.
+        if (static_cast<int64_t>(a) != z && rec.head[a] > 0 && acts[size_t(z)].end - zEnd < rec.head[a]) {
+            // Moved by its thread's head start, then the queue behind it was
+            // full: the work that ends the device gained less than that.
             out.kind = Kind::GpuBusy;
             out.stream = static_cast<int32_t>(acts[a].stream);
             out.at = newStart(a);

@@ -231,6 +231,13 @@ TEST(SyncVerdicts, HandWorkedHandoff)
     EXPECT_EQ(a.replay.calls[1].kind, BlockKind::Device);
     EXPECT_EQ(a.syncCalls[0].avoidable, 56 * us);
     EXPECT_EQ(a.devices[0].avoidable, 56 * us);
+    // The whole head start carried to the end; removing the last call alone
+    // moves nothing, as the work that ends the device came before it.
+    EXPECT_EQ(a.devices[0].limit.kind, ReplayLimit::Kind::TraceEnd);
+    EXPECT_FALSE(a.devices[0].limit.noLaterWork);
+    ASSERT_EQ(a.sources.size(), 2u);
+    EXPECT_EQ(a.sources[1].limit.kind, ReplayLimit::Kind::TraceEnd);
+    EXPECT_TRUE(a.sources[1].limit.noLaterWork);
     ReplayInput without = a.replay;
     without.handoffs.clear();
     SyncReplay r(without);
@@ -444,6 +451,55 @@ ReplayInput twoStreams()
     return in;
 }
 } // namespace
+
+// limited_by on hand-made inputs. Thread 0 removes R [0,10] and launches A on
+// s1 ([10,11], A [11,100]) and B ([12,13], B [100,150], bound by A).
+//  - Alone: A moves to [1,90], B to [90,140]: the whole 10 carried to the end.
+//  - With C, launched by thread 1 on s2 ([50,51], C [51,200]): C ends the
+//    device and nothing delays thread 1: 0, independent_thread.
+//  - With A launched before R ([0,1], A [2,100]) and B after it ([20,21], B
+//    [100,150], bound by A): B cannot start before A ends, and A does not
+//    move: 0, the queue on s1 was full from 100 on (gpu_busy).
+TEST(SyncReplay, LimitedBySaysWhereTheHeadStartStopped)
+{
+    using Kind = ReplayLimit::Kind;
+    ReplayInput in = twoStreams();
+    in.activities = {{0, 0, 11, 100, 1}, {0, 0, 100, 150, 2}};
+    in.launches = {{0, 10, 11, 1}, {0, 12, 13, 2}};
+    in.calls = {{0, 0, 10}};
+    {
+        SyncReplay r(in);
+        EXPECT_EQ(r.run({0})[0], 10);
+        EXPECT_EQ(r.limitedBy({0}, 0).kind, Kind::TraceEnd);
+    }
+    {
+        ReplayInput two = in;
+        two.activities.push_back({0, 1, 51, 200, 3});
+        two.launches.push_back({1, 50, 51, 3});
+        SyncReplay r(two);
+        EXPECT_EQ(r.run({0})[0], 0);
+        const ReplayLimit l = r.limitedBy({0}, 0);
+        EXPECT_EQ(l.kind, Kind::IndependentThread);
+        EXPECT_EQ(l.thread, 1);
+    }
+    {
+        ReplayInput busy = twoStreams();
+        busy.activities = {{0, 0, 2, 100, 1}, {0, 0, 100, 150, 2}};
+        busy.launches = {{0, 0, 1, 1}, {0, 20, 21, 2}};
+        busy.calls = {{0, 5, 15}};
+        SyncReplay r(busy);
+        EXPECT_EQ(r.run({0})[0], 0);
+        const ReplayLimit l = r.limitedBy({0}, 0);
+        EXPECT_EQ(l.kind, Kind::GpuBusy);
+        EXPECT_EQ(l.stream, 0);
+        EXPECT_EQ(l.at, 100);
+    }
+    {
+        SyncReplay r(in);
+        EXPECT_EQ(r.limitedBy({}, 0).kind, Kind::None);
+    }
+}
+
 
 // T (thread 0): removed R [0,10] (head start 10), launches X on s1 ([10,11], X
 // [11,100]: it moves to [1,90]), kept K1 [20,30] (head start back to 0). U

@@ -208,6 +208,10 @@ private Q_SLOTS:
             {"aten::ones_like", "autograd::engine::evaluate_function: MulBackward0"},
             {"autograd::engine::evaluate_function: MulBackward0", "aten::add_"}};
         QCOMPARE(links, want);
+        // and the header says where the head start stopped
+        QVERIFY2(page.headerText().contains(
+                     QStringLiteral("limited by: the head start carried to the end of the trace")),
+                 qPrintable(page.headerText()));
     }
 
     void headerLeadsWithAvoidable()

@@ -5,6 +5,7 @@
 #include "analysis/advice.h"
 #include "analysis/filereport.h"
 #include "analysis/jobscale.h"
+#include "analysis/limittext.h"
 #include "analysis/runtime.h"
 #include "analysis/syncreplay.h"
 #include "common/progress.h"
@@ -151,6 +152,21 @@ void TimelinePage::updateHeader()
         parts << tr("%1 would finish up to <b>%2</b> earlier without host waits (%3 of its span)")
                      .arg(gpu.toHtmlEscaped(), formatDuration(best->avoidable),
                           formatPercent(best->avoidable, best->span()));
+        // Where the head start stopped: a small or 0 figure says why.
+        const SyncAnalysis &sa = bestFile->sync;
+        if (!sa.syncCalls.empty() && bestFile->model) {
+            const TraceModel &m = *bestFile->model;
+            const auto callText = [&](size_t c) {
+                const SyncCall &call = sa.syncCalls[c];
+                std::string t(m.str(m.tracks()[call.event.track].name[call.event.index]));
+                if (call.op.valid())
+                    t += " in " + std::string(m.str(m.tracks()[call.op.track].name[call.op.index]));
+                return t;
+            };
+            parts << tr("limited by: %1")
+                         .arg(QString::fromStdString(limitSentence(best->limit, sa.replay, callText, m.minTime()))
+                                  .toHtmlEscaped());
+        }
     } else {
         parts << (truncated ? tr("no GPU activity in the part read") : tr("no GPU activity in this trace"));
     }
