@@ -133,9 +133,12 @@ void printSummary(const JobAnalysis &job, size_t top)
         if (w.hasJob)
             std::cout << "    the job would finish " << ms(w.jobAvoidable)
                       << " earlier (every rank's selected calls removed together, through the collectives)\n";
-        for (const WhatIfDevice &d : w.devices)
+        for (const WhatIfDevice &d : w.devices) {
             std::cout << "    GPU " << d.device << " would finish " << ms(d.avoidable) << " earlier  "
                       << job.files[d.file].path << "\n";
+            if (d.limitKind != "none")
+                std::cout << "        limited by: " << d.limitText << "\n";
+        }
     }
     for (size_t f = 0; f < job.files.size(); ++f) {
         const FileReport &r = job.files[f];

@@ -694,6 +694,7 @@ RankInput makeRankInput(const TraceModel &model, const SyncAnalysis &analysis)
     r.rank = model.info().rank;
     r.file = model.info().path;
     r.clockShift = model.info().clockShift;
+    r.origin = model.minTime();
     r.replay = analysis.replay;
     for (const SyncSource &s : analysis.sources) {
         RankSource rs;

@@ -53,6 +53,9 @@ struct RankInput {
     std::vector<RankStepWindow> steps;   // by start
     std::vector<TimeNs> localAvoidable;  // per dense device: the single-rank replay
     TimeNs clockShift = 0;               // the times above minus the file's (TraceInfo::clockShift)
+    // The trace's first event: sentences print times after it. A summary
+    // does not store it twice: it is its report's minTime.
+    TimeNs origin = 0;
 };
 
 struct JobRank {

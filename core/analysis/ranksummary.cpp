@@ -546,6 +546,7 @@ RankSummary decodeRankSummary(std::string_view bytes, const std::string &name)
     if (!rd.atEnd())
         rd.damaged("bytes are left after its last field");
     checkIndices(rd, s);
+    s.job.origin = s.report.minTime;
     return s;
 }
 

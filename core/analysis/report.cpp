@@ -215,6 +215,8 @@ std::vector<Section> content(const ReportInput &in)
                  {" earlier without host waits (" + formatPercent(bd->avoidable, bd->span()) +
                       " of its span; every blocking call removed in the sync-free replay, an upper bound).",
                   false, false}}));
+            if (!bf->syncCalls.empty() && !bd->limitedBy.text.empty())
+                sec.blocks.push_back(paragraph({{"Limited by:", true, false}, {" " + bd->limitedBy.text + ".", false, false}}));
             const size_t di = size_t(bd - bf->devices.data());
             TimeNs largest = 0;
             for (const ReportSource &s : bf->sources)
@@ -231,8 +233,8 @@ std::vector<Section> content(const ReportInput &in)
         Block t;
         t.kind = Block::TableBlock;
         t.table.id = "devices";
-        t.table.head = {"Rank", "Trace", "Device", "Span", "GPU busy", "Sync-gap time", "Avoidable"};
-        t.table.right = {false, false, true, true, true, true, true};
+        t.table.head = {"Rank", "Trace", "Device", "Span", "GPU busy", "Sync-gap time", "Avoidable", "Limited by"};
+        t.table.right = {false, false, true, true, true, true, true, false};
         for (size_t f = 0; f < job.files.size(); ++f)
             for (const ReportDevice &d : job.files[f].devices)
                 t.table.rows.push_back({{rankLabel(job.files[f], f, several)},
@@ -241,7 +243,9 @@ std::vector<Section> content(const ReportInput &in)
                                         {formatMillis(d.span())},
                                         {formatMillis(d.busy) + " (" + formatPercent(d.busy, d.span()) + ")"},
                                         {formatMillis(d.syncGap)},
-                                        {formatMillis(d.avoidable)}});
+                                        {formatMillis(d.avoidable)},
+                                        {job.files[f].syncCalls.empty() ? std::string("no blocking call to remove")
+                                                                        : d.limitedBy.text}});
         if (!t.table.rows.empty())
             sec.blocks.push_back(std::move(t));
         for (const FileReport &f : job.files)

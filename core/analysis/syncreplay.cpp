@@ -650,6 +650,19 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
     }
 }
 
+void SyncReplay::step(size_t i)
+{
+    const Item &it = m_ix->items[i];
+    if (!isAct(it)) {
+        visit(i);
+        return;
+    }
+    TimeNs h = 0;
+    const TimeNs ns = activityStart(i, h);
+    const ReplayActivity &act = m_in.activities[it.ref];
+    settle(i, ns + (act.end - act.start), h);
+}
+
 std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
 {
     std::vector<TimeNs> out(m_ix->devices.size(), 0);
@@ -657,26 +670,17 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     if (removed.empty() || m_in.activities.empty())
         return out;
     reset(removed);
-    size_t first = m_ix->items.size(), last = 0;
-    for (size_t c : removed) {
-        first = std::min<size_t>(first, m_ix->blockItem[c]);
+    const size_t first = firstRemovedItem(removed);
+    size_t last = 0;
+    for (size_t c : removed)
         last = std::max<size_t>(last, m_ix->blockItem[c]);
-    }
     m_runFirst = first;
 
     size_t stop = m_ix->items.size();
     TimeNs shift = 0; // of everything from `stop` on
     const size_t checkEvery = std::max<size_t>(256, m_ix->threads + m_ix->streams);
     for (size_t i = first; i < m_ix->items.size(); ++i) {
-        const Item &it = m_ix->items[i];
-        if (!isAct(it)) {
-            visit(i);
-        } else {
-            TimeNs h = 0;
-            const TimeNs ns = activityStart(i, h);
-            const ReplayActivity &act = m_in.activities[it.ref];
-            settle(i, ns + (act.end - act.start), h);
-        }
+        step(i);
         if (converged(i, last)) {
             stop = i + 1;
             break;
@@ -716,20 +720,10 @@ ReplayLimit SyncReplay::limitedBy(const std::vector<size_t> &removed, size_t dev
     rec.hadHead.assign(m_ix->threads, 0);
     m_rec = &rec;
     reset(removed);
-    size_t first = m_ix->items.size();
-    for (size_t c : removed)
-        first = std::min<size_t>(first, m_ix->blockItem[c]);
+    const size_t first = firstRemovedItem(removed);
     m_runFirst = first;
-    for (size_t i = first; i < m_ix->items.size(); ++i) {
-        const Item &it = m_ix->items[i];
-        if (!isAct(it)) {
-            visit(i);
-        } else {
-            TimeNs h = 0;
-            const TimeNs ns = activityStart(i, h);
-            settle(i, ns + (acts[it.ref].end - acts[it.ref].start), h);
-        }
-    }
+    for (size_t i = first; i < m_ix->items.size(); ++i)
+        step(i);
     clearRemoved(removed);
     m_rec = nullptr;
 

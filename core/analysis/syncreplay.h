@@ -202,6 +202,7 @@ private:
     void visitBlock(size_t item);
     void visitHandoff(size_t item);
     void visit(size_t item); // a blocking call or a handoff
+    void step(size_t item);  // any item: visit, or an activity started and settled
     TimeNs activityStart(size_t item, TimeNs &headUsed);
     void settle(size_t item, TimeNs newEnd, TimeNs headUsed);
     bool converged(size_t item, size_t lastRemoved) const;

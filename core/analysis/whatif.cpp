@@ -3,6 +3,7 @@
 #include "analysis/advice.h"
 
 #include "analysis/jsonwriter.h"
+#include "analysis/limittext.h"
 #include "analysis/syncreplay.h"
 #include "common/error.h"
 
@@ -104,8 +105,22 @@ WhatIf analyzeWhatIf(const std::vector<RankInput> &files, const std::vector<What
         out.selectedCalls += calls.size();
         SyncReplay replay(r.replay);
         const std::vector<TimeNs> saved = replay.run(calls);
-        for (size_t d = 0; d < r.replay.deviceIds.size() && d < saved.size(); ++d)
-            out.devices.push_back({f, r.replay.deviceIds[d], saved[d]});
+        // A call in a sentence: its source's sync and op.
+        const auto callText = [&](size_t c) {
+            for (const RankSource &src : r.sources)
+                if (std::find(src.calls.begin(), src.calls.end(), uint32_t(c)) != src.calls.end())
+                    return src.sync + (src.hasOp ? " in " + src.op : std::string());
+            return std::string("a blocking call");
+        };
+        for (size_t d = 0; d < r.replay.deviceIds.size() && d < saved.size(); ++d) {
+            WhatIfDevice dev{f, r.replay.deviceIds[d], saved[d]};
+            if (!calls.empty()) {
+                const ReplayLimit limit = replay.limitedBy(calls, d);
+                dev.limitKind = limitKindName(limit.kind);
+                dev.limitText = limitSentence(limit, r.replay, callText, r.origin);
+            }
+            out.devices.push_back(std::move(dev));
+        }
     }
     if (files.size() >= 2) {
         out.hasJob = true;
@@ -129,6 +144,10 @@ void writeWhatIfJson(JsonWriter &w, const WhatIf &whatIf)
         w.key("file").value(uint64_t(d.file));
         w.key("device").value(d.device);
         w.key("avoidable_us").micros(d.avoidable);
+        w.key("limited_by").beginObject();
+        w.key("kind").value(d.limitKind);
+        w.key("text").value(d.limitText);
+        w.endObject();
         w.endObject();
     }
     w.endArray();

@@ -35,6 +35,9 @@ struct WhatIfDevice {
     size_t file = 0;      // index into the inputs
     int64_t device = 0;
     TimeNs avoidable = 0; // the replay without every selected call of that file
+    // Where that replay's head start stopped on the device (limitSentence);
+    // kind "none" with no selected call in the file.
+    std::string limitKind = "none", limitText = "no blocking call to remove";
 };
 
 struct WhatIf {

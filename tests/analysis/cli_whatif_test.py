@@ -90,6 +90,13 @@ def run_case(cli, path, specs, tag):
     check(w["specs"] == specs, f"{tag}: specs {w['specs']}")
     check(int(w["selected_calls"]) == len(chosen), f"{tag}: selected_calls {w['selected_calls']} != {len(chosen)}")
     got = {int(d["device"]): d["avoidable_us"] for d in w["devices"]}
+    kinds = {"none", "gpu_busy", "resynchronized", "stream_wait", "independent_thread", "external_wait", "trace_end"}
+    for d in w["devices"]:
+        lim = d.get("limited_by", {})
+        check(lim.get("kind") in kinds and bool(lim.get("text")), f"{tag}: device {d['device']}: limited_by {lim}")
+        # "none" exactly when nothing of the file was removed.
+        check((lim.get("kind") == "none") == (not chosen), f"{tag}: device {d['device']}: limited_by {lim} "
+              f"with {len(chosen)} selected call(s)")
     for i, dev in enumerate(keep["devices"]):
         exp = Decimal(reference_stats.us(want[i]))
         check(got.get(dev) == exp, f"{tag}: device {dev}: cli {got.get(dev)} reference {exp}")

@@ -208,6 +208,8 @@ TEST(RankSummary, EveryFieldRoundTrips)
     const RankSummary s = everyField();
     const std::string bytes = encodeRankSummary(s);
     expectSameSummary(decodeRankSummary(bytes, "r.summary"), s);
+    // The origin of the job's sentences is its report's first event, not stored twice.
+    EXPECT_EQ(decodeRankSummary(bytes, "r.summary").job.origin, s.report.minTime);
     // A changed field is seen (the comparison above can fail).
     RankSummary other = s;
     other.job.replay.deps[1].on = 0;

@@ -2,6 +2,7 @@
 // script checks in Chromium are in cli_report_test.py).
 #include "analysis/jobanalysis.h"
 #include "analysis/report.h"
+#include "analysis/whatif.h"
 #include "testutil.h"
 #include "trace/traceloader.h"
 
@@ -46,6 +47,11 @@ TEST(Report, SectionsAndAdviceOnAHandMadeTrace)
     EXPECT_NE(md.find("```python\nn = int(lengths.max())"), std::string::npos);
     EXPECT_NE(page.find("torch.zeros(batch, max_len, dim, device=&#39;cuda&#39;)"), std::string::npos);
     EXPECT_NE(page.find("<svg"), std::string::npos);
+    // Where the device's head start stopped, under the headline and in the devices table.
+    EXPECT_NE(page.find("<b>Limited by:</b> the head start carried to the end of the trace: nothing re-synchronized it."),
+              std::string::npos);
+    EXPECT_NE(page.find("<th>Limited by</th>"), std::string::npos);
+    EXPECT_NE(md.find("**Limited by:** the head start carried to the end of the trace"), std::string::npos);
 }
 
 TEST(Report, ATruncatedFileSaysWhereItEndsAndWhatItCovers)
@@ -67,4 +73,28 @@ TEST(Report, ATruncatedFileSaysWhereItEndsAndWhatItCovers)
     // A whole file is not truncated.
     const auto full = loadTrace(test::dataPath("gpu_sync_gaps.json"));
     EXPECT_FALSE(makeFileReport(*full, analyzeSyncs(*full)).truncated);
+}
+
+TEST(WhatIf, SaysWhereEachDevicesHeadStartStopped)
+{
+    const auto model = loadTrace(test::dataPath("advice_chains.json"));
+    const SyncAnalysis a = analyzeSyncs(*model);
+    const std::vector<RankInput> in = {makeRankInput(*model, a)};
+    // The copy of the scalar read alone: the stream synchronize in the same op,
+    // kept, waits for the same work.
+    WhatIf w = analyzeWhatIf(in, {parseWhatIfSpec("sync=cudaMemcpyAsync,op=aten::_local_scalar_dense")});
+    ASSERT_EQ(w.devices.size(), 1u);
+    EXPECT_EQ(w.selectedCalls, 1u);
+    EXPECT_EQ(w.devices[0].limitKind, "resynchronized");
+    EXPECT_EQ(w.devices[0].limitText,
+              "a kept blocking call waited for the same work: cudaStreamSynchronize in aten::_local_scalar_dense at "
+              "0.020 ms re-synchronized thread 1, so its head start ended there");
+    // Both of the op's calls: nothing re-synchronizes the thread after them.
+    w = analyzeWhatIf(in, {parseWhatIfSpec("op=aten::_local_scalar_dense")});
+    EXPECT_EQ(w.devices[0].limitKind, "trace_end");
+    // A spec that selects nothing removes nothing.
+    w = analyzeWhatIf(in, {parseWhatIfSpec("op=no-such-op")});
+    EXPECT_EQ(w.selectedCalls, 0u);
+    EXPECT_EQ(w.devices[0].limitKind, "none");
+    EXPECT_EQ(w.devices[0].avoidable, 0);
 }

@@ -562,6 +562,13 @@ private Q_SLOTS:
         QVERIFY2(page.headerText().startsWith(QStringLiteral("1 checked source(s) (1 call(s)) removed together: "
                                                              "GPU 0 would finish <b>34.00 µs</b> earlier")),
                  qPrintable(page.headerText()));
+        // Where that replay's head start stopped, beside its figure.
+        QCOMPARE(page.whatIf()->limitByFile.size(), size_t(1));
+        QCOMPARE(page.whatIf()->limitByFile[0].size(), size_t(1));
+        const QString limit = QString::fromStdString(page.whatIf()->limitByFile[0][0]);
+        QVERIFY(!limit.isEmpty());
+        QVERIFY2(page.headerText().contains(QStringLiteral(" (limited by: %1)").arg(limit.toHtmlEscaped())),
+                 qPrintable(page.headerText()));
         ready.clear();
         sources->setChecked(itemRow, true);
         QVERIFY(ready.wait(10000));

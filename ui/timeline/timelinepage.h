@@ -81,6 +81,9 @@ public:
     struct WhatIfResult {
         size_t sources = 0, calls = 0;
         std::vector<std::vector<TimeNs>> byFile;
+        // Per file, per device: where the head start stopped (limitSentence);
+        // empty for a file with no checked call.
+        std::vector<std::vector<std::string>> limitByFile;
         bool hasJob = false;
         TimeNs job = 0;
     };

@@ -28,6 +28,24 @@
 
 namespace syncscope::ui {
 
+namespace {
+
+// A blocking call in a sentence: its name and its op.
+std::function<std::string(size_t)> callTextOf(const TraceModel &m, const SyncAnalysis &sa)
+{
+    return [&m, &sa](size_t c) {
+        if (c >= sa.syncCalls.size())
+            return std::string("a blocking call");
+        const SyncCall &call = sa.syncCalls[c];
+        std::string t(m.str(m.tracks()[call.event.track].name[call.event.index]));
+        if (call.op.valid())
+            t += " in " + std::string(m.str(m.tracks()[call.op.track].name[call.op.index]));
+        return t;
+    };
+}
+
+} // namespace
+
 void TimelinePage::startWhatIf()
 {
     const auto data = m_view->data();
@@ -63,6 +81,14 @@ void TimelinePage::startWhatIf()
                 const TimelineFile &file = data->files()[f];
                 SyncReplay replay(file.sync.replay);
                 r.byFile.push_back(replay.run(mine));
+                std::vector<std::string> limits;
+                if (!mine.empty() && file.model)
+                    for (size_t d = 0; d < file.sync.replay.deviceIds.size(); ++d) {
+                        checkCancel(cancel);
+                        limits.push_back(limitSentence(replay.limitedBy(mine, d), file.sync.replay,
+                                                       callTextOf(*file.model, file.sync), file.model->minTime()));
+                    }
+                r.limitByFile.push_back(std::move(limits));
             }
             if (data->files().size() >= 2) {
                 r.hasJob = true;
@@ -122,6 +148,7 @@ void TimelinePage::updateHeader()
         const TimelineFile *wf = nullptr;
         const DeviceActivity *wd = nullptr;
         TimeNs saved = -1;
+        std::string limit;
         for (size_t f = 0; f < w.byFile.size() && f < data->files().size(); ++f) {
             const TimelineFile &file = data->files()[f];
             for (size_t d = 0; d < w.byFile[f].size() && d < file.sync.devices.size(); ++d) {
@@ -132,6 +159,8 @@ void TimelinePage::updateHeader()
                     saved = w.byFile[f][d];
                     wf = &file;
                     wd = &file.sync.devices[d];
+                    limit = f < w.limitByFile.size() && d < w.limitByFile[f].size() ? w.limitByFile[f][d]
+                                                                                    : std::string();
                 }
             }
         }
@@ -143,6 +172,8 @@ void TimelinePage::updateHeader()
             const QString gpu = ranks ? tr("%1 GPU %2").arg(wf->label).arg(wd->device) : tr("GPU %1").arg(wd->device);
             text += (w.hasJob ? tr("; at most %1 on %2 alone") : tr("%2 would finish <b>%1</b> earlier"))
                         .arg(formatDuration(saved), gpu.toHtmlEscaped());
+            if (!limit.empty())
+                text += tr(" (limited by: %1)").arg(QString::fromStdString(limit).toHtmlEscaped());
         }
         parts << text;
     }
@@ -156,15 +187,8 @@ void TimelinePage::updateHeader()
         const SyncAnalysis &sa = bestFile->sync;
         if (!sa.syncCalls.empty() && bestFile->model) {
             const TraceModel &m = *bestFile->model;
-            const auto callText = [&](size_t c) {
-                const SyncCall &call = sa.syncCalls[c];
-                std::string t(m.str(m.tracks()[call.event.track].name[call.event.index]));
-                if (call.op.valid())
-                    t += " in " + std::string(m.str(m.tracks()[call.op.track].name[call.op.index]));
-                return t;
-            };
             parts << tr("limited by: %1")
-                         .arg(QString::fromStdString(limitSentence(best->limit, sa.replay, callText, m.minTime()))
+                         .arg(QString::fromStdString(limitSentence(best->limit, sa.replay, callTextOf(m, sa), m.minTime()))
                                   .toHtmlEscaped());
         }
     } else {
