@@ -77,18 +77,8 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
 
     r.runtime = a.runtime;
     r.unplacedActivities = a.unplacedActivities;
-    // A blocking call in a sentence: its name and its op.
-    const auto callText = [&](size_t c) {
-        if (c >= a.syncCalls.size())
-            return std::string("a blocking call");
-        const SyncCall &s = a.syncCalls[c];
-        std::string t(m.str(m.tracks()[s.event.track].name[s.event.index]));
-        if (s.op.valid())
-            t += " in " + std::string(m.str(m.tracks()[s.op.track].name[s.op.index]));
-        return t;
-    };
     const auto limitOf = [&](const ReplayLimit &l) {
-        return ReportLimit{limitKindName(l.kind), limitSentence(l, a.replay, callText, r.minTime)};
+        return ReportLimit{limitKindName(l.kind), limitSentence(l, m, a)};
     };
     for (const DeviceActivity &d : a.devices)
         r.devices.push_back({d.device, d.name, d.kernels, d.memcpys, d.memsets, d.first, d.last,

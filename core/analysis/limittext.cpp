@@ -55,4 +55,22 @@ std::string limitSentence(const ReplayLimit &l, const ReplayInput &in,
     return "";
 }
 
+std::function<std::string(size_t)> syncCallText(const TraceModel &m, const SyncAnalysis &a)
+{
+    return [&m, &a](size_t c) {
+        if (c >= a.syncCalls.size())
+            return std::string("a blocking call");
+        const SyncCall &s = a.syncCalls[c];
+        std::string t(m.str(m.tracks()[s.event.track].name[s.event.index]));
+        if (s.op.valid())
+            t += " in " + std::string(m.str(m.tracks()[s.op.track].name[s.op.index]));
+        return t;
+    };
+}
+
+std::string limitSentence(const ReplayLimit &limit, const TraceModel &model, const SyncAnalysis &analysis)
+{
+    return limitSentence(limit, analysis.replay, syncCallText(model, analysis), model.minTime());
+}
+
 } // namespace syncscope

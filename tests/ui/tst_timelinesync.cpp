@@ -549,6 +549,16 @@ private Q_SLOTS:
         const int itemRow = sourceRow(page, QStringLiteral("cudaStreamSynchronize"));
         QVERIFY(sources->flags(sources->index(copyRow, SyncSourceModel::Avoidable)) & Qt::ItemIsUserCheckable);
         QVERIFY(!page.whatIf());
+        // Each source's figure says where its saving stopped, in its tooltip.
+        for (int row = 0; row < sources->rowCount(); ++row) {
+            const QString tip = sources->data(sources->index(row, SyncSourceModel::Avoidable), Qt::ToolTipRole).toString();
+            QVERIFY2(tip.contains(QStringLiteral("\nLimited by (GPU 0): ")), qPrintable(tip));
+            QVERIFY2(!tip.endsWith(QStringLiteral(": ")), qPrintable(tip));
+        }
+        QVERIFY(sources->data(sources->index(copyRow, SyncSourceModel::Avoidable), Qt::ToolTipRole)
+                    .toString()
+                    .endsWith(QStringLiteral("\nLimited by (GPU 0): the head start carried to the end of the trace: "
+                                             "nothing re-synchronized it")));
         QSignalSpy ready(&page, &TimelinePage::whatIfReady);
         // As the view does for a click on the check box: setData through the proxy.
         QVERIFY(proxy->setData(proxy->mapFromSource(sources->index(copyRow, SyncSourceModel::Avoidable)),

@@ -2,6 +2,7 @@
 
 #include "analysis/advice.h"
 #include "analysis/jsonwriter.h"
+#include "analysis/limittext.h"
 #include "timeline/csv.h"
 #include "timeline/timeformat.h"
 
@@ -133,9 +134,15 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
                 return tr("No Python events in this trace (record with with_stack=True): the op instead");
             break;
         case Avoidable:
+            // Where the saving stopped: a small or 0 figure says why where it is read.
             return tr("The devices would finish %1 earlier (summed over devices) in a replay of the "
                       "trace without all %n call(s) of this source", nullptr, int(s.count))
-                .arg(m_avoidable.cell(s.avoidable, true));
+                       .arg(m_avoidable.cell(s.avoidable, true)) +
+                   (file.model && s.limitDevice < file.sync.devices.size()
+                        ? tr("\nLimited by (GPU %1): %2")
+                              .arg(file.sync.devices[s.limitDevice].device)
+                              .arg(QString::fromStdString(limitSentence(s.limit, *file.model, file.sync)))
+                        : QString());
         case Advice: {
             if (s.advice < 0)
                 return tr("No advice rule matches these calls: no known rewrite");

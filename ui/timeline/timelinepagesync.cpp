@@ -28,23 +28,6 @@
 
 namespace syncscope::ui {
 
-namespace {
-
-// A blocking call in a sentence: its name and its op.
-std::function<std::string(size_t)> callTextOf(const TraceModel &m, const SyncAnalysis &sa)
-{
-    return [&m, &sa](size_t c) {
-        if (c >= sa.syncCalls.size())
-            return std::string("a blocking call");
-        const SyncCall &call = sa.syncCalls[c];
-        std::string t(m.str(m.tracks()[call.event.track].name[call.event.index]));
-        if (call.op.valid())
-            t += " in " + std::string(m.str(m.tracks()[call.op.track].name[call.op.index]));
-        return t;
-    };
-}
-
-} // namespace
 
 void TimelinePage::startWhatIf()
 {
@@ -86,7 +69,7 @@ void TimelinePage::startWhatIf()
                     for (size_t d = 0; d < file.sync.replay.deviceIds.size(); ++d) {
                         checkCancel(cancel);
                         limits.push_back(limitSentence(replay.limitedBy(mine, d), file.sync.replay,
-                                                       callTextOf(*file.model, file.sync), file.model->minTime()));
+                                                       syncCallText(*file.model, file.sync), file.model->minTime()));
                     }
                 r.limitByFile.push_back(std::move(limits));
             }
@@ -186,10 +169,8 @@ void TimelinePage::updateHeader()
         // Where the head start stopped: a small or 0 figure says why.
         const SyncAnalysis &sa = bestFile->sync;
         if (!sa.syncCalls.empty() && bestFile->model) {
-            const TraceModel &m = *bestFile->model;
             parts << tr("limited by: %1")
-                         .arg(QString::fromStdString(limitSentence(best->limit, sa.replay, callTextOf(m, sa), m.minTime()))
-                                  .toHtmlEscaped());
+                         .arg(QString::fromStdString(limitSentence(best->limit, *bestFile->model, sa)).toHtmlEscaped());
         }
     } else {
         parts << (truncated ? tr("no GPU activity in the part read") : tr("no GPU activity in this trace"));
