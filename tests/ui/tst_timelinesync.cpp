@@ -795,8 +795,29 @@ private Q_SLOTS:
                                            "sync analysis unavailable")),
                  qPrintable(h));
         QVERIFY2(!h.contains(QStringLiteral("sync call(s)")), qPrintable(h));
+        // It leads, and no figure that would read as a verdict follows.
+        QVERIFY2(h.startsWith(QStringLiteral("no runtime calls syncscope knows")), qPrintable(h));
+        QVERIFY2(!h.contains(QStringLiteral("gap(s)")) && !h.contains(QStringLiteral("earlier")), qPrintable(h));
         QVERIFY(load(page, {m_hand}));
         QVERIFY(page.headerText().contains(QStringLiteral("2 sync call(s)")));
+    }
+
+    // A saving with no sync gap says in words where it comes from.
+    void aSavingWithNoGapSaysSo()
+    {
+        const QString shared = QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/tracelens_vllm_hip_graph_execution.json.gz");
+        if (!QFile::exists(shared)) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL("the shared traces are missing");
+            QSKIP("no shared traces");
+        }
+        TimelinePage page;
+        QVERIFY(load(page, {shared}));
+        const QString h = page.headerText();
+        QVERIFY2(h.contains(QStringLiteral("would finish up to <b>4.070 µs</b> earlier")), qPrintable(h));
+        QVERIFY2(h.contains(QStringLiteral("in 0 gap(s) (the saving comes from no gap")), qPrintable(h));
+        QVERIFY(load(page, {m_hand}));
+        QVERIFY(!page.headerText().contains(QStringLiteral("the saving comes from no gap")));
     }
 
     // At 1600 px the side panel opens wide enough for every number of the gap,

@@ -121,6 +121,23 @@ void TimelinePage::updateHeader()
                                f.model->counts().durationEvents));
         parts << QStringLiteral("<b>%1</b>").arg((ranks ? f.label + QStringLiteral(": ") + sentence : sentence).toHtmlEscaped());
     }
+    // The runtime each file was recorded with (CUDA, HIP), or why there is no
+    // sync analysis. With no file's runtime known, that leads: no figure
+    // below it is a verdict.
+    QStringList runtimes;
+    int unknown = 0;
+    for (const TimelineFile &f : data->files()) {
+        const QString label = QString::fromLatin1(runtimeLabel(f.sync.runtime.runtime));
+        if (label.isEmpty())
+            ++unknown;
+        else if (!runtimes.contains(label))
+            runtimes << label;
+    }
+    const bool noneKnown = unknown == int(data->files().size());
+    if (noneKnown && !ranks)
+        parts << QString::fromStdString(runtimeUnavailableSentence(data->files().front().sync.runtime)).toHtmlEscaped();
+    else if (noneKnown)
+        parts << tr("no file has runtime calls syncscope knows: sync analysis unavailable");
     // What-if of the checked sources, first: the user asked for it.
     const std::vector<int> checked = m_sourceModel->checkedRows();
     QString whatIfTip;
@@ -160,7 +177,7 @@ void TimelinePage::updateHeader()
         }
         parts << text;
     }
-    if (best) {
+    if (best && !noneKnown) {
         const QString gpu = ranks ? tr("%1 GPU %2").arg(bestFile->label).arg(best->device)
                                   : tr("GPU %1").arg(best->device);
         parts << tr("%1 would finish up to <b>%2</b> earlier without host waits (%3 of its span)")
@@ -172,13 +189,20 @@ void TimelinePage::updateHeader()
             parts << tr("limited by: %1")
                          .arg(QString::fromStdString(limitSentence(best->limit, *bestFile->model, sa)).toHtmlEscaped());
         }
-    } else {
+    } else if (!best) {
         parts << (truncated ? tr("no GPU activity in the part read") : tr("no GPU activity in this trace"));
     }
     // Job-wide figures name their scope when several ranks are open.
     const QString all = ranks ? tr(" (all ranks)") : QString();
-    parts << tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime)) + all;
-    if (best) {
+    if (!noneKnown) {
+        QString gaps = tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime)) + all;
+        // A saving with no gap: the waits delayed launches, the GPU never sat idle waiting on them.
+        if (s.syncGaps == 0 && best && best->avoidable > 0)
+            gaps += tr(" (the saving comes from no gap: the waits made the host launch later work late, "
+                       "and no idle stretch of the GPU ends in one)");
+        parts << gaps;
+    }
+    if (best && !noneKnown) {
         const SyncAnalysis &sa = bestFile->sync;
         const size_t di = sa.deviceIndex(best->device);
         const SyncSource *top = nullptr;
@@ -209,24 +233,12 @@ void TimelinePage::updateHeader()
     }
     if (s.devices > 0)
         parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span)) + all;
-    // The runtime each file was recorded with (CUDA, HIP), or why there is no sync analysis.
-    QStringList runtimes;
-    int unknown = 0;
-    for (const TimelineFile &f : data->files()) {
-        const QString label = QString::fromLatin1(runtimeLabel(f.sync.runtime.runtime));
-        if (label.isEmpty())
-            ++unknown;
-        else if (!runtimes.contains(label))
-            runtimes << label;
-    }
     // No count of sync calls where no file's runtime is known: "0" would be a verdict.
-    if (unknown < int(data->files().size()))
+    if (!noneKnown)
         parts << tr("%n sync call(s)", nullptr, int(s.syncCalls)) + all;
     if (!runtimes.isEmpty())
         parts << tr("runtime %1").arg(runtimes.join(QStringLiteral(", ")));
-    if (unknown && !ranks)
-        parts << QString::fromStdString(runtimeUnavailableSentence(data->files().front().sync.runtime)).toHtmlEscaped();
-    else if (unknown)
+    if (unknown && !noneKnown)
         parts << tr("%n file(s) with no runtime calls syncscope knows", nullptr, unknown);
     if (ranks)
         parts << tr("%n ranks", nullptr, int(data->files().size()));
