@@ -63,6 +63,7 @@ SKEW = 10_000        # ns: a call may return this long before its gap starts
 KERNEL_WAIT = 30_000  # ns
 NEAR = 2_000         # ns: an activity this close after what it follows was bound by it
 LATE_LAUNCH = 20_000  # ns: an activity this late after its launch call waited for something
+EXTERNAL_WAIT = 20_000  # ns: a kept latency over this is a wait the trace does not explain
 
 
 def ns(value):
@@ -303,18 +304,30 @@ def prepare(acts, launch_of, calls, handoffs=()):
     return items, prev_on_stream, wait_on
 
 
-def walk(acts, calls, prep, removed, deps, coupled=()):
+def walk(acts, calls, prep, removed, deps, coupled=(), rec=None):
     """The sync-free replay of one rank without the calls `removed`, as a
     generator: at each activity in `coupled` it yields (activity, new start) and
-    takes the activity's new end back. Returns every activity's new end."""
+    takes the activity's new end back. Returns every activity's new end.
+    With `rec` (a dict) it also records what limited_by needs: per activity its
+    host-order position, the head start it used, its binding constraint, the
+    latency that constraint keeps, and its launching thread's last cut and
+    whether that thread had had a head start; and per removed call its position."""
     items, prev_on_stream, wait_on = prep
     head, new_end, head_used = {}, {}, {}
-    for t, cls, t_end, kind, _s, _o, ref, thread in items:
+    last_cut, had = {}, {}  # per thread (limited_by only)
+    if rec is not None:
+        for k in ("pos", "h", "binding", "kept", "cut", "had", "removed_pos"):
+            rec[k] = {}
+    for pos, (t, cls, t_end, kind, _s, _o, ref, thread) in enumerate(items):
         if cls == 0:  # control comes back to the handing thread: S_T := S_U
             head[thread[0]] = head.get(thread[1], 0)
+            last_cut[thread[0]] = last_cut.get(thread[1])
+            had[thread[0]] = had.get(thread[1], False)
             continue
         if cls == 1:  # the woken thread takes the head start: S_U := S_T
             head[thread[1]] = head.get(thread[0], 0)
+            last_cut[thread[1]] = last_cut.get(thread[0])
+            had[thread[1]] = had.get(thread[0], False)
             continue
         if kind == 0:
             a = acts[ref]
@@ -340,6 +353,27 @@ def walk(acts, calls, prep, removed, deps, coupled=()):
                 s = max(s, new_end.get(p, acts[p]["end"]) + (lat if acts[p]["end"] == ready else 0))
             for d in on:
                 s = max(s, new_end.get(d, acts[d]["end"]) + (lat if acts[d]["end"] == ready else 0))
+            if rec is not None:
+                # The binding constraint: the largest value; on a tie the lower
+                # rank, (measured ? 0 : 3) + (predecessor 0, dependency 1, launch 2).
+                cands = [(r_launch - h + (lat if r_launch == ready else 0),
+                          (0 if r_launch == ready else 3) + 2, ("launch", None), r_launch == ready)]
+                if p is not None:
+                    m = acts[p]["end"] == ready
+                    cands.append((new_end.get(p, acts[p]["end"]) + (lat if m else 0), (0 if m else 3) + 0,
+                                  ("pred", p), m))
+                for d in on:
+                    m = acts[d]["end"] == ready
+                    cands.append((new_end.get(d, acts[d]["end"]) + (lat if m else 0), (0 if m else 3) + 1,
+                                  ("dep", d), m))
+                best = max(cands, key=lambda c: (c[0], -c[1]))
+                rec["pos"][ref] = pos
+                rec["h"][ref] = h
+                rec["binding"][ref] = best[2]
+                rec["kept"][ref] = lat if best[3] else 0
+                if thread is not None:
+                    rec["cut"][ref] = last_cut.get(thread)
+                    rec["had"][ref] = had.get(thread, False)
             s = min(a["start"], s)
             if ref in coupled:
                 new_end[ref] = yield (ref, s)
@@ -351,21 +385,25 @@ def walk(acts, calls, prep, removed, deps, coupled=()):
             h = head.get(thread, 0)
             if ref in removed:
                 head[thread] = h + c["end"] - c["start"]
-                continue
-            w = wait_on[ref]
-            if not w:
-                continue
-            old = min(max(acts[i]["end"] for i in w), c["end"])
-            new = min(max(new_end.get(i, acts[i]["end"]) for i in w), old)
-            wait = max(0, old - c["start"])
-            ret = max(0, c["end"] - max(c["start"], old))
-            ne = max(c["start"] - h + (c["end"] - c["start"] - wait), new + ret)
-            head[thread] = c["end"] - ne
+                if rec is not None:
+                    rec["removed_pos"][ref] = pos
+            else:
+                w = wait_on[ref]
+                if w:
+                    old = min(max(acts[i]["end"] for i in w), c["end"])
+                    new = min(max(new_end.get(i, acts[i]["end"]) for i in w), old)
+                    wait = max(0, old - c["start"])
+                    ret = max(0, c["end"] - max(c["start"], old))
+                    ne = max(c["start"] - h + (c["end"] - c["start"] - wait), new + ret)
+                    head[thread] = c["end"] - ne
+                    if head[thread] < h:  # a kept call that lowered the head start: the last cut
+                        last_cut[thread] = ref
+            had[thread] = had.get(thread, False) or head.get(thread, 0) != 0
     return new_end
 
 
-def walk_alone(acts, calls, prep, removed, deps):
-    gen = walk(acts, calls, prep, removed, deps)
+def walk_alone(acts, calls, prep, removed, deps, rec=None):
+    gen = walk(acts, calls, prep, removed, deps, rec=rec)
     try:
         next(gen)
     except StopIteration as stop:
@@ -383,6 +421,68 @@ def replay(acts, launch_of, calls, removed, ndev, deps=None, prep=None):
         mine = [i for i, a in enumerate(acts) if a["dev_i"] == d]
         if mine:
             out[d] = max(0, max(acts[i]["end"] for i in mine) - max(new_end.get(i, acts[i]["end"]) for i in mine))
+    return out
+
+
+def limited_by(acts, calls, prep, removed, deps, devs):
+    """Where the head start stopped when the calls `removed` go, for each device
+    index in `devs`: {device index: kind}. The walk back from the activity that
+    ends the device last in the replay follows each activity's binding constraint
+    (README "Why a figure is small")."""
+    if not removed:
+        return {d: "none" for d in devs}
+    rec = {}
+    # The walk starts at the first item, not at the first removed call: before
+    # that call every head start is 0, every kept call leaves it 0 (no cut, no
+    # head start had) and every activity keeps its measured times, so what it
+    # records from the first removed call on is what a walk from there records.
+    new_end = walk_alone(acts, calls, prep, removed, deps, rec)
+    first = min(rec["removed_pos"].values())
+    walked = {i for i, p in rec["pos"].items() if p >= first}
+    prev_on_stream = prep[1]
+    out = {}
+    for d in devs:
+        mine = [i for i, a in enumerate(acts) if a["dev_i"] == d]
+        if not any(i in walked for i in mine):
+            out[d] = "trace_end"
+            continue
+        z = max(mine, key=lambda i: (new_end.get(i, acts[i]["end"]), rec["pos"][i]))
+        if z not in walked:
+            out[d] = "trace_end"
+            continue
+        moved = acts[z]["end"] - new_end.get(z, acts[z]["end"])
+        a = z
+        while True:
+            if a not in walked:
+                kind = "gpu_busy"
+                break
+            if rec["kept"][a] > EXTERNAL_WAIT:
+                kind = "external_wait"
+                break
+            how, to = rec["binding"][a]
+            if how == "pred":
+                a = to
+                continue
+            if how == "dep":
+                kind = "stream_wait"
+                break
+            if a not in rec["cut"]:  # no launch (rec["cut"] holds every launched walked activity)
+                p = prev_on_stream.get(a)
+                if p is not None:
+                    a = p
+                    continue
+                kind = "trace_end"
+                break
+            if a != z and rec["h"][a] > 0 and moved < rec["h"][a]:
+                kind = "gpu_busy"
+            elif rec["cut"][a] is not None:
+                kind = "resynchronized"
+            elif not rec["had"][a]:
+                kind = "independent_thread"
+            else:
+                kind = "trace_end"
+            break
+        out[d] = kind
     return out
 
 
@@ -750,6 +850,7 @@ def analyse(path, top, lib_prefixes, keep=None):
 
     ndev = len(devices)
     whole = replay(acts, launch_of, calls, set(range(len(calls))), ndev, deps, prep)
+    whole_limit = limited_by(acts, calls, prep, set(range(len(calls))), deps, range(ndev))
     per_call = [replay(acts, launch_of, calls, {k}, ndev, deps, prep) for k in range(len(calls))]
 
     gaps = []
@@ -777,7 +878,11 @@ def analyse(path, top, lib_prefixes, keep=None):
         s["gaps"] += 1
         s["gap"] += g["end"] - g["start"]
     for s in sources:
-        s["avoidable"] = sum(replay(acts, launch_of, calls, set(s["calls"]), ndev, deps, prep))
+        saved = replay(acts, launch_of, calls, set(s["calls"]), ndev, deps, prep)
+        s["avoidable"] = sum(saved)
+        # limited_by on the device the source saves the most on (the first on ties).
+        d = max(range(ndev), key=lambda i: (saved[i], -i)) if ndev else None
+        s["limited_by"] = limited_by(acts, calls, prep, set(s["calls"]), deps, [d])[d] if ndev else "none"
     sources.sort(key=lambda s: -s["avoidable"])  # stable
 
     # Idle breakdown per (device, stream).
@@ -859,7 +964,8 @@ def analyse(path, top, lib_prefixes, keep=None):
             "memcpys": sum(1 for a in da if a["cat"] == "gpu_memcpy"),
             "memsets": sum(1 for a in da if a["cat"] == "gpu_memset"),
             "busy_us": us(busy), "idle_us": us(span - busy), "span_us": us(span),
-            "sync_gap_us": us(gap_time), "avoidable_us": us(whole[i])})
+            "sync_gap_us": us(gap_time), "avoidable_us": us(whole[i]),
+            "limited_by": {"kind": whole_limit[i]}})
     for k, c in enumerate(calls):
         out["sync_calls"].append({
             "name": c["ev"].name, "ts_us": us(c["start"]), "dur_us": us(c["end"] - c["start"]),
@@ -893,7 +999,8 @@ def analyse(path, top, lib_prefixes, keep=None):
         sync, op, user = s["key"]
         out["sync_sources"].append({
             "sync": sync, "op": op, "user_frame": user, "count": len(s["calls"]),
-            "gaps": s["gaps"], "gap_us": us(s["gap"]), "avoidable_us": us(s["avoidable"])})
+            "gaps": s["gaps"], "gap_us": us(s["gap"]), "avoidable_us": us(s["avoidable"]),
+            "limited_by": {"kind": s["limited_by"]}})
     for (name, cat), (count, total, self_) in ops[:top]:
         out["top_ops"].append({"name": name, "cat": cat, "count": count,
                                "total_us": us(total), "self_us": us(self_),

@@ -614,7 +614,7 @@ def main(argv):
         with ThreadPoolExecutor(2) as pool:
             docs = list(pool.map(lambda j: run_cli(args.cli, j[3]), jobs))
         # The independent reference follows the same rules: on the first
-        # programs it equals the CLI to the ns (devices, calls' kinds, handoffs).
+        # programs it equals the CLI to the ns (devices, calls' kinds, handoffs, limited_by kinds).
         for (p, variant, _, path), (doc, err) in list(zip(jobs, docs))[:REFERENCE_TRACES]:
             if err is not None:
                 continue
@@ -628,6 +628,10 @@ def main(argv):
                   == [(h["from_tid"], h["to_tid"], h["at_us"], h["back_us"]) for h in want["handoffs"]],
                   f"{tag}: handoffs")
             check(doc["files"][0]["thread_mode"] == want["files"][0]["thread_mode"], f"{tag}: thread_mode")
+            for sec in ("devices", "sync_sources"):
+                check([r["limited_by"]["kind"] for r in doc[sec]] == [r["limited_by"]["kind"] for r in want[sec]],
+                      f"{tag}: {sec}[].limited_by.kind {[r['limited_by']['kind'] for r in doc[sec]]}, "
+                      f"reference {[r['limited_by']['kind'] for r in want[sec]]}")
     for (p, variant, mode, _), (doc, err) in zip(jobs, docs):
         judge(p, variant, mode, doc, err, results)
     summary(results, len(progs))
