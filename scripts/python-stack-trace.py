@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""A real PyTorch profiler trace with a Python stack, for the README screenshot.
+"""A real PyTorch profiler trace with a Python stack, for the user guide's screenshot.
 
 Trains a small MLP for a few steps with the article's naive balanced sampler
 (nonzero + randperm) under torch.profiler with with_stack=True, and writes the

@@ -1,7 +1,7 @@
 // `syncscope-cli summarize RANK_FILE -o RANK.summary`: the map step of a job's
 // analysis. Loads and analyses one rank's trace and writes what `analyze`
 // needs of it (ranksummary.h), so the ranks can be summarized on many machines
-// and merged on one (README "Map and reduce: summaries, Slurm, Dask").
+// and merged on one (docs/cli.md "Map and reduce: summaries, Slurm, Dask").
 #include "analysis/ranksummary.h"
 #include "cliutil.h"
 #include "commands.h"

@@ -1,6 +1,6 @@
 #pragma once
 // What to write instead: rules that name the sync-free rewrite of a blocking
-// call from where it was made (README "What to change"). The rules are data,
+// call from where it was made (docs/analysis.md "What to change"). The rules are data,
 // resources/advice.json, built into the library; parseAdviceRules reads any
 // file of that format.
 //

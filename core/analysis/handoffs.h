@@ -1,6 +1,6 @@
 #pragma once
-// Control passing between the host threads of one process (README "Host
-// threads and handoffs"): the thread that calls backward() goes silent while
+// Control passing between the host threads of one process (docs/analysis.md
+// "Handoffs between host threads"): the thread that calls backward() goes silent while
 // the autograd engine's thread launches the backward kernels, and resumes once
 // that thread is done. The replay moves a head start along these handoffs.
 #include "analysis/replayinput.h"

@@ -1,6 +1,6 @@
 #pragma once
 // The analysis of a whole job (one trace per rank) and its JSON form, which is the
-// `syncscope-cli analyze --json` contract (README "analyze --json").
+// `syncscope-cli analyze --json` contract (docs/cli.md "analyze --json").
 #include "analysis/filereport.h"
 #include "analysis/jobscale.h"
 #include "analysis/jsonwriter.h"

@@ -2,7 +2,7 @@
 // What a sync costs the whole job. The ranks meet at every collective, so a
 // sync that makes one rank late holds every rank at the next collective, and a
 // sync on a rank that is never the last to arrive costs the job nothing.
-// Definitions (README "Job scale: what a sync costs the job"):
+// Definitions (docs/analysis.md "Job scale: what a sync costs the job"):
 //  - collective: a GPU kernel whose name contains "nccl" or "rccl" (any case);
 //    matched across ranks by (group, seq). A collective missing on some ranks of
 //    its group, or whose kernel names differ across ranks, is counted in
@@ -146,7 +146,7 @@ TimeNs jobWhatIfSaving(const std::vector<RankInput> &ranks, const std::vector<st
                        const CancelToken *cancel = nullptr);
 
 // The `job`, `ranks`, `collective_blame` and `rank_steps` members of the
-// `analyze --json` document (README "analyze --json").
+// `analyze --json` document (docs/cli.md "analyze --json").
 void writeJobScaleJson(JsonWriter &w, const JobScale &job);
 
 } // namespace syncscope

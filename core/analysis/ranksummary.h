@@ -5,7 +5,7 @@
 // the steps and the sync sources) and the options its analysis ran with.
 // `syncscope-cli summarize` writes one per rank; `analyze` merges them.
 //
-// The file (README "Map and reduce: summaries, Slurm, Dask"):
+// The file (docs/cli.md "Map and reduce: summaries, Slurm, Dask"):
 //   magic    24 bytes  "syncscope rank summary\n" and a NUL
 //   version  u32       kRankSummaryVersion
 //   length   u64       bytes of the body

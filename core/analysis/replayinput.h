@@ -4,7 +4,7 @@
 // dependencies and the collective kernels. Every time is an integer ns on the
 // rank's own clock. The analysis builds it from a trace model
 // (buildReplayInput); a rank summary stores it, so the job analysis can run
-// without the trace (README "Job scale: what a sync costs the job").
+// without the trace (docs/analysis.md "Job scale: what a sync costs the job").
 #include "trace/tracemodel.h"
 
 #include <cstdint>
@@ -60,7 +60,7 @@ struct ReplayHandoff {
     TimeNs at = 0, back = 0;
 };
 
-// How the handoffs were found, strongest first (README "Host threads").
+// How the handoffs were found, strongest first (docs/analysis.md "Host threads").
 enum class ThreadMode : uint8_t { None = 0, Flows = 1, Frames = 2, Inferred = 3 };
 const char *threadModeName(ThreadMode m);
 
@@ -85,7 +85,7 @@ struct CollectiveKernel {
 
 // Why a replay's saving on a device is what it is: where the head start
 // stopped, found by following the binding constraints back from the activity
-// that ends the device last in the replay (README "Why a figure is small").
+// that ends the device last in the replay (docs/analysis.md "Why a figure is small").
 struct ReplayLimit {
     enum class Kind : uint8_t {
         None = 0,          // no blocking call to remove

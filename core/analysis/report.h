@@ -2,7 +2,7 @@
 // A report to share: the headline, the per-step chart, the sync sources with
 // what to write instead, the top gaps and, for a before/after pair, the
 // deltas, as one self-contained HTML page (inline SVG, no script, no external
-// asset) or as Markdown for a pull request (README "A report to share").
+// asset) or as Markdown for a pull request (docs/cli.md "A report to share").
 //
 // A trace is untrusted input and a report is shared: every string from a
 // trace (op, kernel and file names, frames, args) is escaped for HTML or

@@ -1,7 +1,7 @@
 #pragma once
 // The GPU runtimes syncscope knows (CUDA and HIP/ROCm): which host calls block,
 // which launch a graph, which runtime a trace used, and the devices' names.
-// Definitions (README "Trace analysis" and "Trace support"):
+// Definitions (docs/analysis.md "Trace analysis" and docs/trace-support.md):
 //  - runtime of a call (category cuda_runtime or cuda_driver): HIP when its name
 //    starts with "hip"; CUDA when it starts with "cuda", or with "cu" and a
 //    capital letter (the driver API: cuStreamSynchronize); else none.

@@ -1,7 +1,7 @@
 #pragma once
 // Where the GPU sat idle because the host blocked on a sync, which call and which
 // line of code did it, and what removing syncs would save.
-// Definitions (README "Trace analysis"):
+// Definitions (docs/analysis.md "Trace analysis"):
 //  - GPU activity: duration events of category kernel, gpu_memcpy or gpu_memset;
 //    device = args.device, else the numeric pid, else the device named by the
 //    process's name metadata ("GPU 3"); stream = args.stream else the tid.

@@ -1,7 +1,7 @@
 #pragma once
 // The phases of the sync analysis, in the order analyzeSyncs runs them. Each
 // takes and returns plain values, so each can be tested on its own; the
-// definitions of what they compute are in syncanalysis.h and the README
+// definitions of what they compute are in syncanalysis.h and docs/analysis.md
 // ("Trace analysis").
 #include "analysis/advice.h"
 #include "analysis/replaybuild.h"

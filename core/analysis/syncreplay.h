@@ -1,6 +1,6 @@
 #pragma once
 // The sync-free replay: how much earlier would each GPU finish its work if the
-// host had not waited in a set R of blocking calls? (README "What a sync costs")
+// host had not waited in a set R of blocking calls? (docs/analysis.md "What a sync costs")
 //
 // Model: the host issues work in order, each GPU stream runs it in order, an
 // activity that waited on another stream (a stream dependency) still waits for

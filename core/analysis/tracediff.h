@@ -1,7 +1,7 @@
 #pragma once
 // Before and after: two analysed traces side by side, so a user sees what a fix
-// changed. This is the `syncscope-cli diff --json` contract (README "Comparing
-// two traces"). Definitions:
+// changed. This is the `syncscope-cli diff --json` contract (docs/cli.md
+// "Comparing two traces"). Definitions:
 //  - devices match by device id; sync calls by name; sync sources by the text of
 //    (sync, op, user_frame); ops by (name, category); kernels by name; steps by
 //    their order in each trace (the i-th step of one with the i-th of the other).

@@ -4,7 +4,7 @@
 // call's name, their op and their user frame (`sync=`, `op=`, `frame=`) and by
 // the id of their advice rule (`advice=`, exact), comma-joined: all must hold;
 // several specs select the union. The chosen sources'
-// calls are removed together in one sync-free replay of each file (README
+// calls are removed together in one sync-free replay of each file (docs/analysis.md
 // "What-if").
 #include "analysis/jobscale.h"
 

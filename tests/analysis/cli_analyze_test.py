@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""`syncscope-cli analyze --json` against its contract (README "analyze --json"),
+"""`syncscope-cli analyze --json` against its contract (docs/cli.md "analyze --json"),
 and, to the ns, against the independent reference (reference_stats.py) on every
 hand-made fixture and every shared real trace (limited_by: its kind, per device
 and per sync source).

@@ -193,7 +193,7 @@ TEST(ExactTimes, KinetoEpochMicroseconds)
 //   cudaStreamSynchronize [95,96]; C cudaMemcpyAsync [100,112] with its pageable
 //   DtoH copy M [102,110], in train.py(30): fetch; S3 cudaStreamSynchronize
 //   [113,114]; K3 [120,150] launched at 115. Steps [0,100) and [100,200).
-// Replays worked out by hand (README "What a sync costs"):
+// Replays worked out by hand (docs/analysis.md "What a sync costs"):
 //   without S1: S=36; K2 -> [45,65]; S2: new_end max(95-36+1, 65+1)=66, S=30;
 //     M -> [72,80]; C: old 110, wait 10, ret 2, new_end max(72, 82)=82, S=30;
 //     S3: new_end max(84, 81)=84, S=30; K3 -> [90,120]: saves 30.

@@ -1,6 +1,6 @@
 #!/usr/bin/env python3
-"""Independent reference of syncscope's advice matching (README "What to
-change"): reads resources/advice.json itself and matches the blocking calls
+"""Independent reference of syncscope's advice matching (docs/analysis.md "What
+to change"): reads resources/advice.json itself and matches the blocking calls
 reference_stats.analyse found, from the events' nesting, in the plainest way.
 
 advise(keep, rules) -> one rule id (or None) per call, in keep["calls"] order.

@@ -2,7 +2,7 @@
 """Job mode of the independent reference (reference_stats.py): several traces,
 one per rank of a job, coupled through their collective kernels.
 
-It follows the README's definitions ("Job scale: what a sync costs the job") in
+It follows the definitions of docs/analysis.md ("Job scale: what a sync costs the job") in
 the plainest way, sharing nothing with the engine:
   - a collective is a GPU kernel whose name contains "nccl" or "rccl" (any case),
     in the group of its own "Process Group Name" arg, else that of the innermost

@@ -2,7 +2,7 @@
 """Independent reference of syncscope's trace analysis, with only json + gzip.
 
 The C++ tests compare the engine's figures with this script's, so it must not
-share code or shortcuts with the engine: it follows the README's definitions
+share code or shortcuts with the engine: it follows the definitions of docs/analysis.md
 directly, in the plainest way (no early stops, no indexes).
 
 Times are exact: the file's decimal microseconds are parsed as Decimal and

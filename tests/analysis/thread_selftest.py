@@ -333,7 +333,7 @@ def renumber(p, run):
 
 def build(seed):
     """A program with its independent thread's schedule and its measured run.
-    `exact`: the replay's rules meet the truth to the ns (README: the measured
+    `exact`: the replay's rules meet the truth to the ns (docs/analysis.md: the measured
     latency after an activity's last-ready constraints stays with them). That
     holds when BB = 0 and no kernel's stream predecessor ended at or after its
     launch call's end while the kernel waited for the launch latency: there the

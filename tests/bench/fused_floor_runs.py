@@ -5,7 +5,7 @@ Runs `syncscope-cli bench --variants fused` RUNS times (each run times fused and
 the gather floor on the same inputs, in one process) and prints, per N, the
 ratio fused median / gather floor of every run with its median, p95 and spread
 across runs, so a target such as "at most 1.5x, p95 of 10 runs" is read off one
-table. Set OMP_WAIT_POLICY=passive for LibTorch builds, as the README does.
+table. Set OMP_WAIT_POLICY=passive for LibTorch builds, as docs/benchmarks.md does.
 Usage: tests/bench/fused_floor_runs.py CLI [--runs 10] [--n 1e5,1e6,1e7] [--threads 2]
 """
 import argparse

@@ -5,7 +5,7 @@
 // Structural, not timed: the ATen calls the worker thread starts after Cancel
 // are counted with a thread-local RecordFunction observer (top-level calls
 // only), and the worker must return before the step it was cancelled in could
-// have completed. The measured latency is a benchmark figure (README,
+// have completed. The measured latency is a benchmark figure (docs/development.md,
 // "Reliability"), not asserted here.
 #include "lab/impl/torchlab.h"
 #include "common/error.h"

@@ -4,7 +4,7 @@ SHARED_DIR/traces. The 8-rank DLRM job and the 2-rank HTA set run as one job
 each, every other file alone. Each file must load with no warning of a kind not
 expected for it, name the runtime it was recorded with, and place all its GPU
 events on a device; a file the table below does not know fails, so a new trace
-in the zoo gets its row (and its line in the README's trace-support table).
+in the zoo gets its row (and its line in docs/trace-support.md's table).
 Under env CI a missing shared folder fails; elsewhere the test skips.
 Usage: trace_zoo_test.py CLI SHARED_DIR"""
 import json
@@ -96,7 +96,7 @@ def main(cli, shared):
             seen.add(rel)
             want = expected(rel)
             if want is None:
-                check(False, f"{rel}: not in the zoo's table (add its runtime and README row)")
+                check(False, f"{rel}: not in the zoo's table (add its runtime and its row in docs/trace-support.md)")
                 continue
             runtime, blocking, kinds = want
             print(f"{rel}: runtime {f['runtime']}, {f['events']} events, {f['warnings']} warning(s), "

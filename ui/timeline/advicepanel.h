@@ -2,7 +2,7 @@
 // What to write instead, for the selected sync source: its advice rule's
 // title, class, why, the rewrite with its before/after snippet (the "after"
 // one copyable), the PyTorch release it needs and its references
-// (README "What to change").
+// (docs/analysis.md "What to change").
 #include <QWidget>
 
 class QLabel;

@@ -17,7 +17,7 @@ class SyncSourceModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     // Avoidable and the user frame first: "which line do I fix first".
-    // Advice: the title of what to write instead (README "What to change").
+    // Advice: the title of what to write instead (docs/analysis.md "What to change").
     enum Column { Avoidable, UserFrame, Advice, Sync, Op, Count, Gaps, GapTime, Rank, ColumnCount };
     static constexpr int SortRole = Qt::UserRole;
 

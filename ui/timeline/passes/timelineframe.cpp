@@ -68,7 +68,7 @@ int timelineGeometryThreads()
     if (t > 0)
         return t;
     // On two cores a second builder only contends with the painter and the
-    // rest of the desktop (measured: no gain, see the README); from four on,
+    // rest of the desktop (measured: no gain, see CHANGES.md); from four on,
     // the rows go wide.
     const int ideal = QThread::idealThreadCount();
     return ideal >= 4 ? ideal : 1;
