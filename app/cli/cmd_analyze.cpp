@@ -152,6 +152,10 @@ void printSummary(const JobAnalysis &job, size_t top)
                   << ms(r.maxTime - r.minTime) << "\n";
         if (r.truncated)
             std::cout << "    " << truncationSentence(r) << "\n";
+        // Cut inside its kinds of events: counts of what was read, no finding.
+        const bool incomplete = !r.unevenCut.empty();
+        if (incomplete)
+            std::cout << "    INCOMPLETE: " << r.unevenCut << "\n";
         if (r.warnings) {
             std::cout << "    " << r.warnings << " warning(s), " << r.warningKinds.size()
                       << " kind(s):\n";
@@ -165,6 +169,13 @@ void printSummary(const JobAnalysis &job, size_t top)
                    "process name) and were left out\n";
         for (size_t di = 0; di < r.devices.size(); ++di) {
             const ReportDevice &d = r.devices[di];
+            if (incomplete) {
+                std::cout << "    GPU " << d.device << (d.name.empty() ? "" : " (" + d.name + ")") << ": "
+                          << d.kernels << " kernel(s), " << d.memcpys << " copies and " << d.memsets
+                          << " set(s) read, up to " << ms(d.last - r.minTime)
+                          << "; no busy or avoidable figure: the file was cut inside its events\n";
+                continue;
+            }
             std::cout << "    GPU " << d.device << (d.name.empty() ? "" : " (" + d.name + ")")
                       << ": would finish up to " << ms(d.avoidable)
                       << " earlier without host waits (" << pct(d.avoidable, d.span())
@@ -198,6 +209,8 @@ void printSummary(const JobAnalysis &job, size_t top)
             copies += s.pageableCopy;
         if (r.runtime.runtime == Runtime::None)
             std::cout << "    " << runtimeUnavailableSentence(r.runtime);
+        else if (incomplete)
+            std::cout << "    " << r.syncCalls.size() << " blocking call(s) in the part read (incomplete)";
         else
             std::cout << "    " << r.syncCalls.size() << " blocking call(s)";
         if (copies)

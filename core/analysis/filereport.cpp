@@ -3,8 +3,10 @@
 #include "analysis/advice.h"
 #include "analysis/limittext.h"
 #include "analysis/timetext.h"
+#include "trace/categories.h"
 
 #include <algorithm>
+#include <limits>
 
 namespace syncscope {
 
@@ -45,6 +47,7 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
     r.torchVersion = torchVersionFromMetadata(m.info().metadataJson);
     r.truncated = m.info().truncated;
     r.truncatedAtByte = m.info().truncatedAtByte;
+    r.unevenCut = unevenCutSentence(m);
     const TraceCounts &c = m.counts();
     r.durationEvents = c.durationEvents;
     r.flows = c.flows;
@@ -195,6 +198,37 @@ std::string truncationSentence(uint64_t atByte, bool gzip, TimeNs covered, uint6
 std::string truncationSentence(const FileReport &r)
 {
     return truncationSentence(r.truncatedAtByte, r.format == "json.gz", r.maxTime - r.minTime, r.durationEvents);
+}
+
+std::string unevenCutSentence(const TraceModel &m)
+{
+    constexpr TimeNs kNever = std::numeric_limits<TimeNs>::min();
+    if (!m.info().truncated)
+        return {};
+    const category::Ids ids(m);
+    // The last end of each kind: host ops, runtime calls, GPU activity.
+    const char *names[3] = {"host ops", "runtime calls", "GPU activity"};
+    TimeNs last[3] = {kNever, kNever, kNever};
+    for (const Track &t : m.tracks())
+        for (size_t i = 0; i < t.start.size(); ++i) {
+            const StrId c = t.cat[i];
+            const int kind = c == ids.cpuOp ? 0 : ids.runtimeCall(c) ? 1 : ids.gpuActivity(c) ? 2 : -1;
+            if (kind >= 0 && c != kNoStr)
+                last[kind] = std::max(last[kind], t.start[i] + t.dur[i]);
+        }
+    const TimeNs reach = m.maxTime(), span = reach - m.minTime();
+    std::vector<std::string> cut;
+    for (int k = 0; k < 3; ++k)
+        if (last[k] != kNever && (reach - last[k]) * 10 > span)
+            cut.push_back(std::string(names[k]) + " at " + formatMillis(last[k] - m.minTime()));
+    if (cut.empty())
+        return {};
+    std::string list;
+    for (size_t i = 0; i < cut.size(); ++i)
+        list += (i == 0 ? "" : ", ") + cut[i];
+    return "events stop early by kind (" + list + ", of the " + formatMillis(span) +
+           " read): the file lists events kind by kind and was cut inside them, so the later ones are missing "
+           "and this analysis is incomplete";
 }
 
 } // namespace syncscope

@@ -103,6 +103,9 @@ struct FileReport {
     int64_t rank = kNoValue; // distributedInfo.rank
     std::string torchVersion; // the PyTorch version the trace states; empty when none
     bool truncated = false;   // the data ends early: the report covers the events before the cut
+    // Not empty when the cut left some kinds of events short (unevenCutSentence):
+    // no figure of this file is a finding then.
+    std::string unevenCut;
     uint64_t truncatedAtByte = 0; // where (of the decompressed JSON for json.gz)
     uint64_t durationEvents = 0, flows = 0, instants = 0, counters = 0;
     TimeNs minTime = 0, maxTime = 0;
@@ -147,6 +150,17 @@ inline bool noSingleSourceExplains(TimeNs largestSource, TimeNs total)
 // B (of its decompressed JSON): the analysis covers its first T (N events)".
 std::string truncationSentence(uint64_t atByte, bool gzip, TimeNs covered, uint64_t events);
 std::string truncationSentence(const FileReport &r);
+
+// A truncated file that lists its events kind by kind (host ops, runtime
+// calls, GPU activity) can end inside one kind while an earlier one ran to
+// its end: the later events of the cut kinds are missing, not absent from the
+// program. Empty when the file is whole or every kind present reaches within
+// 10 % of the span read; else one sentence naming the kinds cut and where
+// each stops ("events stop early by kind (runtime calls at 419.573 ms, GPU
+// activity at 585.679 ms, of the 1074.204 ms read): the file lists events
+// kind by kind and was cut inside them, so the later ones are missing and
+// this analysis is incomplete").
+std::string unevenCutSentence(const TraceModel &model);
 
 // The op statistics of several files merged by (name, cat), longest total first
 // (ties in (name, cat) order).

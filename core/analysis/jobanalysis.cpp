@@ -181,6 +181,11 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
             w.value(r.truncatedAtByte);
         else
             w.null();
+        w.key("incomplete");
+        if (!r.unevenCut.empty())
+            w.value(r.unevenCut);
+        else
+            w.null();
         w.key("unplaced_gpu_events").value(r.unplacedActivities);
         w.key("span_us").micros(r.maxTime - r.minTime);
         w.key("wait_mode").value(r.waitMode == WaitMode::Exact ? "exact" : "inferred");

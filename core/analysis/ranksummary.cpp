@@ -182,6 +182,7 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
     ar.io(r.torchVersion);
     ar.io(r.truncated);
     ar.io(r.truncatedAtByte);
+    ar.io(r.unevenCut);
     ar.io(r.durationEvents);
     ar.io(r.flows);
     ar.io(r.instants);

@@ -22,7 +22,7 @@
 
 namespace syncscope {
 
-constexpr uint32_t kRankSummaryVersion = 3;
+constexpr uint32_t kRankSummaryVersion = 4;
 
 struct RankSummary {
     FileReport report;

@@ -208,6 +208,12 @@ std::vector<Section> content(const ReportInput &in)
                 }
         if (!bd) {
             sec.blocks.push_back(paragraph({{"No GPU activity in these traces: nothing to replay.", false, false}}));
+        } else if (!bf->unevenCut.empty()) {
+            // Cut inside its kinds of events: no figure of it is a finding.
+            sec.blocks.push_back(paragraph({{"Incomplete:", true, false},
+                                            {" ", false, false},
+                                            {baseName(bf->path), false, true},
+                                            {": " + bf->unevenCut + ".", false, false}}));
         } else {
             sec.blocks.push_back(paragraph(
                 {{gpuLabel(*bf, bfi, several, bd->device) + " would finish up to ", false, false},
@@ -236,22 +242,27 @@ std::vector<Section> content(const ReportInput &in)
         t.table.head = {"Rank", "Trace", "Device", "Span", "GPU busy", "Sync-gap time", "Avoidable", "Limited by"};
         t.table.right = {false, false, true, true, true, true, true, false};
         for (size_t f = 0; f < job.files.size(); ++f)
-            for (const ReportDevice &d : job.files[f].devices)
+            for (const ReportDevice &d : job.files[f].devices) {
+                const bool cut = !job.files[f].unevenCut.empty();
                 t.table.rows.push_back({{rankLabel(job.files[f], f, several)},
                                         {baseName(job.files[f].path), true},
                                         {"GPU " + std::to_string(d.device)},
                                         {formatMillis(d.span())},
-                                        {formatMillis(d.busy) + " (" + formatPercent(d.busy, d.span()) + ")"},
-                                        {formatMillis(d.syncGap)},
-                                        {formatMillis(d.avoidable)},
-                                        {job.files[f].syncCalls.empty() ? std::string("no blocking call to remove")
-                                                                        : d.limitedBy.text}});
+                                        {cut ? std::string("incomplete")
+                                             : formatMillis(d.busy) + " (" + formatPercent(d.busy, d.span()) + ")"},
+                                        {cut ? std::string("incomplete") : formatMillis(d.syncGap)},
+                                        {cut ? std::string("incomplete") : formatMillis(d.avoidable)},
+                                        {cut ? std::string("the file was cut inside its events")
+                                         : job.files[f].syncCalls.empty() ? std::string("no blocking call to remove")
+                                                                          : d.limitedBy.text}});
+            }
         if (!t.table.rows.empty())
             sec.blocks.push_back(std::move(t));
         for (const FileReport &f : job.files)
             if (f.truncated)
                 sec.blocks.push_back(paragraph({{baseName(f.path), false, true},
-                                                {": " + truncationSentence(f) + ".", false, false}}));
+                                                {": " + truncationSentence(f) + (f.unevenCut.empty() ? "" : "; " + f.unevenCut) + ".",
+                                                 false, false}}));
         if (job.hasJobScale && !job.jobScale.rankRows.empty()) {
             Block r;
             r.kind = Block::TableBlock;

@@ -318,7 +318,6 @@ private:
     bool m_started = false;
     bool m_topIsArray = false;
     bool m_sawTraceEvents = false;
-    uint64_t m_elements = 0;
     std::string m_sKey; // top-level keys, read and used at once
 };
 
@@ -378,9 +377,8 @@ void EventFramer::handleEnd(Batch &b)
         std::string why = m_in.gzipProblem().empty() ? "the file is truncated"
                                                      : m_in.gzipProblem();
         std::string text = why + " at byte " + std::to_string(at) +
-                           (m_in.isGzip() ? " of the decompressed data" : "") + "; the " +
-                           std::to_string(m_elements) + " complete events before byte " +
-                           std::to_string(off) + " were kept";
+                           (m_in.isGzip() ? " of the decompressed data" : "") +
+                           "; the complete events before byte " + std::to_string(off) + " were kept";
         b.act([at, text = std::move(text)](TraceBuilder &builder) {
             TraceInfo &info = builder.info();
             info.truncated = true;
@@ -503,7 +501,6 @@ void EventFramer::step(Batch &b)
                 ++builder.counts().skipped;
             });
         }
-        ++m_elements;
         m_state = State::ArrSep;
         break;
     }

@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_stats  # noqa: E402
 
 SHAPE = {
-    "files": ["path", "rank", "format", "torch_version", "runtime", "events", "flows", "instants", "counters", "warnings", "truncated_at_byte",
+    "files": ["path", "rank", "format", "torch_version", "runtime", "events", "flows", "instants", "counters", "warnings", "truncated_at_byte", "incomplete",
               "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "thread_mode", "handoffs",
               "warning_kinds"],
     "devices": ["file", "device", "name", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",
@@ -98,6 +98,18 @@ def main(cli, data, shared):
           in p.stdout, f"text: {p.stdout[:400]!r}")
 
     check("in the part read" in p.stdout and "in this trace" not in p.stdout, f"text: {p.stdout[:400]!r}")
+    check(doc["files"][0]["incomplete"] is None, "a file cut where every kind reached its end is not incomplete")
+    # Cut inside its kinds of events: what is missing, and no busy or avoidable figure as a finding.
+    cut = os.path.join(data, "truncated_by_kind.json")
+    doc = analyze(cli, [cut])
+    want = ("events stop early by kind (runtime calls at 0.086 ms, GPU activity at 0.058 ms, of the 0.990 ms read): "
+            "the file lists events kind by kind and was cut inside them, so the later ones are missing and this "
+            "analysis is incomplete")
+    check(doc["files"][0]["incomplete"] == want, f"incomplete {doc['files'][0]['incomplete']!r}")
+    p = subprocess.run([cli, "analyze", cut], capture_output=True, text=True, timeout=60)
+    check("    INCOMPLETE: " + want + "\n" in p.stdout, f"text: {p.stdout[:600]!r}")
+    check("would finish up to" not in p.stdout and "           busy " not in p.stdout and "(incomplete)" in p.stdout,
+          f"text: {p.stdout[:900]!r}")
     # No single source near the total: said in words.
     p = subprocess.run([cli, "analyze", os.path.join(data, "resync.json")], capture_output=True, text=True, timeout=60)
     check("no single source saves much: the syncs re-synchronize each other; removing all 2 blocking call(s) "

@@ -43,7 +43,7 @@ SAME(ReportSource, x.sync, x.op, x.userFrame, x.count, x.gaps, x.gapTime, x.avoi
      x.avoidableByDevice, x.advice, x.adviceCalls, x.limitedBy)
 SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max, x.gpuCount, x.gpuTime)
 SAME(RuntimeUse, x.runtime, x.cudaCalls, x.hipCalls, x.otherCalls, x.namesSeen, x.distinctNames)
-SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.truncated, x.truncatedAtByte, x.durationEvents, x.flows, x.instants, x.counters,
+SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.truncated, x.truncatedAtByte, x.unevenCut, x.durationEvents, x.flows, x.instants, x.counters,
      x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.runtime,
      x.unplacedActivities, x.devices, x.syncCalls, x.cudaSyncEvents, x.waitMode,
      x.streamDependencies, x.streamWaits, x.threadMode, x.handoffs, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
@@ -84,6 +84,7 @@ RankSummary everyField()
     r.durationEvents = 1'000'001;
     r.flows = 2;
     r.instants = 3;
+    r.unevenCut = "runtime calls stop at 1.000 ms";
     r.counters = 4;
     r.minTime = 1'712'195'495'519'689'047;
     r.maxTime = INT64_MAX;
@@ -254,7 +255,7 @@ TEST(RankSummary, HeaderIsLittleEndianFixedWidth)
     const std::string bytes = encodeRankSummary(everyField());
     ASSERT_GE(bytes.size(), 40u);
     EXPECT_EQ(bytes.substr(0, 24), std::string("syncscope rank summary\n\0", 24));
-    EXPECT_EQ(bytes.substr(24, 4), std::string("\x03\0\0\0", 4)); // version 3
+    EXPECT_EQ(bytes.substr(24, 4), std::string("\x04\0\0\0", 4)); // version 4
     uint64_t length = 0;
     for (int i = 0; i < 8; ++i)
         length |= uint64_t(static_cast<unsigned char>(bytes[size_t(28 + i)])) << (8 * i);
@@ -307,12 +308,12 @@ TEST(RankSummary, RefusesANonSummary)
 
 TEST(RankSummary, RefusesAnotherVersion)
 {
-    for (uint32_t version : {0u, 2u, 4u, 0xffffffffu}) {
+    for (uint32_t version : {0u, 3u, 5u, 0xffffffffu}) {
         std::string bytes = encodeRankSummary(everyField());
         setLE(bytes, 24, version, 4);
         const std::string why = refusal(bytes);
         EXPECT_NE(why.find("'r.summary' is a rank summary of format version " +
-                           std::to_string(version) + ", and this syncscope reads version 3"),
+                           std::to_string(version) + ", and this syncscope reads version 4"),
                   std::string::npos)
             << why;
     }

@@ -75,6 +75,29 @@ TEST(Report, ATruncatedFileSaysWhereItEndsAndWhatItCovers)
     EXPECT_FALSE(makeFileReport(*full, analyzeSyncs(*full)).truncated);
 }
 
+TEST(Report, AFileCutInsideItsKindsOfEventsIsIncomplete)
+{
+    // Host ops run to 0.990 ms, runtime calls stop at 0.086 ms and kernels at
+    // 0.058 ms: the file lists them kind by kind and ends inside the kernels.
+    const auto model = loadTrace(test::dataPath("truncated_by_kind.json"));
+    const std::string want = "events stop early by kind (runtime calls at 0.086 ms, GPU activity at 0.058 ms, of the "
+                             "0.990 ms read): the file lists events kind by kind and was cut inside them, so the "
+                             "later ones are missing and this analysis is incomplete";
+    EXPECT_EQ(unevenCutSentence(*model), want);
+    JobAnalysis job = analyzeJob({model});
+    EXPECT_EQ(job.files[0].unevenCut, want);
+    ReportInput in;
+    in.job = &job;
+    in.generator = "test";
+    const std::string page = reportHtml(in);
+    EXPECT_NE(page.find("<b>Incomplete:</b> <code>truncated_by_kind.json</code>: events stop early by kind"), std::string::npos);
+    EXPECT_EQ(page.find("would finish up to"), std::string::npos);
+    EXPECT_NE(page.find("<td class=\"num\">incomplete</td>"), std::string::npos);
+    // A file cut where every kind reaches its end, and a whole file, are not.
+    EXPECT_EQ(unevenCutSentence(*loadTrace(test::dataPath("truncated.json"))), "");
+    EXPECT_EQ(unevenCutSentence(*loadTrace(test::dataPath("advice_chains.json"))), "");
+}
+
 TEST(WhatIf, SaysWhereEachDevicesHeadStartStopped)
 {
     const auto model = loadTrace(test::dataPath("advice_chains.json"));

@@ -870,6 +870,22 @@ private Q_SLOTS:
         QVERIFY(!page.headerText().contains(QStringLiteral("ends early")));
     }
 
+    // A file cut inside its kinds of events says what is missing and states no finding.
+    void aFileCutByKindIsIncomplete()
+    {
+        TimelinePage page;
+        QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/truncated_by_kind.json")}));
+        const QString h = page.headerText();
+        QVERIFY2(h.startsWith(QStringLiteral("<b>the file ends early at byte 1801: the analysis covers its first "
+                                             "0.990 ms (18 events)</b> · <b>events stop early by kind (runtime calls "
+                                             "at 0.086 ms, GPU activity at 0.058 ms, of the 0.990 ms read)")),
+                 qPrintable(h));
+        for (const char *verdict : {"GPU busy", "sync call(s)", "earlier", "gap(s)"})
+            QVERIFY2(!h.contains(QLatin1String(verdict)), qPrintable(h));
+        // One event count: the header's is the sentence's.
+        QVERIFY2(h.endsWith(QStringLiteral("18 events")), qPrintable(h));
+    }
+
     // File ▸ Export Report…: the open trace as HTML or Markdown, on a worker.
     void exportReport()
     {

@@ -3,6 +3,7 @@
 #include <QCoreApplication>
 #include <QRegularExpression>
 
+#include "analysis/filereport.h"
 #include "analysis/jobscale.h"
 #include "analysis/runtime.h"
 #include "common/error.h"
@@ -204,6 +205,7 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
     TimelineFile &file = m_files[f];
     const TraceModel &m = *file.model;
     const auto &mtracks = m.tracks();
+    file.unevenCut = unevenCutSentence(m);
     const StrId pyCat = m.findString("python_function");
     if (pyCat != kNoStr)
         for (const Track &t : mtracks)

@@ -102,6 +102,9 @@ struct TimelineFile {
     // The trace has python_function events: without them the frames are null
     // and the tables show the op where a user frame would go.
     bool hasPythonFrames = false;
+    // A truncated file cut inside its kinds of events (unevenCutSentence):
+    // what is missing; empty when its figures stand.
+    std::string unevenCut;
     // Per sync.syncGaps index: its index in TimelineData::gaps().
     std::vector<uint32_t> gapRow;
     // Per device with gaps: gap indices (into sync.syncGaps) by start, and the

@@ -121,6 +121,15 @@ void TimelinePage::updateHeader()
                                f.model->counts().durationEvents));
         parts << QStringLiteral("<b>%1</b>").arg((ranks ? f.label + QStringLiteral(": ") + sentence : sentence).toHtmlEscaped());
     }
+    // Cut inside its kinds of events: what is missing leads, and no figure
+    // below reads as a finding (busy, avoidable, sync calls).
+    bool incomplete = false;
+    for (const TimelineFile &f : data->files())
+        if (!f.unevenCut.empty()) {
+            incomplete = true;
+            const QString sentence = QString::fromStdString(f.unevenCut);
+            parts << QStringLiteral("<b>%1</b>").arg((ranks ? f.label + QStringLiteral(": ") + sentence : sentence).toHtmlEscaped());
+        }
     // The runtime each file was recorded with (CUDA, HIP), or why there is no
     // sync analysis. With no file's runtime known, that leads: no figure
     // below it is a verdict.
@@ -133,8 +142,11 @@ void TimelinePage::updateHeader()
         else if (!runtimes.contains(label))
             runtimes << label;
     }
-    const bool noneKnown = unknown == int(data->files().size());
-    if (noneKnown && !ranks)
+    // With no runtime known, or a file cut unevenly, no figure below is a verdict.
+    const bool noneKnown = unknown == int(data->files().size()) || incomplete;
+    if (incomplete)
+        ; // said above
+    else if (noneKnown && !ranks)
         parts << QString::fromStdString(runtimeUnavailableSentence(data->files().front().sync.runtime)).toHtmlEscaped();
     else if (noneKnown)
         parts << tr("no file has runtime calls syncscope knows: sync analysis unavailable");
@@ -231,14 +243,14 @@ void TimelinePage::updateHeader()
                         nullptr, int(sa.syncCalls.size()))
                          .arg(formatDuration(best->avoidable));
     }
-    if (s.devices > 0)
+    if (s.devices > 0 && !noneKnown)
         parts << tr("GPU busy %1").arg(formatPercent(s.busy, s.span)) + all;
     // No count of sync calls where no file's runtime is known: "0" would be a verdict.
     if (!noneKnown)
         parts << tr("%n sync call(s)", nullptr, int(s.syncCalls)) + all;
     if (!runtimes.isEmpty())
         parts << tr("runtime %1").arg(runtimes.join(QStringLiteral(", ")));
-    if (unknown && !noneKnown)
+    if (unknown && unknown < int(data->files().size()))
         parts << tr("%n file(s) with no runtime calls syncscope knows", nullptr, unknown);
     if (ranks)
         parts << tr("%n ranks", nullptr, int(data->files().size()));
