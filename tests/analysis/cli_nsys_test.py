@@ -16,6 +16,9 @@ from decimal import Decimal
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import nsys_reference  # noqa: E402
+import reference_stats  # noqa: E402
+
+SECTIONS = ["devices", "sync_calls", "handoffs", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
 
 failures = []
 
@@ -193,6 +196,28 @@ def shared_exports(cli, tmp, before, after):
                 check(g == w, f"{path}#{pid}: sync call {g}, reference {w}")
             print(f"{os.path.basename(path)}#{pid}: {want[pid]['devices']}, "
                   f"{len(ref)} blocking calls ({sum(c['pageable_copy'] for c in ref)} pageable copies)")
+    # One process alone: every figure of the reference, on the process written
+    # as the Chrome trace Kineto would have written.
+    for path in (before, after):
+        for pid in sorted(nsys_reference.analyse(path)):
+            chrome = os.path.join(tmp, f"{pid}.json")
+            nsys_reference.to_chrome(path, pid, chrome)
+            want = reference_stats.analyse(chrome, 100000, [])
+            doc = analyze(cli, [f"{path}#{pid}"], tmp)
+            if doc is None:
+                continue
+            check(doc["categories"] == want["categories"],
+                  f"{path}#{pid}: categories {doc['categories']}, reference {want['categories']}")
+            for sec in SECTIONS:
+                got = doc[sec]
+                check(len(got) == len(want[sec]), f"{path}#{pid}: {sec}: {len(got)} rows, reference {len(want[sec])}")
+                for i, (g, w) in enumerate(zip(got, want[sec])):
+                    for k, v in w.items():
+                        gv = g.get(k)
+                        same = (str(gv) == v) if k.endswith("_us") else (gv == v)
+                        check(same, f"{path}#{pid}: {sec}[{i}].{k} = {gv}, reference {v}")
+            print(f"{os.path.basename(path)}#{pid}: {len(want['sync_gaps'])} sync gaps, "
+                  f"{len(want['sync_sources'])} sources, {len(want['steps'])} steps as the reference")
     # Compare: the pair diffs.
     out = os.path.join(tmp, "diff.json")
     p = run(cli, ["diff", before, after, "--json", out])
