@@ -171,6 +171,7 @@ const char *const kMemset = "CUPTI_ACTIVITY_KIND_MEMSET";
 const char *const kSync = "CUPTI_ACTIVITY_KIND_SYNCHRONIZATION";
 const char *const kCudaEvent = "CUPTI_ACTIVITY_KIND_CUDA_EVENT";
 const char *const kNvtx = "NVTX_EVENTS";
+const char *const kOsrt = "OSRT_API";
 
 // Kineto's spellings of CUPTI's copy and memory kinds.
 std::string copyKindText(int64_t k)
@@ -269,6 +270,7 @@ private:
     void readMemsets();
     void readSyncs();
     void readNvtx();
+    void readOsrt();
     void readNames();
 
     Db m_db;
@@ -645,6 +647,37 @@ void NsysReader::readNvtx()
     }
 }
 
+// OS runtime calls (read, ioctl, pthread_cond_wait, ...): drawn on their
+// thread, a category of their own that the analysis gives no meaning.
+void NsysReader::readOsrt()
+{
+    if (!m_tables.count(kOsrt))
+        return;
+    TraceBuilder &b = *m_builder;
+    const std::set<std::string> cols = m_db.columns(kOsrt);
+    for (const char *c : {"start", "end", "globalTid", "nameId"})
+        if (!cols.count(c)) {
+            b.warn(std::string("the export's OSRT_API table has no column \"") + c +
+                   "\": its OS runtime calls were left out");
+            return;
+        }
+    const StrId cat = b.internCategory("os_runtime");
+    std::unordered_map<int64_t, StrId> names;
+    Stmt s(m_db, std::string("SELECT start, end, globalTid, nameId FROM ") + kOsrt + pidFilter("globalTid"));
+    while (s.step()) {
+        tick();
+        if (s.isNull(2))
+            continue;
+        const int64_t g = s.i64(2);
+        const int64_t nameId = s.i64(3);
+        auto it = names.find(nameId);
+        if (it == names.end())
+            it = names.emplace(nameId, string(nameId)).first;
+        b.addComplete(b.track(b.id((g >> 24) & kPidMask), b.id(g & kPidMask)), s.i64(0), s.i64(1) - s.i64(0),
+                      it->second, cat);
+    }
+}
+
 void NsysReader::readNames()
 {
     TraceBuilder &b = *m_builder;
@@ -673,10 +706,11 @@ TraceModelPtr NsysReader::run()
 {
     m_lastProgress = std::chrono::steady_clock::now();
     checkExport();
-    for (const char *t : {kRuntime, kKernel, kMemcpy, kMemset, kSync, kNvtx})
+    for (const char *t : {kRuntime, kKernel, kMemcpy, kMemset, kSync, kNvtx, kOsrt})
         m_total += rowEstimate(t);
     readRuntime();
     readNvtx();
+    readOsrt();
     // The host pids seen so far are those of the calls and ranges read.
     readKernels();
     readMemcpys();

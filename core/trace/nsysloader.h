@@ -17,6 +17,7 @@
 //    (CUPTI_ACTIVITY_KIND_CUDA_EVENT).
 //  - NVTX_EVENTS push/pop ranges: ops on their thread; PyTorch's "aten::mm,
 //    seq = 7, op_id = 9" is op aten::mm with its "Sequence number".
+//  - OSRT_API: OS runtime calls on their thread (category os_runtime).
 // Each process that launched GPU work is a rank: "REPORT.sqlite#PID" loads that
 // process alone, "REPORT.sqlite" all of them in one model.
 #include "common/progress.h"

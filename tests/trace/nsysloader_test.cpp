@@ -49,10 +49,13 @@ std::string makeExport(const std::string &dir, int extraCalls = 0)
              " globalPid INTEGER, eventId INTEGER, eventSyncId INTEGER);"
              "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER,"
              " textId INTEGER, domainId INTEGER);"
+             "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+             " correlationId INTEGER, nameId INTEGER, returnValue INTEGER, nestingLevel INTEGER,"
+             " callchainId INTEGER);"
              "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cudaMemcpyAsync_v3020'),"
              " (3, 'cudaStreamSynchronize_v3020'), (4, 'void gemm<float>(float*)'), (5, 'gemm'),"
              " (6, 'aten::mm, seq = 12, op_id = 34'), (7, 'cudaStreamWaitEvent_v3020'),"
-             " (8, 'cudaEventRecord_v3020'), (9, 'cudaStreamGetCaptureInfo_v2_v11030');");
+             " (8, 'cudaEventRecord_v3020'), (9, 'cudaStreamGetCaptureInfo_v2_v11030'), (10, 'ioctl');");
     for (int64_t pid : {100, 200}) {
         const int64_t dev = pid == 100 ? 0 : 1, t = gtid(pid, pid + 1), g = pid << 24, c = pid * 10;
         const std::string P = std::to_string(pid), T = std::to_string(t), G = std::to_string(g);
@@ -75,6 +78,7 @@ std::string makeExport(const std::string &dir, int extraCalls = 0)
                  " (1000000004100, 1000000008900, " + D + ", 7, " + corr(3) + ", " + G + ", 3, NULL),"
                  " (1000000001600, 1000000001600, " + D + ", 9, " + corr(6) + ", " + G + ", 2, 77),"
                  " (1000000001650, 1000000001650, " + D + ", 9, " + corr(7) + ", " + G + ", 2, 78);"
+                 "INSERT INTO OSRT_API VALUES (1000000004200, 1000000008800, 0, " + T + ", 0, 10, 0, 0, NULL);"
                  "INSERT INTO NVTX_EVENTS VALUES"
                  " (1000000000000, 1000000009500, 59, NULL, " + T + ", 6, 0),"
                  " (1000000001900, 1000000003100, 59, 'aten::copy_, seq = 46174, op_id = 993406', " + T + ", NULL, 0),"
@@ -157,6 +161,13 @@ TEST(NsysLoader, TablesBecomeTheModelKinetoGives)
     Found nccl = find(*m, "ncclSend");
     EXPECT_EQ(m->str(nccl.track.cat[nccl.index]), "user_annotation");
     EXPECT_FALSE(findEvent(*m, "never closed", t, i));
+
+    // OS runtime calls on their thread, inside the call that made them.
+    Found os = find(*m, "ioctl");
+    EXPECT_EQ(m->str(os.track.cat[os.index]), "os_runtime");
+    EXPECT_EQ(os.track.tid.num, 101);
+    EXPECT_EQ(os.track.dur[os.index], 4600);
+    EXPECT_EQ(m->str(os.track.name[static_cast<size_t>(os.track.parent[os.index])]), "cudaStreamSynchronize");
 
     // Only process 100's events.
     for (const Track &tr : m->tracks())
