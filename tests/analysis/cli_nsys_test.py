@@ -167,6 +167,48 @@ def bad_input(cli, data, tmp, shared_export):
                  "nsys export --type sqlite --output", env)
 
 
+def reports(cli, tmp, export):
+    """A .nsys-rep goes through `nsys export` once (a stand-in nsys here that
+    copies an export), into a temporary file that is gone afterwards."""
+    bin_dir = os.path.join(tmp, "bin")
+    os.makedirs(bin_dir, exist_ok=True)
+    log = os.path.join(tmp, "nsys.log")
+    fake = os.path.join(bin_dir, "nsys")
+    with open(fake, "w") as f:
+        f.write("#!/bin/sh\n"
+                f"echo \"$*\" >> '{log}'\n"
+                "echo 'exporting' \n"  # its stdout must not reach ours
+                "case \"$6\" in *broken*) exit 3;; esac\n"
+                f"cp '{export}' \"$5\"\n")
+    os.chmod(fake, 0o755)
+    scratch = os.path.join(tmp, "scratch")
+    os.makedirs(scratch, exist_ok=True)
+    env = dict(os.environ, PATH=bin_dir + os.pathsep + os.environ.get("PATH", ""), TMPDIR=scratch)
+    rep = os.path.join(tmp, "run.nsys-rep")
+    with open(rep, "wb") as f:
+        f.write(b"a report")
+    out = os.path.join(tmp, "rep.json")
+    p = run(cli, ["analyze", rep, "--json", "-"], env)
+    check(p.returncode == 0, f"report: rc {p.returncode}, {p.stderr!r}")
+    if p.returncode == 0:
+        doc = json.loads(p.stdout)
+        pids = sorted(nsys_reference.analyse(export))
+        names = [f["path"] for f in doc["files"]]
+        want = [f"{rep}#{pid}" for pid in pids] if len(pids) >= 2 else [rep]
+        check(names == want, f"report ranks {names}, want {want}")
+    with open(log) as f:
+        calls = f.read().splitlines()
+    check(len(calls) == 1 and calls[0].startswith("export --type sqlite --output ") and calls[0].endswith(rep),
+          f"nsys calls {calls}")
+    check(os.listdir(scratch) == [], f"temporary export left behind: {os.listdir(scratch)}")
+    broken = os.path.join(tmp, "broken.nsys-rep")
+    with open(broken, "wb") as f:
+        f.write(b"x")
+    rc = run(cli, ["analyze", os.path.join(tmp, "does-not-exist.json")]).returncode
+    one_sentence(cli, "failed export", ["analyze", broken], rc, "failed on it (exit status 3)", env)
+    check(os.listdir(scratch) == [], f"temporary export left behind: {os.listdir(scratch)}")
+
+
 def shared_exports(cli, tmp, before, after):
     for path in (before, after):
         want = nsys_reference.analyse(path)
@@ -239,6 +281,7 @@ def main(cli, data, shared):
         bad_input(cli, data, tmp, before if have else None)
         if have:
             shared_exports(cli, tmp, before, after)
+        reports(cli, tmp, before if have else os.path.join(tmp, "hand.sqlite"))
         leftovers = [n for n in os.listdir(tempfile.gettempdir()) if n.startswith("syncscope-nsys-")]
         check(not leftovers, f"temporary exports left behind: {leftovers}")
     if failures:
