@@ -260,6 +260,24 @@ def shared_exports(cli, tmp, before, after):
                         check(same, f"{path}#{pid}: {sec}[{i}].{k} = {gv}, reference {v}")
             print(f"{os.path.basename(path)}#{pid}: {len(want['sync_gaps'])} sync gaps, "
                   f"{len(want['sync_sources'])} sources, {len(want['steps'])} steps as the reference")
+    # summarize: one process at a time; analyze on the summaries is analyze on
+    # the export, byte for byte.
+    one_sentence(cli, "summarize of two ranks", ["summarize", before, "-o", os.path.join(tmp, "x.sum")],
+                 run(cli, ["analyze", os.path.join(tmp, "does-not-exist.json")]).returncode,
+                 "holds 2 ranks (GPU processes): summarize one at a time")
+    sums = []
+    for pid in sorted(nsys_reference.analyse(before)):
+        sums.append(os.path.join(tmp, f"{pid}.sum"))
+        p = run(cli, ["summarize", f"{before}#{pid}", "-o", sums[-1]])
+        check(p.returncode == 0, f"summarize #{pid}: {p.stderr.strip()}")
+    texts = []
+    for files in (sums, [before]):
+        out = os.path.join(tmp, "same.json")
+        p = run(cli, ["analyze", *files, "--json", out])
+        check(p.returncode == 0, f"analyze {files}: {p.stderr.strip()}")
+        with open(out) as f:
+            texts.append(f.read())
+    check(texts[0] == texts[1], "analyze on the summaries differs from analyze on the export")
     # Compare: the pair diffs.
     out = os.path.join(tmp, "diff.json")
     p = run(cli, ["diff", before, after, "--json", out])
