@@ -278,6 +278,14 @@ def shared_exports(cli, tmp, before, after):
         with open(out) as f:
             texts.append(f.read())
     check(texts[0] == texts[1], "analyze on the summaries differs from analyze on the export")
+    # report: the ranks of the export, and --compare on the pair.
+    md = os.path.join(tmp, "report.md")
+    p = run(cli, ["report", after, "--compare", before, after, "--md", md])
+    check(p.returncode == 0, f"report exited {p.returncode}: {p.stderr.strip()}")
+    if p.returncode == 0:
+        with open(md) as f:
+            text = f.read()
+        check("2 trace(s): mfu\\_2gpu\\_after.sqlite\\#" in text, f"report headline: {text[:300]!r}")
     # Compare: the pair diffs.
     out = os.path.join(tmp, "diff.json")
     p = run(cli, ["diff", before, after, "--json", out])
