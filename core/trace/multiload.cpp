@@ -16,7 +16,7 @@ std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &files,
                                       const ProgressFn &progress, const CancelToken *cancel)
 {
     // An Nsight Systems export of several GPU processes is one rank per process.
-    const TraceInputs inputs = expandTraceInputs(files);
+    const TraceInputs inputs = expandTraceInputs(files, cancel);
     const std::vector<std::string> &paths = inputs.paths;
     std::vector<TraceModelPtr> out(paths.size());
     const size_t workers =

@@ -62,7 +62,8 @@ void splitProcess(const std::string &path, std::string &file, int64_t &pid)
     file = path;
     pid = kNoValue;
     const size_t hash = path.rfind('#');
-    if (hash == std::string::npos || hash + 1 == path.size() || hash + 8 < path.size())
+    // A pid is at most 0xFFFFFF: 8 digits.
+    if (hash == std::string::npos || hash + 1 == path.size() || path.size() - hash - 1 > 8)
         return;
     int64_t v = 0;
     for (size_t i = hash + 1; i < path.size(); ++i) {
@@ -92,6 +93,17 @@ public:
         }
     }
     ~Db() { sqlite3_close(m_db); }
+
+    // A long statement (a scan past rows of other processes) checks the cancel
+    // too: SQLite calls this every few thousand steps of its machine.
+    void watch(const CancelToken *cancel)
+    {
+        if (cancel)
+            sqlite3_progress_handler(
+                m_db, 10000,
+                [](void *token) { return static_cast<const CancelToken *>(token)->cancelled() ? 1 : 0; },
+                const_cast<CancelToken *>(cancel));
+    }
     Db(const Db &) = delete;
     Db &operator=(const Db &) = delete;
 
@@ -100,6 +112,8 @@ public:
 
     [[noreturn]] void fail(int rc) const
     {
+        if (rc == SQLITE_INTERRUPT)
+            throw Cancelled();
         std::string why = sqlite3_errmsg(m_db);
         if (rc == SQLITE_NOTADB)
             throw Error(m_name + ": not an SQLite database (" + why + ").");
@@ -250,6 +264,7 @@ public:
         if (::stat(file.c_str(), &st) == 0)
             info.fileBytes = static_cast<uint64_t>(st.st_size);
         m_builder = std::make_unique<TraceBuilder>(std::move(info));
+        m_db.watch(cancel);
     }
 
     TraceModelPtr run();
@@ -718,7 +733,7 @@ TraceModelPtr NsysReader::run()
     readSyncs();
     readNames();
     if (m_pid != kNoValue && m_builder->eventCount() == 0)
-        m_builder->warn("the export has no events of process " + std::to_string(m_pid));
+        throw Error(m_name + ": the export has no events of process " + std::to_string(m_pid) + ".");
     if (m_progress)
         m_progress(0.95, "sorting events");
     const ProgressFn &outer = m_progress;
@@ -900,7 +915,7 @@ std::vector<int64_t> nsysGpuProcesses(const std::string &sqlitePath)
     return out;
 }
 
-TraceInputs expandTraceInputs(const std::vector<std::string> &paths)
+TraceInputs expandTraceInputs(const std::vector<std::string> &paths, const CancelToken *cancel)
 {
     TraceInputs out;
     for (const std::string &p : paths) {
@@ -913,7 +928,7 @@ TraceInputs expandTraceInputs(const std::vector<std::string> &paths)
         }
         std::string sqlite = file;
         if (isReportPath(file)) {
-            auto e = exportOf(file, nullptr);
+            auto e = exportOf(file, cancel);
             sqlite = e->path();
             out.exports.push_back(e);
         }

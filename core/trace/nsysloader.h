@@ -52,6 +52,7 @@ struct TraceInputs {
     std::vector<std::string> paths;
     std::vector<std::shared_ptr<const void>> exports;
 };
-TraceInputs expandTraceInputs(const std::vector<std::string> &paths);
+// Exporting a report may take a while: it stops (Cancelled) when the token fires.
+TraceInputs expandTraceInputs(const std::vector<std::string> &paths, const CancelToken *cancel = nullptr);
 
 } // namespace syncscope

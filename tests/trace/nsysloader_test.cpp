@@ -186,6 +186,8 @@ TEST(NsysLoader, EachGpuProcessIsARank)
     size_t t, i;
     ASSERT_TRUE(findEvent(*models[1], "Memcpy HtoD (Pageable -> Device)", t, i));
     EXPECT_EQ(models[1]->tracks()[t].pid.num, 1); // device 1
+    // A process the export does not have is an error, not an empty trace.
+    EXPECT_THROW(loadTrace(path + "#300"), Error);
     // The whole file: both processes in one model.
     const TraceModelPtr all = loadTrace(path);
     EXPECT_EQ(all->counts().durationEvents, models[0]->counts().durationEvents + models[1]->counts().durationEvents);
