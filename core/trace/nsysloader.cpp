@@ -676,7 +676,7 @@ void NsysReader::readOsrt()
                    "\": its OS runtime calls were left out");
             return;
         }
-    const StrId cat = b.internCategory("os_runtime");
+    const StrId cat = b.internCategory(category::kOsRuntime);
     std::unordered_map<int64_t, StrId> names;
     Stmt s(m_db, std::string("SELECT start, end, globalTid, nameId FROM ") + kOsrt + pidFilter("globalTid"));
     while (s.step()) {
