@@ -42,6 +42,11 @@ bool isReportPath(const std::string &path) { return endsWith(path, ".nsys-rep");
 
 bool hasSqliteHeader(const std::string &path)
 {
+    // Only a regular file is looked into: reading a pipe's first bytes would
+    // take them from the loader that reads it next.
+    struct stat st;
+    if (::stat(path.c_str(), &st) != 0 || !S_ISREG(st.st_mode))
+        return false;
     std::ifstream in(path, std::ios::binary);
     char head[16] = {};
     if (!in.read(head, sizeof head))
