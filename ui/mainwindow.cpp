@@ -357,7 +357,7 @@ void MainWindow::compareWithDialog()
     QString before = m_timeline->hasTrace() && m_timeline->currentFiles().size() == 1
                          ? m_timeline->currentFiles().front()
                          : QString();
-    const QString filter = tr("Traces (*.json *.json.gz *.gz);;All files (*)");
+    const QString filter = tr("Traces (*.json *.json.gz *.gz *.sqlite *.nsys-rep);;All files (*)");
     if (before.isEmpty())
         before = QFileDialog::getOpenFileName(this, tr("Compare: the trace before"), lastOpenDir(), filter);
     if (before.isEmpty())
@@ -446,7 +446,7 @@ void MainWindow::openWithDialog()
 {
     const QStringList paths = QFileDialog::getOpenFileNames(
         this, tr("Open Trace or Results"), lastOpenDir(),
-        tr("Traces and bench results (*.json *.json.gz *.gz);;All files (*)"));
+        tr("Traces and bench results (*.json *.json.gz *.gz *.sqlite *.nsys-rep);;All files (*)"));
     if (paths.isEmpty())
         return;
     QSettings().setValue("window/lastOpenDir", QFileInfo(paths.front()).absolutePath());

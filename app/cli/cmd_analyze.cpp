@@ -10,6 +10,7 @@
 #include "jobranks.h"
 #include "outputs.h"
 #include "trace/atomicfile.h"
+#include "trace/nsysloader.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -312,7 +313,8 @@ void registerAnalyze(CLI::App &app, int &exitCode)
     auto opts = std::make_shared<Options>();
     cmd->add_option(
            "files", opts->files,
-           "Chrome trace files (.json or .json.gz) or rank summaries (summarize), in any mix")
+           "Chrome trace files (.json or .json.gz), Nsight Systems exports (.sqlite, or .nsys-rep "
+           "with nsys on PATH; one rank per GPU process) or rank summaries (summarize), in any mix")
         ->required();
     cmd->add_option("--json", opts->json,
                     "Also write the analysis as JSON to this file ('-' for stdout)");
@@ -345,13 +347,16 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             StderrProgress progress;
             // One rank at a time: only one trace model is alive at once, and
             // what stays of each rank is its summary.
-            const size_t n = opts->files.size();
-            JobRanks ranks = loadJobRanks(opts->files, options, n >= 2 || !whatIf.empty(),
+            // An Nsight Systems export of several GPU processes: one rank each.
+            const TraceInputs inputs = expandTraceInputs(opts->files);
+            const std::vector<std::string> &files = inputs.paths;
+            const size_t n = files.size();
+            JobRanks ranks = loadJobRanks(files, options, n >= 2 || !whatIf.empty(),
                                           [&](size_t i, double f, const char *msg) {
                                               progress(0.95 * (double(i) + f) / double(n), msg);
                                           });
             const std::string what =
-                n == 1 ? "'" + opts->files.front() + "'" : std::to_string(n) + " ranks";
+                n == 1 ? "'" + files.front() + "'" : std::to_string(n) + " ranks";
             Doing analysing("analysing the job of " + what);
             WhatIf chosen;
             if (!whatIf.empty())

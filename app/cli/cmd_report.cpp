@@ -10,6 +10,7 @@
 #include "jobranks.h"
 #include "outputs.h"
 #include "trace/atomicfile.h"
+#include "trace/nsysloader.h"
 #include "trace/traceloader.h"
 
 namespace syncscope::cli {
@@ -29,7 +30,8 @@ void registerReport(CLI::App &app, int &exitCode)
         size_t top = 20;
     };
     auto opts = std::make_shared<Options>();
-    cmd->add_option("files", opts->files, "Trace files (.json or .json.gz) or rank summaries of one job");
+    cmd->add_option("files", opts->files, "Trace files (.json or .json.gz), Nsight Systems exports (.sqlite, .nsys-rep) or rank "
+                    "summaries of one job");
     cmd->add_option("--html", opts->html, "Write the report as one HTML file");
     cmd->add_option("--md", opts->md, "Write the report as Markdown");
     cmd->add_option("--compare", opts->compare, "BEFORE AFTER: add the deltas between two traces")
@@ -57,6 +59,9 @@ void registerReport(CLI::App &app, int &exitCode)
             checkOutputs(inputs, outputs);
 
             StderrProgress progress;
+            // An Nsight Systems export of several GPU processes: one rank each.
+            const TraceInputs expanded = expandTraceInputs(files);
+            files = expanded.paths;
             const size_t n = files.size();
             JobRanks ranks = loadJobRanks(files, opts->analysis, n >= 2,
                                           [&](size_t i, double f, const char *msg) {

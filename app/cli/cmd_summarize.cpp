@@ -6,6 +6,7 @@
 #include "cliutil.h"
 #include "commands.h"
 #include "outputs.h"
+#include "trace/nsysloader.h"
 
 namespace syncscope::cli {
 
@@ -20,7 +21,8 @@ void registerSummarize(CLI::App &app, int &exitCode)
         AnalysisOptions analysis;
     };
     auto opts = std::make_shared<Options>();
-    cmd->add_option("file", opts->file, "A Chrome trace file (.json or .json.gz) of one rank")
+    cmd->add_option("file", opts->file, "A Chrome trace file (.json or .json.gz) of one rank, or one process of an Nsight "
+                    "Systems export (REPORT.sqlite#PID)")
         ->required();
     cmd->add_option("-o,--out", opts->out, "The summary to write")->required();
     addAnalysisOptions(cmd, opts->analysis);
@@ -32,6 +34,15 @@ void registerSummarize(CLI::App &app, int &exitCode)
             if (isRankSummaryFile(opts->file))
                 throw Error("'" + opts->file +
                             "' is a rank summary already; summarize takes a trace");
+            // An Nsight Systems export of several GPU processes holds several ranks.
+            const TraceInputs ranks = expandTraceInputs({opts->file});
+            if (ranks.paths.size() > 1) {
+                std::string each;
+                for (size_t i = 0; i < ranks.paths.size(); ++i)
+                    each += (i == 0 ? "" : i + 1 == ranks.paths.size() ? " or " : ", ") + ranks.paths[i];
+                throw Error("'" + opts->file + "' holds " + std::to_string(ranks.paths.size()) +
+                            " ranks (GPU processes): summarize one at a time, " + each);
+            }
             StderrProgress progress;
             RankSummary summary;
             {

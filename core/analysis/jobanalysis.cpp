@@ -161,6 +161,8 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
         w.key("path").value(r.path);
         w.key("rank").optional(r.rank);
         w.key("format").value(r.format);
+        // What wrote the file: an Nsight Systems export (format "sqlite") or a Chrome trace.
+        w.key("source").value(r.format == "sqlite" ? "nsys" : "kineto");
         w.key("torch_version");
         if (r.torchVersion.empty())
             w.null();

@@ -26,6 +26,9 @@ inline constexpr std::string_view kKernel = "kernel";
 inline constexpr std::string_view kMemcpy = "gpu_memcpy";
 inline constexpr std::string_view kMemset = "gpu_memset";
 inline constexpr std::string_view kGpuAnnotation = "gpu_user_annotation";
+// OS runtime calls of an Nsight Systems export (read, ioctl, ...): drawn on
+// their thread, given no meaning by the analysis.
+inline constexpr std::string_view kOsRuntime = "os_runtime";
 
 inline bool isGpuActivity(std::string_view cat)
 {

@@ -1,6 +1,7 @@
 #include "trace/traceloader.h"
 
 #include "common/error.h"
+#include "trace/nsysloader.h"
 
 #include <algorithm>
 #include <atomic>
@@ -11,9 +12,12 @@
 namespace syncscope {
 
 // Ranks of one job load in parallel: each file is an independent single pass.
-std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,
+std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &files,
                                       const ProgressFn &progress, const CancelToken *cancel)
 {
+    // An Nsight Systems export of several GPU processes is one rank per process.
+    const TraceInputs inputs = expandTraceInputs(files, cancel);
+    const std::vector<std::string> &paths = inputs.paths;
     std::vector<TraceModelPtr> out(paths.size());
     const size_t workers =
         std::max<size_t>(1, std::min<size_t>(paths.size(), std::thread::hardware_concurrency()));

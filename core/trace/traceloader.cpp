@@ -7,6 +7,8 @@
 // order, on a thread of their own when the file is bigger than a chunk.
 #include "trace/traceloader.h"
 
+#include "trace/nsysloader.h"
+
 #include "common/error.h"
 #include "trace/eventcommit.h"
 #include "trace/inputstream.h"
@@ -820,6 +822,8 @@ TraceModelPtr loadFrom(InputStream &in, const std::string &name, const ProgressF
 TraceModelPtr loadTrace(const std::string &path, const ProgressFn &progress,
                         const CancelToken *cancel, const LoadOptions &options)
 {
+    if (isNsysInput(path))
+        return loadNsysTrace(path, progress, cancel);
     auto in = InputStream::openFile(path);
     return loadFrom(*in, path, progress, cancel, options);
 }

@@ -26,7 +26,8 @@ struct LoadOptions {
     bool scanThread = true;
 };
 
-// Loads one trace file. Fatal problems (unreadable file, not JSON, invalid JSON in
+// Loads one trace file (an Nsight Systems export or report too: nsysloader.h).
+// Fatal problems (unreadable file, not JSON, invalid JSON in
 // the middle) throw Error with one sentence naming the file and the byte offset;
 // a truncated file keeps its complete events and records a warning. Throws
 // Cancelled when the token fires. Progress runs from 0 to 1.
@@ -39,7 +40,8 @@ TraceModelPtr loadTraceFromMemory(std::string_view bytes, const std::string &nam
                                   const CancelToken *cancel = nullptr,
                                   const LoadOptions &options = {});
 
-// The ranks of one job: loads every file (in parallel when cores allow) and
+// The ranks of one job: loads every file (in parallel when cores allow; an
+// Nsight Systems export of several GPU processes gives one rank per process) and
 // returns them ordered by distributedInfo.rank, files without a rank last in the
 // given order. The first fatal error is thrown.
 std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,

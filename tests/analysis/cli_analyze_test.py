@@ -15,7 +15,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import reference_stats  # noqa: E402
 
 SHAPE = {
-    "files": ["path", "rank", "format", "torch_version", "runtime", "events", "flows", "instants", "counters", "warnings", "truncated_at_byte", "incomplete",
+    "files": ["path", "rank", "format", "source", "torch_version", "runtime", "events", "flows", "instants", "counters", "warnings", "truncated_at_byte", "incomplete",
               "unplaced_gpu_events", "span_us", "wait_mode", "stream_dependencies", "thread_mode", "handoffs",
               "warning_kinds"],
     "devices": ["file", "device", "name", "kernels", "memcpys", "memsets", "busy_us", "idle_us", "span_us",

@@ -103,6 +103,31 @@ private Q_SLOTS:
         }
     }
 
+    // File > Open on an Nsight Systems export: one rank per GPU process.
+    void openNsightSystemsExports()
+    {
+        const QDir dir(QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/nsys"));
+        if (!dir.exists()) {
+            if (qEnvironmentVariableIsSet("CI"))
+                QFAIL("../shared/traces/nsys is missing under CI");
+            QSKIP("../shared/traces/nsys is absent");
+        }
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        for (const QString &name : dir.entryList({QStringLiteral("*.sqlite")}, QDir::Files)) {
+            QString error;
+            QVERIFY2(load(page, {dir.filePath(name)}, &error), qPrintable(name + QStringLiteral(": ") + error));
+            const auto data = page.data();
+            QCOMPARE(data->files().size(), size_t(2));
+            QVERIFY(page.headerText().contains(QStringLiteral("ranks")));
+            QVERIFY2(!data->gaps().empty(), qPrintable(name));
+            page.showGap(0);
+            QVERIFY(page.view()->selectedEvent().valid());
+            page.view()->viewport()->grab();
+        }
+    }
+
     void badFileSaysWhyAndKeepsTheTrace()
     {
         TimelinePage page;
