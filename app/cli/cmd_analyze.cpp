@@ -23,7 +23,7 @@ namespace {
 
 std::string ms(TimeNs ns) { return formatMillis(ns); }
 
-std::string pct(TimeNs part, TimeNs whole) { return whole <= 0 ? "0.0%" : formatPercent(part, whole); }
+std::string pct(TimeNs part, TimeNs whole) { return formatPercent(part, whole); }
 
 std::string clip(std::string_view s, size_t n = 100)
 {
@@ -222,8 +222,11 @@ void printSummary(const JobAnalysis &job, size_t top)
             std::cout << "    " << r.streamDependencies << " stream wait(s) kept by the replay, "
                       << (r.waitMode == WaitMode::Exact
                               ? "exact (from the profiler's Stream Wait Event records)"
-                              : "inferred from the measured schedule (no Stream Wait Event records; "
-                                "record with enable_cuda_sync_events=True for exact ones)")
+                              : r.format == "sqlite"
+                                  ? "inferred from the measured schedule (the export has no CUDA event records, "
+                                    "so its stream waits cannot say what they wait for)"
+                                  : "inferred from the measured schedule (no Stream Wait Event records; "
+                                    "record with enable_cuda_sync_events=True for exact ones)")
                       << "\n";
         if (!r.devices.empty()) {
             if (r.handoffs.empty())

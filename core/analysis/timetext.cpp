@@ -15,17 +15,4 @@ std::string formatMillis(TimeNs ns, bool sign)
     return buf;
 }
 
-std::string formatPercent(TimeNs part, TimeNs whole)
-{
-    if (whole <= 0)
-        return "-";
-    const bool neg = part < 0;
-    const __int128 mag = neg ? -__int128(part) : __int128(part);
-    const __int128 permille = (mag * 2000 + whole) / (2 * __int128(whole)); // half away from zero
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%lld.%lld%%", neg && permille ? "-" : "",
-                  static_cast<long long>(permille / 10), static_cast<long long>(permille % 10));
-    return buf;
-}
-
 } // namespace syncscope

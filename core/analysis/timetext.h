@@ -2,6 +2,7 @@
 // Durations and shares as text, from integers only: what the CLI's text, the
 // reports and the tables print (the JSON writes exact microseconds instead,
 // jsonwriter.h formatMicros).
+#include "common/percent.h" // formatPercent, with the times it is printed beside
 #include "trace/tracemodel.h"
 
 #include <string>
@@ -13,8 +14,5 @@ namespace syncscope {
 // gets a '+'.
 std::string formatMillis(TimeNs ns, bool sign = false);
 
-// "12.3%": part / whole with one decimal, rounded half away from zero; "-"
-// when whole <= 0.
-std::string formatPercent(TimeNs part, TimeNs whole);
 
 } // namespace syncscope

@@ -5,6 +5,7 @@
 #include "timeline/rangestatsmodel.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/timelinedata.h"
+#include "timeline/timeformat.h"
 #include "trace/traceloader.h"
 
 #include <QAbstractItemModelTester>
@@ -26,6 +27,19 @@ private:
     }
 
 private Q_SLOTS:
+    // One percentage everywhere: the app's is the CLI's and the report's.
+    void percentIsTheCoresEverywhere()
+    {
+        QCOMPARE(ui::formatPercent(-15, 10'000), QStringLiteral("-0.2%")); // -0.15 %: half away from zero
+        QCOMPARE(ui::formatPercent(15, 10'000), QStringLiteral("0.2%"));
+        QCOMPARE(ui::formatPercent(-4, 10'000), QStringLiteral("0.0%"));  // no "-0.0%"
+        QCOMPARE(ui::formatPercent(1, 3), QStringLiteral("33.3%"));
+        QCOMPARE(ui::formatPercent(5, 0), QStringLiteral("-"));           // no whole, no share
+        for (const auto &[part, whole] : std::vector<std::pair<int64_t, int64_t>>{
+                 {-15, 10'000}, {2, 3}, {-1, 2'000}, {INT64_MAX, INT64_MAX}, {INT64_MIN + 1, 7}, {0, -1}})
+            QCOMPARE(ui::formatPercent(part, whole), QString::fromStdString(syncscope::formatPercent(part, whole)));
+    }
+
     void layoutOrdersCpuBeforeGpu()
     {
         const auto d = make();

@@ -1,6 +1,7 @@
 #pragma once
 // Time labels of the ruler and the tables: units follow the magnitude so a label
 // never shows more digits than the zoom level can resolve.
+#include "common/percent.h"
 #include <QString>
 
 #include <algorithm>
@@ -50,17 +51,12 @@ inline QString formatScaled(int64_t ns, int exp, int decimals)
 // to a column of them: "850 ns", "12.45 µs", "3.200 ms", "146.9 ms", "1.500 s".
 QString formatDuration(int64_t ns);
 
-// part / whole as a percentage with one decimal, rounded half up, from the
-// integers: "12.3%"; "0.0%" when whole <= 0.
+// part / whole as a percentage: the core's one formatter (common/percent.h),
+// so the app prints what the CLI and the reports print: "12.3%", "-0.2%" for
+// -0.15 %, "-" when whole <= 0.
 inline QString formatPercent(int64_t part, int64_t whole)
 {
-    if (whole <= 0)
-        return QStringLiteral("0.0%");
-    const __int128 permille = (__int128(part) * 2000 + whole) / (2 * __int128(whole));
-    const int64_t pm = int64_t(permille);
-    const bool neg = pm < 0;
-    const uint64_t mag = neg ? uint64_t(0) - uint64_t(pm) : uint64_t(pm);
-    return QStringLiteral("%1%2.%3%").arg(neg ? QStringLiteral("-") : QString()).arg(mag / 10).arg(mag % 10);
+    return QString::fromStdString(syncscope::formatPercent(part, whole));
 }
 
 // The unit of a set of durations read together (a ruler, a table column): the
