@@ -271,7 +271,9 @@ private Q_SLOTS:
         };
         QCOMPARE(findWith(QStringLiteral("RELU_KERNEL"), false, false), relu);
         QCOMPARE(findWith(QStringLiteral("RELU_KERNEL"), false, true), uint64_t(0));
-        QVERIFY(page.findStatusText().startsWith(QStringLiteral("0 ")));
+        QCOMPARE(page.findStatusText(), QStringLiteral("0 matches"));
+        QCOMPARE(TimelinePage::matchCountText(1), QStringLiteral("1 match"));
+        QCOMPARE(TimelinePage::matchCountText(2), QStringLiteral("2 matches"));
         QCOMPARE(findWith(QStringLiteral("relu_kernel"), false, true), relu);
         QCOMPARE(findWith(QStringLiteral("^RELU_kernel$"), true, false), relu);
         QCOMPARE(findWith(QStringLiteral("^RELU_kernel$"), true, true), uint64_t(0));

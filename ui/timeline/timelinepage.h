@@ -95,6 +95,8 @@ public:
     QToolButton *findCaseButton() const { return m_findCase; }
     // What the find row says: "n of m", "m matches", or why nothing matches.
     QString findStatusText() const;
+    // "1 match", "0 matches", "1,234 matches" (the locale's digits).
+    static QString matchCountText(uint64_t n);
     // The matcher of the current find text, once built (null before, or for no text).
     const NameMatcher *matcher() const { return m_matcher.get(); }
     // Jobs of more events than this build their matcher on a worker (the GUI

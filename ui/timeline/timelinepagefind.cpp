@@ -33,6 +33,11 @@ void TimelinePage::onFindTextChanged()
     m_findTimer->start();
 }
 
+QString TimelinePage::matchCountText(uint64_t n)
+{
+    return n == 1 ? tr("1 match") : tr("%1 matches").arg(QLocale().toString(qulonglong(n)));
+}
+
 QString TimelinePage::findStatusText() const
 {
     return m_findStatus->text();
@@ -82,8 +87,7 @@ void TimelinePage::setMatcher(std::shared_ptr<const NameMatcher> matcher,
     if (!m_matcher->isValid()) {
         m_findStatus->setText(m_matcher->error());
     } else {
-        m_findStatus->setText(
-            tr("%1 matches").arg(QLocale().toString(qulonglong(m_matcher->eventCount()))));
+        m_findStatus->setText(matchCountText(m_matcher->eventCount()));
         if (m_matcher->eventCount() > 0)
             m_view->setHighlightedNames(m_matcher->mask());
     }
