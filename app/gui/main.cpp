@@ -11,6 +11,7 @@
 #include "mainwindow.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
+#include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 
@@ -359,8 +360,11 @@ int main(int argc, char **argv)
             // The Job view as it opens once the job is analysed: ranks by rank.
             QObject::connect(window.jobPage(), &ui::JobPage::jobFailed, &app, fail);
             QObject::connect(timeline, &ui::TimelinePage::loadFinished, &app, [&] {
-                if (files.size() < 2)
-                    fail(QStringLiteral("--page job needs two or more FILEs, the ranks of one job."));
+                // Ranks as loaded: an Nsight Systems export holds one per GPU process.
+                const auto data = timeline->data();
+                if (!data || data->files().size() < 2)
+                    fail(QStringLiteral("--page job needs the ranks of one job: two or more FILEs, or an "
+                                        "Nsight Systems export of two or more GPU processes."));
             });
             QObject::connect(window.jobPage(), &ui::JobPage::jobReady, &app, [&] {
                 window.showPage(ui::MainWindow::JobPageIndex);
