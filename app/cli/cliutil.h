@@ -27,6 +27,14 @@ inline void addAnalysisOptions(CLI::App *cmd, AnalysisOptions &options)
                     "Python frames starting with this are library code too (repeatable)");
     cmd->add_option("--step-regex", options.stepRegex,
                     "Events whose name matches this regex are steps too (besides ProfilerStep#N)");
+    cmd->add_option_function<double>(
+        "--long-call-ms",
+        [&options](double ms) {
+            if (!(ms > 0) || ms > 3.6e6)
+                throw CLI::ValidationError("--long-call-ms", "takes a duration in ms above 0 and up to an hour");
+            options.longCallThreshold = static_cast<TimeNs>(std::llround(ms * 1e6));
+        },
+        "Runtime calls at least this long that are not syncs are listed as long host calls (default 1)");
 }
 
 // A whole number in the grammar of common/numbers.h (1000, 1e6, 1_000_000,

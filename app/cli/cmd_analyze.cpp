@@ -218,6 +218,21 @@ void printSummary(const JobAnalysis &job, size_t top)
             std::cout << " (" << copies << " pageable copies)";
         std::cout << ", " << r.cudaSyncEvents.size() << " cuda_sync event(s), " << r.syncGaps.size()
                   << " sync gap(s), " << r.steps.size() << " step(s)\n";
+        if (!r.longCalls.empty()) {
+            // The host waited inside calls that are not syncs: shown, not replayed.
+            const ReportSyncCall *longest = &r.longCalls.front();
+            TimeNs total = 0;
+            for (const ReportSyncCall &c : r.longCalls) {
+                total += c.dur;
+                if (c.dur > longest->dur)
+                    longest = &c;
+            }
+            std::cout << "    " << r.longCalls.size() << " long host call(s) that are not syncs, " << ms(total)
+                      << " in all (the host waited inside them, e.g. a full launch queue or a module load; "
+                         "not counted in the replay): the longest "
+                      << longest->name << (longest->op ? " in " + *longest->op : std::string()) << ", "
+                      << ms(longest->dur) << " at " << ms(longest->start - r.minTime) << "\n";
+        }
         if (!r.devices.empty())
             std::cout << "    " << r.streamDependencies << " stream wait(s) kept by the replay, "
                       << (r.waitMode == WaitMode::Exact

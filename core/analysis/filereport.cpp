@@ -108,6 +108,18 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
             o.advice = builtinAdviceRules().rules[size_t(s.advice)].id;
         r.syncCalls.push_back(std::move(o));
     }
+    for (const SyncCall &s : a.longCalls) {
+        const Track t = m.tracks()[s.event.track];
+        ReportSyncCall o;
+        o.name = m.str(t.name[s.event.index]);
+        o.start = s.start;
+        o.dur = s.dur;
+        o.pid = idOf(m, t.pid);
+        o.tid = idOf(m, t.tid);
+        o.op = nameOf(m, s.op);
+        o.rootOp = nameOf(m, s.rootOp);
+        r.longCalls.push_back(std::move(o));
+    }
     for (const CudaSyncEvent &e : a.cudaSyncEvents)
         r.cudaSyncEvents.push_back(
             {std::string(m.str(e.kind)), e.start, e.dur, e.device, e.stream});

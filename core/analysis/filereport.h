@@ -117,6 +117,10 @@ struct FileReport {
     uint64_t unplacedActivities = 0;
     std::vector<ReportDevice> devices;
     std::vector<ReportSyncCall> syncCalls;
+    // Runtime calls of at least the long-call threshold that are not blocking
+    // calls (name, start, dur, pid, tid, op, rootOp set): the host waited
+    // inside a call that is not a sync. Not replayed.
+    std::vector<ReportSyncCall> longCalls;
     std::vector<ReportCudaSyncEvent> cudaSyncEvents;
     WaitMode waitMode = WaitMode::Inferred;    // how the stream dependencies were found
     uint64_t streamDependencies = 0;           // how many

@@ -269,6 +269,26 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
         }
     });
     w.endArray();
+    w.key("long_calls").beginArray();
+    each([&](uint64_t f, const FileReport &r) {
+        for (const ReportSyncCall &s : r.longCalls) {
+            w.beginObject();
+            w.key("file").value(f);
+            w.key("name").value(s.name);
+            w.key("ts_us").micros(s.start);
+            w.key("dur_us").micros(s.dur);
+            w.key("pid");
+            id(w, s.pid);
+            w.key("tid");
+            id(w, s.tid);
+            w.key("op");
+            strOrNull(w, s.op);
+            w.key("root_op");
+            strOrNull(w, s.rootOp);
+            w.endObject();
+        }
+    });
+    w.endArray();
     w.key("cuda_sync_events").beginArray();
     each([&](uint64_t f, const FileReport &r) {
         for (const ReportCudaSyncEvent &e : r.cudaSyncEvents) {

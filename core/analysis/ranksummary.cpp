@@ -1,6 +1,7 @@
 #include "analysis/ranksummary.h"
 
 #include "analysis/opstats.h"
+#include "analysis/timetext.h"
 #include "common/error.h"
 #include "trace/atomicfile.h"
 #include "trace/traceloader.h"
@@ -172,6 +173,7 @@ template <typename Ar> void serialize(Ar &ar, AnalysisOptions &o)
     ar.io(o.kernelWaitThreshold);
     ar.list(o.libPrefixes, [&](std::string &s) { ar.io(s); });
     ar.io(o.stepRegex);
+    ar.io(o.longCallThreshold);
 }
 
 template <typename Ar> void serialize(Ar &ar, FileReport &r)
@@ -229,6 +231,24 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(d.limitedBy.text);
     });
     ar.list(r.syncCalls, [&](ReportSyncCall &s) {
+        ar.io(s.name);
+        ar.io(s.start);
+        ar.io(s.dur);
+        ar.io(s.pid.num);
+        ar.io(s.pid.text);
+        ar.io(s.tid.num);
+        ar.io(s.tid.text);
+        ar.io(s.op);
+        ar.io(s.rootOp);
+        ar.io(s.pyFrame);
+        ar.io(s.userFrame);
+        ar.io(s.pageableCopy);
+        ar.io(s.blocks);
+        ar.io(s.avoidable);
+        ar.io(s.step);
+        ar.io(s.advice);
+    });
+    ar.list(r.longCalls, [&](ReportSyncCall &s) {
         ar.io(s.name);
         ar.io(s.start);
         ar.io(s.dur);
@@ -597,6 +617,7 @@ std::string describe(const AnalysisOptions &o)
         t += " --lib-prefix '" + p + "'";
     if (o.libPrefixes.empty())
         t += " and no --lib-prefix";
+    t += ", --long-call-ms " + formatMillis(o.longCallThreshold).substr(0, formatMillis(o.longCallThreshold).size() - 3);
     return t;
 }
 
@@ -607,7 +628,8 @@ void checkSummaryOptions(const RankSummary &summary, const AnalysisOptions &opti
 {
     const AnalysisOptions &o = summary.options;
     if (o.clockSkew == options.clockSkew && o.kernelWaitThreshold == options.kernelWaitThreshold &&
-        o.libPrefixes == options.libPrefixes && o.stepRegex == options.stepRegex)
+        o.libPrefixes == options.libPrefixes && o.stepRegex == options.stepRegex &&
+        o.longCallThreshold == options.longCallThreshold)
         return;
     throw Error("'" + name + "' was summarized with " + describe(o) +
                 ", and this analysis runs with " + describe(options) +

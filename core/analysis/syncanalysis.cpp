@@ -80,6 +80,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
     phases::Collected events = phases::collectEvents(model, options, progress, cancel);
     out.unplacedActivities = events.unplacedActivities;
     out.syncCalls = std::move(events.syncCalls);
+    out.longCalls = std::move(events.longCalls);
     out.cudaSyncEvents = std::move(events.cudaSyncEvents);
     out.steps = std::move(events.steps);
     checkCancel(cancel);

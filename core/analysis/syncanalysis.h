@@ -41,6 +41,10 @@ struct AnalysisOptions {
     // Events whose name matches this ECMAScript regex are steps too (besides
     // ProfilerStep#N of category cpu_op, user_annotation or none). Empty: none.
     std::string stepRegex;
+    // A runtime call at least this long that is not a blocking call is a long
+    // host call: the host waited inside a call that is not a sync (a full
+    // launch queue, a module load). Listed, never replayed.
+    TimeNs longCallThreshold = 1'000'000; // 1 ms
 };
 
 struct Interval {
@@ -145,6 +149,9 @@ struct IdleBreakdown {
 struct SyncAnalysis {
     std::vector<DeviceActivity> devices;     // by device id
     std::vector<SyncCall> syncCalls;         // blocking calls, by start
+    // Runtime calls of at least options.longCallThreshold that are not
+    // blocking calls (their op and root op set, no frames), by start.
+    std::vector<SyncCall> longCalls;
     std::vector<CudaSyncEvent> cudaSyncEvents;
     std::vector<SyncGap> syncGaps;           // by device, then start
     std::vector<IdleBreakdown> idleBreakdown; // by (device, stream)

@@ -143,6 +143,11 @@ Collected collectEvents(const TraceModel &model, const AnalysisOptions &options,
             } else if (cats.runtimeCall(cat)) {
                 if (t.correlation[i] != kNoValue)
                     out.launchOf.add(t.correlation[i], HostCallRef{ti, i, t.start[i], t.end(i)});
+                if (t.dur[i] >= options.longCallThreshold) {
+                    SyncCall call;
+                    attribute(call, ti, i);
+                    out.longCalls.push_back(call);
+                }
                 auto copy = asyncCopyByName.find(t.name[i]);
                 if (copy == asyncCopyByName.end())
                     copy = asyncCopyByName.emplace(t.name[i], isAsyncCopyCall(model.str(t.name[i]))).first;
@@ -188,6 +193,21 @@ Collected collectEvents(const TraceModel &model, const AnalysisOptions &options,
     out.launchOf.finish();
     std::stable_sort(out.syncCalls.begin(), out.syncCalls.end(),
                      [](const SyncCall &a, const SyncCall &b) { return a.start < b.start; });
+    // A long call that blocks is a sync call, not a long host call.
+    {
+        std::vector<std::pair<uint32_t, uint32_t>> blocking;
+        for (const SyncCall &c : out.syncCalls)
+            blocking.push_back({c.event.track, c.event.index});
+        std::sort(blocking.begin(), blocking.end());
+        out.longCalls.erase(std::remove_if(out.longCalls.begin(), out.longCalls.end(),
+                                           [&](const SyncCall &c) {
+                                               return std::binary_search(blocking.begin(), blocking.end(),
+                                                                         std::pair(c.event.track, c.event.index));
+                                           }),
+                            out.longCalls.end());
+        std::stable_sort(out.longCalls.begin(), out.longCalls.end(),
+                         [](const SyncCall &a, const SyncCall &b) { return a.start < b.start; });
+    }
     std::stable_sort(out.cudaSyncEvents.begin(), out.cudaSyncEvents.end(),
                      [](const CudaSyncEvent &a, const CudaSyncEvent &b) { return a.start < b.start; });
     std::stable_sort(out.steps.begin(), out.steps.end(),

@@ -24,6 +24,7 @@ struct Collected {
     std::map<int64_t, DeviceActivity> devices;         // kernels, memcpys, memsets counted
     CorrelationIndex launchOf;                         // correlation -> first runtime call
     std::vector<SyncCall> syncCalls;
+    std::vector<SyncCall> longCalls;                   // long runtime calls that do not block
     std::vector<CudaSyncEvent> cudaSyncEvents;
     std::vector<Step> steps;
     uint64_t unplacedActivities = 0;                   // GPU activity with no device

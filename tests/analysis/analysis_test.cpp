@@ -171,7 +171,7 @@ TEST_F(ConstructedTrace, JsonShape)
     const JobAnalysis job = analyzeJob({model});
     const std::string text = analysisToJson(job, 3);
     const auto doc = nlohmann::json::parse(text);
-    const std::vector<std::string> keys = {"files", "categories", "devices", "sync_calls",
+    const std::vector<std::string> keys = {"files", "categories", "devices", "sync_calls", "long_calls",
                                            "cuda_sync_events", "stream_waits", "handoffs", "sync_gaps", "idle_breakdown",
                                            "steps", "sync_sources", "top_ops"};
     // Times are written as exact decimals with 3 places, never through a double.

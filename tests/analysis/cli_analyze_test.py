@@ -32,6 +32,7 @@ SHAPE = {
     "sync_sources": ["file", "sync", "op", "user_frame", "count", "gaps", "gap_us", "avoidable_us", "advice",
                      "advice_calls", "limited_by"],
     "top_ops": ["name", "cat", "count", "total_us", "self_us", "gpu_count", "gpu_us"],
+    "long_calls": ["file", "name", "ts_us", "dur_us", "pid", "tid", "op", "root_op"],
 }
 SECTIONS = ["devices", "sync_calls", "handoffs", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
 failures = []
@@ -61,7 +62,7 @@ def analyze(cli, files, extra=()):
 
 
 def check_shape(doc):
-    keys = ["files", "categories", "devices", "sync_calls", "cuda_sync_events", "stream_waits",
+    keys = ["files", "categories", "devices", "sync_calls", "long_calls", "cuda_sync_events", "stream_waits",
             "handoffs", "sync_gaps", "idle_breakdown", "steps", "sync_sources", "top_ops"]
     if len(doc.get("files", [])) >= 2:
         keys += ["job", "ranks", "collective_blame", "rank_steps"]
@@ -99,6 +100,20 @@ def main(cli, data, shared):
 
     check("in the part read" in p.stdout and "in this trace" not in p.stdout, f"text: {p.stdout[:400]!r}")
     check(doc["files"][0]["incomplete"] is None, "a file cut where every kind reached its end is not incomplete")
+    # Long host calls that are not syncs: listed, with their op; the threshold is a flag.
+    longs = os.path.join(data, "long_host_calls.json")
+    doc = analyze(cli, [longs])
+    got = [(c["name"], str(c["dur_us"]), c["op"]) for c in doc["long_calls"]]
+    check(got == [("cudaLaunchKernel", "2000.000", "aten::mm")], f"long_calls {got}")
+    check([c["name"] for c in doc["sync_calls"]] == ["cudaStreamSynchronize"], f"sync_calls {doc['sync_calls']}")
+    doc = analyze(cli, [longs], ["--long-call-ms", "0.4"])
+    check(len(doc["long_calls"]) == 2, f"--long-call-ms 0.4: {doc['long_calls']}")
+    p = subprocess.run([cli, "analyze", longs], capture_output=True, text=True, timeout=60)
+    check("    1 long host call(s) that are not syncs, 2.000 ms in all" in p.stdout
+          and "the longest cudaLaunchKernel in aten::mm, 2.000 ms at 0.010 ms" in p.stdout, f"text: {p.stdout[:900]!r}")
+    p = subprocess.run([cli, "analyze", longs, "--long-call-ms", "0"], capture_output=True, text=True, timeout=60)
+    check(p.returncode != 0 and "--long-call-ms" in p.stderr and len(p.stderr.strip().splitlines()) == 1,
+          f"--long-call-ms 0: exit {p.returncode}, {p.stderr!r}")
     # Cut inside its kinds of events: what is missing, and no busy or avoidable figure as a finding.
     cut = os.path.join(data, "truncated_by_kind.json")
     doc = analyze(cli, [cut])

@@ -45,7 +45,7 @@ SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max, x.gpuCo
 SAME(RuntimeUse, x.runtime, x.cudaCalls, x.hipCalls, x.otherCalls, x.namesSeen, x.distinctNames)
 SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.truncated, x.truncatedAtByte, x.unevenCut, x.durationEvents, x.flows, x.instants, x.counters,
      x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.runtime,
-     x.unplacedActivities, x.devices, x.syncCalls, x.cudaSyncEvents, x.waitMode,
+     x.unplacedActivities, x.devices, x.syncCalls, x.longCalls, x.cudaSyncEvents, x.waitMode,
      x.streamDependencies, x.streamWaits, x.threadMode, x.handoffs, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
      x.sources, x.ops)
 SAME(ReplayActivity, x.device, x.stream, x.start, x.end, x.correlation)
@@ -59,7 +59,7 @@ SAME(ReplayInput, x.deviceIds, x.streamIds, x.threads, x.activities, x.launches,
 SAME(RankSource, x.sync, x.op, x.userFrame, x.hasOp, x.hasUserFrame, x.calls, x.advice, x.callAdvice)
 SAME(RankStepWindow, x.name, x.start, x.end)
 SAME(RankInput, x.rank, x.file, x.replay, x.sources, x.steps, x.localAvoidable)
-SAME(AnalysisOptions, x.clockSkew, x.kernelWaitThreshold, x.libPrefixes, x.stepRegex)
+SAME(AnalysisOptions, x.clockSkew, x.kernelWaitThreshold, x.libPrefixes, x.stepRegex, x.longCallThreshold)
 #undef SAME
 
 namespace {
@@ -74,6 +74,7 @@ RankSummary everyField()
     s.options.kernelWaitThreshold = 67'890;
     s.options.libPrefixes = {"mylib/", "vendor/"};
     s.options.stepRegex = "^iter#\\d+$";
+    s.options.longCallThreshold = 2'500'000;
     FileReport &r = s.report;
     r.path = "/data/rank 7.json.gz";
     r.format = "json.gz";
@@ -116,6 +117,7 @@ RankSummary everyField()
     c.step = 1;
     c.advice = "item";
     r.syncCalls = {c, c};
+    r.longCalls = {c};
     r.syncCalls[1].advice.clear();
     r.syncCalls[1].step = -1;
     r.syncCalls[1].op = std::nullopt;

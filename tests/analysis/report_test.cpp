@@ -121,3 +121,25 @@ TEST(WhatIf, SaysWhereEachDevicesHeadStartStopped)
     EXPECT_EQ(w.devices[0].limitKind, "none");
     EXPECT_EQ(w.devices[0].avoidable, 0);
 }
+
+TEST(LongHostCalls, ListedBesideTheSyncsNeverReplayed)
+{
+    // A 2 ms launch (a full queue), a 0.5 ms one and a 3 ms stream synchronize.
+    const auto model = loadTrace(test::dataPath("long_host_calls.json"));
+    SyncAnalysis a = analyzeSyncs(*model);
+    ASSERT_EQ(a.syncCalls.size(), 1u); // the synchronize is a sync, not a long host call
+    ASSERT_EQ(a.longCalls.size(), 1u);
+    EXPECT_EQ(a.longCalls[0].dur, 2'000'000);
+    EXPECT_EQ(model->str(model->tracks()[a.longCalls[0].op.track].name[a.longCalls[0].op.index]), "aten::mm");
+    const FileReport r = makeFileReport(*model, a);
+    ASSERT_EQ(r.longCalls.size(), 1u);
+    EXPECT_EQ(r.longCalls[0].name, "cudaLaunchKernel");
+    EXPECT_EQ(r.longCalls[0].op, std::optional<std::string>("aten::mm"));
+    // A lower threshold takes the 0.5 ms launch too; the replay is the same.
+    AnalysisOptions o;
+    o.longCallThreshold = 400'000;
+    const SyncAnalysis b = analyzeSyncs(*model, o);
+    ASSERT_EQ(b.longCalls.size(), 2u);
+    EXPECT_EQ(b.longCalls[1].dur, 500'000);
+    EXPECT_EQ(b.devices[0].avoidable, a.devices[0].avoidable);
+}

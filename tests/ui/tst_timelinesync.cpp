@@ -802,6 +802,20 @@ private Q_SLOTS:
         QVERIFY(page.headerText().contains(QStringLiteral("2 sync call(s)")));
     }
 
+    // Long host calls that are not syncs: under the sync sources, in the details, never in the figures.
+    void longHostCallsAreShown()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/long_host_calls.json")}));
+        const QString t = page.longCallsText();
+        QVERIFY2(t.startsWith(QStringLiteral("<b>1 long host call(s)</b> that are not syncs, 2.000 ms in all")), qPrintable(t));
+        QVERIFY2(t.contains(QStringLiteral("cudaLaunchKernel in aten::mm, 2.000 ms")), qPrintable(t));
+        QVERIFY(load(page, {m_hand}));
+        QVERIFY(page.longCallsText().isEmpty());
+    }
+
     // A saving with no sync gap says in words where it comes from.
     void aSavingWithNoGapSaysSo()
     {

@@ -168,6 +168,19 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
             add(tr("Awaited by"), tr("%n activity(ies) of another stream waited for it (%1)", nullptr, waitedBy).arg(how));
     }
 
+    // A long host call that is not a sync: the host waited inside it.
+    {
+        const auto &longs = file.sync.longCalls;
+        auto l = std::lower_bound(longs.begin(), longs.end(), mt.start[i],
+                                  [](const SyncCall &sc, TimeNs t) { return sc.start < t; });
+        for (; l != longs.end() && l->start == mt.start[i]; ++l)
+            if (data->eventOf(tt.file, l->event) == e)
+                add(tr("Long host call"),
+                    tr("the host waited %1 inside a call that is not a sync (a full launch queue or a module "
+                       "load, for example); the replay does not count it")
+                        .arg(formatDuration(l->dur)));
+    }
+
     // Is it a blocking sync call, and did it cause a gap?
     const auto &calls = file.sync.syncCalls;
     auto c = std::lower_bound(calls.begin(), calls.end(), mt.start[i],

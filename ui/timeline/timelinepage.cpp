@@ -231,6 +231,28 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     sourceTitle->setWordWrap(true);
     sourceLayout->addWidget(sourceTitle);
     sourceLayout->addWidget(m_sourceTable, 1);
+    // Long host calls that are not syncs: the host waited inside them. Shown
+    // beside the syncs, never counted in their figures; the link selects the longest.
+    m_longCalls = new QLabel(sourcePanel);
+    m_longCalls->setWordWrap(true);
+    m_longCalls->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
+    m_longCalls->hide();
+    connect(m_longCalls, &QLabel::linkActivated, this, [this] {
+        const auto data = m_view->data();
+        if (!data)
+            return;
+        const SyncCall *longest = nullptr;
+        uint32_t file = 0;
+        for (uint32_t f = 0; f < data->files().size(); ++f)
+            for (const SyncCall &c : data->files()[f].sync.longCalls)
+                if (!longest || c.dur > longest->dur) {
+                    longest = &c;
+                    file = f;
+                }
+        if (longest)
+            m_view->selectEvent(data->eventOf(file, longest->event));
+    });
+    sourceLayout->addWidget(m_longCalls);
 
     auto *side = new QSplitter(Qt::Vertical, this);
     side->addWidget(sourcePanel);
@@ -454,6 +476,7 @@ void TimelinePage::releaseData()
     m_rangeModel->clear();
     m_gapModel->setTimelineData(nullptr);
     m_sourceModel->setTimelineData(nullptr);
+    m_longCalls->hide();
     m_deviceModel->setTimelineData(nullptr);
     m_advice->clear();
     m_stepChart->setTimelineData(nullptr);
@@ -534,6 +557,7 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     m_advice->clear();
     m_stepChart->setTimelineData(data);
     m_view->setData(data);
+    updateLongCalls();
     if (keepView) // a re-analysis: the same trace, keep the place
         m_view->setVisibleRange(t0, t1);
     m_files = paths;
@@ -718,6 +742,40 @@ void TimelinePage::updateRangeCategories()
     m_rangeCategory->setCurrentIndex(std::max(0, keep));
     m_rangeProxy->setFilterRegularExpression(
         keep > 0 ? QLatin1Char('^') + QRegularExpression::escape(current) + QLatin1Char('$') : QString());
+}
+
+QString TimelinePage::longCallsText() const { return m_longCalls->isHidden() ? QString() : m_longCalls->text(); }
+
+void TimelinePage::updateLongCalls()
+{
+    const auto data = m_view->data();
+    size_t count = 0;
+    TimeNs total = 0;
+    const SyncCall *longest = nullptr;
+    uint32_t file = 0;
+    if (data)
+        for (uint32_t f = 0; f < data->files().size(); ++f)
+            for (const SyncCall &c : data->files()[f].sync.longCalls) {
+                ++count;
+                total += c.dur;
+                if (!longest || c.dur > longest->dur) {
+                    longest = &c;
+                    file = f;
+                }
+            }
+    if (!longest) {
+        m_longCalls->hide();
+        return;
+    }
+    QString what = data->text(file, longest->event);
+    if (longest->op.valid())
+        what += tr(" in %1").arg(data->text(file, longest->op));
+    m_longCalls->setText(tr("<b>%n long host call(s)</b> that are not syncs, %1 in all: the host waited inside "
+                            "them (a full launch queue or a module load, for example); not counted above. "
+                            "<a href=\"longest\">The longest</a>: %2, %3.",
+                            nullptr, int(count))
+                             .arg(formatDuration(total), what.toHtmlEscaped(), formatDuration(longest->dur)));
+    m_longCalls->show();
 }
 
 } // namespace syncscope::ui

@@ -95,6 +95,8 @@ public:
     QToolButton *findCaseButton() const { return m_findCase; }
     // What the find row says: "n of m", "m matches", or why nothing matches.
     QString findStatusText() const;
+    // What the Sync sources panel says of long host calls that are not syncs; empty when none.
+    QString longCallsText() const;
     // "1 match", "0 matches", "1,234 matches" (the locale's digits).
     static QString matchCountText(uint64_t n);
     // The matcher of the current find text, once built (null before, or for no text).
@@ -176,6 +178,7 @@ private:
     void updateHeader();
     // What-if: replays without the checked sources' calls together, on a worker.
     void startWhatIf();
+    void updateLongCalls();
     void onSelectionChanged();
     void onRangeChanged();
     void onGapActivated(const QModelIndex &index);
@@ -221,6 +224,7 @@ private:
     bool m_sideSized = false; // the side panel's width was set on the first trace
     QTabWidget *m_sideTabs = nullptr;
     QLabel *m_header = nullptr;
+    QLabel *m_longCalls = nullptr; // under the sync sources: long host calls that are not syncs
     QLabel *m_rangeLabel = nullptr;
     QLabel *m_error = nullptr;
     QWidget *m_progressRow = nullptr;
