@@ -86,7 +86,8 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
     for (const DeviceActivity &d : a.devices)
         r.devices.push_back({d.device, d.name, d.kernels, d.memcpys, d.memsets, d.first, d.last,
                              d.busy, d.syncGap, d.avoidable, limitOf(d.limit)});
-    for (const SyncCall &s : a.syncCalls) {
+    // A call's name, time, thread and ops: what a blocking call and a long host call share.
+    const auto callOf = [&](const SyncCall &s) {
         const Track t = m.tracks()[s.event.track];
         ReportSyncCall o;
         o.name = m.str(t.name[s.event.index]);
@@ -96,6 +97,10 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
         o.tid = idOf(m, t.tid);
         o.op = nameOf(m, s.op);
         o.rootOp = nameOf(m, s.rootOp);
+        return o;
+    };
+    for (const SyncCall &s : a.syncCalls) {
+        ReportSyncCall o = callOf(s);
         o.pyFrame = nameOf(m, s.pyFrame);
         o.userFrame = nameOf(m, s.userFrame);
         o.pageableCopy = s.pageableCopy;
@@ -108,18 +113,8 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
             o.advice = builtinAdviceRules().rules[size_t(s.advice)].id;
         r.syncCalls.push_back(std::move(o));
     }
-    for (const SyncCall &s : a.longCalls) {
-        const Track t = m.tracks()[s.event.track];
-        ReportSyncCall o;
-        o.name = m.str(t.name[s.event.index]);
-        o.start = s.start;
-        o.dur = s.dur;
-        o.pid = idOf(m, t.pid);
-        o.tid = idOf(m, t.tid);
-        o.op = nameOf(m, s.op);
-        o.rootOp = nameOf(m, s.rootOp);
-        r.longCalls.push_back(std::move(o));
-    }
+    for (const SyncCall &s : a.longCalls)
+        r.longCalls.push_back(callOf(s));
     for (const CudaSyncEvent &e : a.cudaSyncEvents)
         r.cudaSyncEvents.push_back(
             {std::string(m.str(e.kind)), e.start, e.dur, e.device, e.stream});

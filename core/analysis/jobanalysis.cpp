@@ -237,22 +237,26 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
         }
     });
     w.endArray();
+    // What a sync call and a long host call both are: where, when, which op.
+    const auto callHead = [&](uint64_t f, const ReportSyncCall &s) {
+        w.key("file").value(f);
+        w.key("name").value(s.name);
+        w.key("ts_us").micros(s.start);
+        w.key("dur_us").micros(s.dur);
+        w.key("pid");
+        id(w, s.pid);
+        w.key("tid");
+        id(w, s.tid);
+        w.key("op");
+        strOrNull(w, s.op);
+        w.key("root_op");
+        strOrNull(w, s.rootOp);
+    };
     w.key("sync_calls").beginArray();
     each([&](uint64_t f, const FileReport &r) {
         for (const ReportSyncCall &s : r.syncCalls) {
             w.beginObject();
-            w.key("file").value(f);
-            w.key("name").value(s.name);
-            w.key("ts_us").micros(s.start);
-            w.key("dur_us").micros(s.dur);
-            w.key("pid");
-            id(w, s.pid);
-            w.key("tid");
-            id(w, s.tid);
-            w.key("op");
-            strOrNull(w, s.op);
-            w.key("root_op");
-            strOrNull(w, s.rootOp);
+            callHead(f, s);
             w.key("pageable_copy").value(s.pageableCopy);
             w.key("blocks").value(s.blocks);
             w.key("blocked_us").micros(s.dur);
@@ -273,18 +277,7 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
     each([&](uint64_t f, const FileReport &r) {
         for (const ReportSyncCall &s : r.longCalls) {
             w.beginObject();
-            w.key("file").value(f);
-            w.key("name").value(s.name);
-            w.key("ts_us").micros(s.start);
-            w.key("dur_us").micros(s.dur);
-            w.key("pid");
-            id(w, s.pid);
-            w.key("tid");
-            id(w, s.tid);
-            w.key("op");
-            strOrNull(w, s.op);
-            w.key("root_op");
-            strOrNull(w, s.rootOp);
+            callHead(f, s);
             w.endObject();
         }
     });

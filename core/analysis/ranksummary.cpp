@@ -176,6 +176,26 @@ template <typename Ar> void serialize(Ar &ar, AnalysisOptions &o)
     ar.io(o.longCallThreshold);
 }
 
+template <typename Ar> void serialize(Ar &ar, ReportSyncCall &s)
+{
+    ar.io(s.name);
+    ar.io(s.start);
+    ar.io(s.dur);
+    ar.io(s.pid.num);
+    ar.io(s.pid.text);
+    ar.io(s.tid.num);
+    ar.io(s.tid.text);
+    ar.io(s.op);
+    ar.io(s.rootOp);
+    ar.io(s.pyFrame);
+    ar.io(s.userFrame);
+    ar.io(s.pageableCopy);
+    ar.io(s.blocks);
+    ar.io(s.avoidable);
+    ar.io(s.step);
+    ar.io(s.advice);
+}
+
 template <typename Ar> void serialize(Ar &ar, FileReport &r)
 {
     ar.io(r.path);
@@ -230,42 +250,8 @@ template <typename Ar> void serialize(Ar &ar, FileReport &r)
         ar.io(d.limitedBy.kind);
         ar.io(d.limitedBy.text);
     });
-    ar.list(r.syncCalls, [&](ReportSyncCall &s) {
-        ar.io(s.name);
-        ar.io(s.start);
-        ar.io(s.dur);
-        ar.io(s.pid.num);
-        ar.io(s.pid.text);
-        ar.io(s.tid.num);
-        ar.io(s.tid.text);
-        ar.io(s.op);
-        ar.io(s.rootOp);
-        ar.io(s.pyFrame);
-        ar.io(s.userFrame);
-        ar.io(s.pageableCopy);
-        ar.io(s.blocks);
-        ar.io(s.avoidable);
-        ar.io(s.step);
-        ar.io(s.advice);
-    });
-    ar.list(r.longCalls, [&](ReportSyncCall &s) {
-        ar.io(s.name);
-        ar.io(s.start);
-        ar.io(s.dur);
-        ar.io(s.pid.num);
-        ar.io(s.pid.text);
-        ar.io(s.tid.num);
-        ar.io(s.tid.text);
-        ar.io(s.op);
-        ar.io(s.rootOp);
-        ar.io(s.pyFrame);
-        ar.io(s.userFrame);
-        ar.io(s.pageableCopy);
-        ar.io(s.blocks);
-        ar.io(s.avoidable);
-        ar.io(s.step);
-        ar.io(s.advice);
-    });
+    ar.list(r.syncCalls, [&](ReportSyncCall &s) { serialize(ar, s); });
+    ar.list(r.longCalls, [&](ReportSyncCall &s) { serialize(ar, s); });
     ar.list(r.cudaSyncEvents, [&](ReportCudaSyncEvent &e) {
         ar.io(e.kind);
         ar.io(e.start);
