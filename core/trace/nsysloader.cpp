@@ -89,7 +89,8 @@ class Db {
 public:
     Db(const std::string &path, const std::string &name) : m_name(name)
     {
-        const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY, nullptr);
+        // One connection per thread: no SQLite mutex on every step.
+        const int rc = sqlite3_open_v2(path.c_str(), &m_db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, nullptr);
         if (rc != SQLITE_OK) {
             const std::string why = m_db ? sqlite3_errmsg(m_db) : sqlite3_errstr(rc);
             sqlite3_close(m_db);
