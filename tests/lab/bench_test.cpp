@@ -164,6 +164,41 @@ TEST(BenchJson, RoundTripKeepsTheContractFields)
     EXPECT_EQ(*back.results[1].syncsPerStep, 2.0);
     EXPECT_FALSE(back.results[0].syncsPerStep.has_value());
     EXPECT_NE(benchReportToCsv(rep).find("fused,cpu,1000,100"), std::string::npos);
+    // Without warm-up and seed (results saved before they were recorded): null.
+    EXPECT_TRUE(j["warmup"].is_null());
+    EXPECT_TRUE(j["seed"].is_null());
+    EXPECT_FALSE(back.warmup.has_value());
+    EXPECT_FALSE(back.seed.has_value());
+}
+
+// The run's warm-up and seed travel with its results: JSON (the seed as a
+// string, exact to 64 bits) and CSV.
+TEST(BenchJson, WarmupAndSeedRoundTrip)
+{
+    BenchReport rep;
+    rep.device = "cpu";
+    rep.warmup = 7;
+    rep.seed = 18446744073709551557ull;
+    BenchResult r;
+    r.variant = "fused";
+    r.point.n = 1000;
+    r.point.k = 100;
+    r.iters = 30;
+    r.stats.medianMs = 1.0;
+    rep.results.push_back(r);
+    const std::string text = benchReportToJson(rep);
+    const auto j = nlohmann::json::parse(text);
+    EXPECT_EQ(j["warmup"], 7);
+    EXPECT_EQ(j["seed"], "18446744073709551557");
+    const auto back = benchReportFromJson(text);
+    ASSERT_TRUE(back.warmup && back.seed);
+    EXPECT_EQ(*back.warmup, 7);
+    EXPECT_EQ(*back.seed, 18446744073709551557ull);
+    const std::string csv = benchReportToCsv(rep);
+    EXPECT_NE(csv.find(",error,warmup,seed\n"), std::string::npos) << csv;
+    EXPECT_NE(csv.find(",7,18446744073709551557\n"), std::string::npos) << csv;
+    EXPECT_THROW(benchReportFromJson(R"({"seed":"12x","results":[]})"), Error);
+    EXPECT_EQ(*benchReportFromJson(R"({"seed":42,"results":[]})").seed, 42u);
 }
 
 TEST(BenchJson, BadFilesGiveOneSentence)

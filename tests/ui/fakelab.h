@@ -95,6 +95,8 @@ public:
         out.device = r.device;
         out.torchVersion = torchVersion();
         out.threads = 1;
+        out.warmup = r.warmup;
+        out.seed = r.seed;
         const double cells = double(r.points.size() * r.variants.size());
         size_t done = 0;
         for (const lab::BenchPoint &p : r.points)

@@ -170,8 +170,22 @@ private Q_SLOTS:
         std::unique_ptr<QChart> step(makeStepTimeChart(r, r.results[1].point, &why));
         QVERIFY2(step, qPrintable(why));
         QVERIFY2(step->title().contains(describePoint(r.results[1].point).toHtmlEscaped() +
-                                        QStringLiteral(" · 2 thread(s) · cpu · LibTorch 1.13.1")),
+                                        QStringLiteral(" · K/N=1e-05 · 2 thread(s) · cpu · LibTorch 1.13.1")),
                  qPrintable(step->title()));
+        // Every run parameter: K/N, warm-up and timed steps, and the seed.
+        r.warmup = 5;
+        r.seed = 18446744073709551557ull;
+        for (auto &x : r.results) {
+            x.point.k = x.point.n / 10;
+            x.iters = 50;
+        }
+        const QString parts = QStringLiteral(" · K/N=0.1 · 5 warm-up + 50 timed steps · seed 18446744073709551557 · "
+                                             "2 thread(s) · cpu · LibTorch 1.13.1");
+        QCOMPARE(runCaption(r, &r.results[0].point), describePoint(r.results[0].point) + parts);
+        QVERIFY2(runCaption(r, nullptr).endsWith(parts), qPrintable(runCaption(r, nullptr)));
+        r.results[1].point.k = 7; // K/N differs between points: not stated for the run
+        QVERIFY(!runCaption(r, nullptr).contains(QStringLiteral("K/N")));
+        r.results[1].point.k = r.results[1].point.n / 10;
         r.threads = 0;
         QVERIFY(runCaption(r, nullptr).contains(QStringLiteral("all cores")));
     }

@@ -3,6 +3,9 @@
 #include "lab/api/variants.h"
 
 #include <QAreaSeries>
+
+#include <cmath>
+#include <optional>
 #include <QBarCategoryAxis>
 #include <QBarSet>
 #include <QChart>
@@ -693,6 +696,34 @@ QString runCaption(const lab::BenchReport &report, const lab::BenchPoint *point)
         }
         parts << QStringLiteral("%1 from %2 to %3%4").arg(sweepAxisLabel(axis)).arg(lo, 0, 'g', 7).arg(hi, 0, 'g', 7).arg(rest);
     }
+    // K as a fraction of N: the point's, or the run's where every point shares it.
+    std::optional<double> kOverN;
+    if (point && point->n > 0) {
+        kOverN = double(point->k) / double(point->n);
+    } else {
+        for (const auto &r : report.results) {
+            const double f = r.point.n > 0 ? double(r.point.k) / double(r.point.n) : NAN;
+            if (!kOverN)
+                kOverN = f;
+            else if (!(std::abs(*kOverN - f) <= 1e-9 * std::abs(f))) {
+                kOverN.reset();
+                break;
+            }
+        }
+    }
+    if (kOverN && std::isfinite(*kOverN))
+        parts << QStringLiteral("K/N=%1").arg(*kOverN, 0, 'g', 4);
+    // Warm-up and timed steps: the timed count is each result's, the same in one run.
+    int timed = 0;
+    for (const auto &r : report.results)
+        if (ok(r) && (!point || samePoint(r.point, *point)))
+            timed = std::max(timed, r.iters);
+    if (report.warmup && timed > 0)
+        parts << QStringLiteral("%1 warm-up + %2 timed steps").arg(*report.warmup).arg(timed);
+    else if (timed > 0)
+        parts << QStringLiteral("%1 timed steps").arg(timed);
+    if (report.seed)
+        parts << QStringLiteral("seed %1").arg(*report.seed);
     parts << (report.threads > 0 ? QStringLiteral("%1 thread(s)").arg(report.threads) : QStringLiteral("all cores"));
     parts << QString::fromStdString(report.device);
     if (!report.torchVersion.empty())

@@ -68,6 +68,10 @@ struct BenchReport {
     std::string device;
     std::string torchVersion;
     int threads = 0;
+    // The request's warm-up steps and seed (each result's `iters` is its timed
+    // steps); null in results saved before they were recorded.
+    std::optional<int> warmup;
+    std::optional<uint64_t> seed;
     std::vector<BenchResult> results;
 };
 

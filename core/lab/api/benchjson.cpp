@@ -30,6 +30,9 @@ std::string benchReportToJson(const BenchReport &report)
     root["device"] = report.device;
     root["torch_version"] = report.torchVersion;
     root["threads"] = report.threads;
+    root["warmup"] = report.warmup ? json(*report.warmup) : json(nullptr);
+    // A string: a 64-bit seed does not survive a double in other readers.
+    root["seed"] = report.seed ? json(std::to_string(*report.seed)) : json(nullptr);
     json results = json::array();
     for (const auto &r : report.results) {
         json o;
@@ -84,6 +87,26 @@ BenchReport benchReportFromJson(const std::string &text)
         report.device = get<std::string>(root, "device", "");
         report.torchVersion = get<std::string>(root, "torch_version", "");
         report.threads = get<int>(root, "threads", 0);
+        if (root.contains("warmup") && !root["warmup"].is_null())
+            report.warmup = root["warmup"].get<int>();
+        if (root.contains("seed") && !root["seed"].is_null()) {
+            const json &s = root["seed"];
+            if (s.is_string()) {
+                const std::string text = s.get<std::string>();
+                size_t used = 0;
+                unsigned long long v = 0;
+                try {
+                    v = std::stoull(text, &used);
+                } catch (const std::exception &) {
+                    used = 0;
+                }
+                if (used == 0 || used != text.size())
+                    throw Error("not a bench result: \"seed\" is not a whole number");
+                report.seed = v;
+            } else {
+                report.seed = s.get<uint64_t>();
+            }
+        }
         for (const auto &o : root["results"]) {
             ++index;
             if (!o.is_object())
@@ -140,7 +163,7 @@ std::string benchReportToCsv(const BenchReport &report)
     std::ostringstream os;
     os.precision(9);
     os << "variant,device,n,k,batch,dim,pos_frac,ignore_frac,target_pos_fraction,median_ms,mean_ms,"
-          "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,gather_floor_ms,syncs_per_step,peak_bytes,error\n";
+          "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,gather_floor_ms,syncs_per_step,peak_bytes,error,warmup,seed\n";
     for (const auto &r : report.results) {
         const bool ok = r.error.empty();
         auto num = [&](double v) { return ok && std::isfinite(v) ? std::to_string(v) : std::string(); };
@@ -156,7 +179,9 @@ std::string benchReportToCsv(const BenchReport &report)
            << r.iters << ',' << (std::isfinite(r.floorMs) ? std::to_string(r.floorMs) : "") << ','
            << (r.gatherFloorMs && std::isfinite(*r.gatherFloorMs) ? std::to_string(*r.gatherFloorMs) : "") << ','
            << (r.syncsPerStep ? std::to_string(*r.syncsPerStep) : "") << ','
-           << (r.peakBytes ? std::to_string(*r.peakBytes) : "") << ",\"" << err << "\"\n";
+           << (r.peakBytes ? std::to_string(*r.peakBytes) : "") << ",\"" << err << "\","
+           << (report.warmup ? std::to_string(*report.warmup) : "") << ','
+           << (report.seed ? std::to_string(*report.seed) : "") << '\n';
     }
     return os.str();
 }

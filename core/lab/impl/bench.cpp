@@ -239,6 +239,8 @@ BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &pr
     // Our kernels and ATen's intra-op pool get the same thread count, so the
     // comparison is fair.
     report.threads = useThreads(request.threads);
+    report.warmup = request.warmup;
+    report.seed = request.seed;
     const bool cuda = request.device == "cuda";
     const at::Device device(cuda ? at::kCUDA : at::kCPU);
     const char *timer = cuda ? "cuda_events" : "steady_clock";
