@@ -167,6 +167,9 @@ private Q_SLOTS:
         auto *x = qobject_cast<QLogValueAxis *>(sweep->axes(Qt::Horizontal).value(0));
         QVERIFY(x);
         QVERIFY2(x->max() > 1000000 && x->min() < 1000, qPrintable(QStringLiteral("%1..%2").arg(x->min()).arg(x->max())));
+        // Plain numbers on every tick, never "1e+06" among them.
+        for (double tick : {1000.0, 1e6, 1e7})
+            QCOMPARE(QString::asprintf(qPrintable(x->labelFormat()), tick), QString::number(qint64(tick)));
         std::unique_ptr<QChart> step(makeStepTimeChart(r, r.results[1].point, &why));
         QVERIFY2(step, qPrintable(why));
         QVERIFY2(step->title().contains(describePoint(r.results[1].point).toHtmlEscaped() +

@@ -32,7 +32,10 @@ private Q_SLOTS:
     {
         QCOMPARE(ui::formatPercent(-15, 10'000), QStringLiteral("-0.2%")); // -0.15 %: half away from zero
         QCOMPARE(ui::formatPercent(15, 10'000), QStringLiteral("0.2%"));
-        QCOMPARE(ui::formatPercent(-4, 10'000), QStringLiteral("0.0%"));  // no "-0.0%"
+        QCOMPARE(ui::formatPercent(-4, 10'000), QStringLiteral(">-0.1%")); // not zero: never "0.0%"
+        QCOMPARE(ui::formatPercent(3, 10'000), QStringLiteral("<0.1%"));
+        QCOMPARE(ui::formatPercent(300'000, 4'000'000'000), QStringLiteral("<0.1%")); // 300 us of 4 s
+        QCOMPARE(ui::formatPercent(0, 10'000), QStringLiteral("0.0%"));
         QCOMPARE(ui::formatPercent(1, 3), QStringLiteral("33.3%"));
         QCOMPARE(ui::formatPercent(5, 0), QStringLiteral("-"));           // no whole, no share
         for (const auto &[part, whole] : std::vector<std::pair<int64_t, int64_t>>{

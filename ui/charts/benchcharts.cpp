@@ -133,7 +133,7 @@ QChart *barChart(const QString &title, const QString &yTitle, const std::vector<
     axisX->append(categories);
     auto *axisY = new QValueAxis;
     axisY->setTitleText(yTitle);
-    axisY->setLabelFormat("%.3g");
+    axisY->setLabelFormat(QStringLiteral("%.6g")); // nice numbers, never in exponent form
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
     bars->attachAxis(axisX);
@@ -169,7 +169,8 @@ QAbstractAxis *makeAxis(bool log, const QString &title, double lo, double hi)
     if (log) {
         auto *a = new QLogValueAxis;
         a->setBase(10);
-        a->setLabelFormat("%g");
+        // Plain numbers on every tick: "%g" would print 1e+06 beside 100000.
+        a->setLabelFormat(QStringLiteral("%.10g"));
         a->setMinorTickCount(8);
         a->setTitleText(title);
         // A quarter of a decade's room at each end, so the end markers are not
@@ -182,7 +183,7 @@ QAbstractAxis *makeAxis(bool log, const QString &title, double lo, double hi)
         return a;
     }
     auto *a = new QValueAxis;
-    a->setLabelFormat("%g");
+    a->setLabelFormat(QStringLiteral("%.10g"));
     a->setTitleText(title);
     const double pad = (hi - lo) * 0.05 + (hi == lo ? std::abs(hi) * 0.1 + 0.01 : 0);
     a->setRange(lo - pad, hi + pad);

@@ -81,7 +81,7 @@ QChart *makeStepCompareChart(const TraceDiff &diff, StepMetric metric, QString *
     auto *y = new QValueAxis;
     y->setTitleText(QObject::tr("%1 (ms)").arg(stepMetricTitle(metric)));
     y->setRange(0, maxMs > 0 ? maxMs * 1.1 : 1.0);
-    y->setLabelFormat(QStringLiteral("%.3g"));
+    y->setLabelFormat(QStringLiteral("%.6g")); // nice numbers, never in exponent form
     chart->addAxis(x, Qt::AlignBottom);
     chart->addAxis(y, Qt::AlignLeft);
     series->attachAxis(x);
