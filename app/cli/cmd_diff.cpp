@@ -41,7 +41,18 @@ void printText(const TraceDiff &d, size_t top)
               << " events, span " << ms(d.before.span) << ")\n  after:  " << d.after.path << " ("
               << d.after.events << " events, span " << ms(d.after.span) << ")\n\n";
     const StepTime &sb = d.stepTimeBefore, &sa = d.stepTimeAfter;
-    if (sb.count && sa.count)
+    if (fewSteps(sb, sa)) {
+        // A median of a few steps hides a change in one of them: every step.
+        std::cout << "  step time (each step, " << sb.count << " -> " << sa.count << " steps):\n";
+        for (const StepDiff &s : d.steps) {
+            std::cout << "    #" << s.index << ": ";
+            if (s.before && s.after)
+                std::cout << change(s.before->dur, s.after->dur) << "\n";
+            else
+                std::cout << (s.before ? ms(s.before->dur) : std::string("-")) << " -> "
+                          << (s.after ? ms(s.after->dur) : std::string("-")) << " (in one trace only)\n";
+        }
+    } else if (sb.count && sa.count)
         std::cout << "  step time (median):  " << change(sb.median, sa.median) << "; p5 "
                   << ms(sb.p5) << " -> " << ms(sa.p5) << ", p95 " << ms(sb.p95) << " -> "
                   << ms(sa.p95) << "; " << sb.count << " -> " << sa.count << " steps\n";

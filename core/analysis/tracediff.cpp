@@ -55,6 +55,20 @@ TimeNs nearestRank(std::vector<TimeNs> values, unsigned p)
     return values[rank - 1];
 }
 
+TimeNs median(std::vector<TimeNs> values)
+{
+    if (values.empty())
+        return 0;
+    const size_t n = values.size(), mid = n / 2;
+    std::nth_element(values.begin(), values.begin() + mid, values.end());
+    const TimeNs upper = values[mid];
+    if (n % 2)
+        return upper;
+    const TimeNs lower = *std::max_element(values.begin(), values.begin() + mid);
+    // floor((lower + upper) / 2) without overflow
+    return lower + (upper - lower) / 2;
+}
+
 StepTime stepTime(const SyncAnalysis &a)
 {
     std::vector<TimeNs> d;
@@ -62,7 +76,7 @@ StepTime stepTime(const SyncAnalysis &a)
         d.push_back(s.end - s.start);
     StepTime t;
     t.count = d.size();
-    t.median = nearestRank(d, 50);
+    t.median = median(d);
     t.p5 = nearestRank(d, 5);
     t.p95 = nearestRank(d, 95);
     return t;

@@ -10,8 +10,11 @@
 //    sync_gaps and avoidable summed over the devices (syncanalysis.h).
 //  - step_time: over the step durations sorted ascending d[0..n-1], the p-th
 //    percentile is the nearest rank d[ceil(p * n / 100) - 1] (rank at least 1),
-//    computed in integer ns; the median is p = 50 by the same rule, so for an
-//    even count it is the lower of the two middle steps, never an average.
+//    computed in integer ns. The median is the middle step, or for an even
+//    count the mean of the two middle steps rounded down to the ns.
+//  - with kFewSteps steps or fewer on each side, a median hides a change in
+//    one step (of two steps, a 7 ms regression in one moves no median), so
+//    the headline shows each step's delta instead (the CLI's text, Compare).
 //  - ops: every (name, category) of the duration events except GPU activity
 //    (kernel, gpu_memcpy, gpu_memset), which the kernels list holds by name,
 //    and Kineto's category "Trace" (its envelope around the whole capture).
@@ -90,6 +93,15 @@ struct StepTime {
     TimeNs median = 0, p5 = 0, p95 = 0; // meaningful when count > 0
 };
 
+// Up to this many steps on each side, the headline lists every step's delta.
+inline constexpr uint64_t kFewSteps = 5;
+
+// Whether the headline lists each step (both sides have steps, none more than kFewSteps).
+inline bool fewSteps(const StepTime &before, const StepTime &after)
+{
+    return before.count > 0 && after.count > 0 && before.count <= kFewSteps && after.count <= kFewSteps;
+}
+
 struct OpFigures {
     uint64_t count = 0;
     TimeNs total = 0, self = 0;
@@ -128,6 +140,9 @@ struct TraceDiff {
 
 // Nearest-rank percentile of values (any order), p in [0, 100]; 0 when empty.
 TimeNs nearestRank(std::vector<TimeNs> values, unsigned p);
+// The median of values (any order): the middle one, or the mean of the two
+// middle ones rounded down to the ns; 0 when empty.
+TimeNs median(std::vector<TimeNs> values);
 StepTime stepTime(const SyncAnalysis &a);
 
 TraceDiff diffTraces(const AnalysedTrace &before, const AnalysedTrace &after);

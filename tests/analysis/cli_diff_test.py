@@ -82,8 +82,8 @@ def main(cli, data):
     check(steps == [(0, 500, 300), (1, 400, 400)], f"steps {steps}")
     st = doc["step_time"]
     check((st["before"]["median_us"], st["before"]["p5_us"], st["before"]["p95_us"], st["before"]["count"])
-          == (400, 400, 500, 2), f"step_time {st}")
-    check(st["after"]["median_us"] == 300, f"step_time {st}")
+          == (450, 400, 500, 2), f"step_time {st}")
+    check(st["after"]["median_us"] == 350, f"step_time {st}")
 
     ops = {(o["name"], o["cat"]): o for o in doc["ops"]}
     old, new = ops.get(("aten::old_name", "cpu_op")), ops.get(("aten::new_name", "cpu_op"))
@@ -97,11 +97,13 @@ def main(cli, data):
     check(["sync_calls", "cudaDeviceSynchronize", "count", "", "1", "1"] in rows, "csv missing side")
 
     # The text: headline first, then sources, then ops and kernels.
-    order = [text.find(s) for s in ("step time (median)", "GPU busy", "sync-gap time", "avoidable time",
+    order = [text.find(s) for s in ("step time (each step, 2 -> 2 steps)", "GPU busy", "sync-gap time", "avoidable time",
                                     "sync calls", "Sync sources that disappeared", "Sync sources that appeared",
                                     "Top op changes", "Top kernel changes")]
     check(all(i >= 0 for i in order) and order == sorted(order), f"text order {order}:\n{text}")
-    check("400.000 ms" not in text and "0.400 ms -> 0.300 ms (-0.100 ms, -25.0%)" in text, f"median line:\n{text}")
+    # Two steps a side: each step's change, no median that would hide one.
+    check("400.000 ms" not in text and "#0: 0.500 ms -> 0.300 ms (-0.200 ms, -40.0%)" in text
+          and "#1: 0.400 ms -> 0.400 ms (0.000 ms, +0.0%)" in text and "median" not in text, f"step lines:\n{text}")
     check("66.7% -> 92.6%" in text, f"GPU busy line:\n{text}")
 
     # Errors: a file that does not load names it, exit 1, one line.

@@ -81,6 +81,13 @@ TEST(NearestRank, PercentilesAreElementsOfTheSortedValues)
     EXPECT_EQ(nearestRank({7}, 95), 7);
     // Even count: the lower middle, not the mean of the two.
     EXPECT_EQ(nearestRank({1, 4}, 50), 1);
+    // The true median: the middle value, or the two middle values' mean rounded down.
+    EXPECT_EQ(median({}), 0);
+    EXPECT_EQ(median({7}), 7);
+    EXPECT_EQ(median({4, 1}), 2);
+    EXPECT_EQ(median({9, 1, 5}), 5);
+    EXPECT_EQ(median({10, 40, 20, 30}), 25);
+    EXPECT_EQ(median({INT64_MAX, INT64_MAX - 2}), INT64_MAX - 1);
 }
 
 TEST_F(TraceDiffTest, Files)
@@ -173,12 +180,13 @@ TEST_F(TraceDiffTest, StepsMatchByOrder)
     EXPECT_EQ(s1.after->syncGaps, 1u);
     EXPECT_EQ(s1.after->avoidable, 40 * us);
 
-    // Durations 500, 400 -> 400, 500 sorted: median rank 1, p5 rank 1, p95 rank 2.
+    // Durations 500, 400 -> 400, 500 sorted: median their mean, p5 rank 1, p95 rank 2.
     EXPECT_EQ(diff->stepTimeBefore.count, 2u);
-    EXPECT_EQ(diff->stepTimeBefore.median, 400 * us);
+    EXPECT_EQ(diff->stepTimeBefore.median, 450 * us);
     EXPECT_EQ(diff->stepTimeBefore.p5, 400 * us);
     EXPECT_EQ(diff->stepTimeBefore.p95, 500 * us);
-    EXPECT_EQ(diff->stepTimeAfter.median, 300 * us);
+    EXPECT_EQ(diff->stepTimeAfter.median, 350 * us);
+    EXPECT_TRUE(fewSteps(diff->stepTimeBefore, diff->stepTimeAfter));
     EXPECT_EQ(diff->stepTimeAfter.p95, 400 * us);
 }
 
@@ -260,7 +268,7 @@ TEST_F(TraceDiffTest, JsonHasTheContractKeysAndNulls)
     EXPECT_EQ(j["before"]["span_us"].dump(), "900.0");
     EXPECT_TRUE(j["sync_sources"][0]["after"].is_null());
     EXPECT_TRUE(j["sync_sources"][1]["before"].is_null());
-    EXPECT_EQ(j["step_time"]["after"]["median_us"].get<double>(), 300.0);
+    EXPECT_EQ(j["step_time"]["after"]["median_us"].get<double>(), 350.0);
     EXPECT_EQ(j["steps"][0]["before"]["avoidable_us"].get<double>(), 140.0);
 }
 
@@ -275,7 +283,7 @@ TEST_F(TraceDiffTest, CsvRowsWithExactDeltas)
             "140.000,,-140.000\n"),
         std::string::npos);
     EXPECT_NE(csv.find("\nsteps,0,dur_us,500.000,300.000,-200.000\n"), std::string::npos);
-    EXPECT_NE(csv.find("\nstep_time,steps,median_us,400.000,300.000,-100.000\n"),
+    EXPECT_NE(csv.find("\nstep_time,steps,median_us,450.000,350.000,-100.000\n"),
               std::string::npos);
     EXPECT_NE(csv.find("\nops,aten::new_name [cpu_op],count,,2,2\n"), std::string::npos);
     EXPECT_NE(csv.find("\nkernels,K2,count,1,2,1\n"), std::string::npos);

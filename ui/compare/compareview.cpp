@@ -471,7 +471,17 @@ QString CompareView::headerText() const
     const TraceDiff &d = m_data->diff;
     QStringList parts;
     const StepTime &sb = d.stepTimeBefore, &sa = d.stepTimeAfter;
-    if (sb.count && sa.count)
+    if (fewSteps(sb, sa)) {
+        // A median of a few steps hides a change in one of them: every step.
+        QStringList steps;
+        for (const StepDiff &s : d.steps)
+            steps << (s.before && s.after ? tr("#%1 %2").arg(s.index).arg(change(s.before->dur, s.after->dur))
+                                          : tr("#%1 in one trace only").arg(s.index));
+        parts << tr("<b>Step time</b> (each of %1 → %2 steps): %3")
+                     .arg(sb.count)
+                     .arg(sa.count)
+                     .arg(steps.join(QStringLiteral(", ")));
+    } else if (sb.count && sa.count)
         parts << tr("<b>Step time</b> (median of %1 → %2 steps): %3")
                      .arg(sb.count)
                      .arg(sa.count)
