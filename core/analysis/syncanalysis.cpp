@@ -136,4 +136,23 @@ ReplayInput replayInputOf(const TraceModel &model, const AnalysisOptions &option
                             deviceIdsOf(busy.devices));
 }
 
+TimeNs gpuBusyWithin(const SyncAnalysis &analysis, TimeNs from, TimeNs to)
+{
+    std::vector<std::pair<TimeNs, TimeNs>> parts;
+    for (const ReplayActivity &a : analysis.replay.activities) {
+        const TimeNs s = std::max(a.start, from), e = std::min(a.end, to);
+        if (s < e)
+            parts.emplace_back(s, e);
+    }
+    std::sort(parts.begin(), parts.end());
+    TimeNs busy = 0, reach = from;
+    for (const auto &[s, e] : parts) {
+        if (e <= reach)
+            continue;
+        busy += e - std::max(s, reach);
+        reach = e;
+    }
+    return busy;
+}
+
 } // namespace syncscope

@@ -172,6 +172,12 @@ bool isLibraryFrame(std::string_view name, const std::vector<std::string> &extra
 SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &options = {},
                           const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
 
+// How long any GPU of the analysis ran work (kernels, copies, sets: the
+// union over devices) within [from, to). A blocking call that lasts much
+// longer than this waited for something the trace does not show: the
+// runtime's or driver's set-up, lazy code loading, another process.
+TimeNs gpuBusyWithin(const SyncAnalysis &analysis, TimeNs from, TimeNs to);
+
 // SyncAnalysis::replay alone, exactly as analyzeSyncs builds it, without the
 // figures and their replays: what a job's collectives and clock offsets need.
 ReplayInput replayInputOf(const TraceModel &model, const AnalysisOptions &options = {},

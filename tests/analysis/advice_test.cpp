@@ -80,7 +80,8 @@ TEST(Advice, TheBuiltInRulesAreTheResourceFileAndHaveEveryNamedId)
          {"item", "truthiness", "nonzero", "bool-mask-index", "masked-select", "bool-mask-assign", "cpu-index",
           "unique", "repeat-interleave", "bincount", "histc", "one-hot", "multinomial", "equal-allclose",
           "to-host", "to-device-pageable", "pageable-copy", "linalg-check-errors", "ctc-lengths",
-          "grad-scaler", "clip-grad-nonfinite", "explicit-sync", "host-scalar-shape"})
+          "grad-scaler", "clip-grad-nonfinite", "explicit-sync", "host-scalar-shape", "hip-to-device-sync",
+          "hip-sync-copy"})
         EXPECT_GE(rules.find(id), 0) << id;
     for (const AdviceRule &r : rules.rules) {
         EXPECT_FALSE(r.before.empty()) << r.id;
@@ -146,6 +147,20 @@ TEST(Advice, EachRuleOnAHandMadeChain)
         {facts("cudaDeviceSynchronize", {}), "explicit-sync"},
         {facts("cudaEventSynchronize", {"ProfilerStep#3"}), "explicit-sync"},
         {facts("hipStreamSynchronize", {"## forward ##"}), "explicit-sync"},
+        // ROCm marks no pinned or pageable memory: the blocking copy call and
+        // its direction say it.
+        {facts("hipMemcpyWithStream", {"aten::copy_", "aten::_to_copy", "aten::to"}, {},
+               "Memcpy HtoD (Host -> Device)"),
+         "hip-to-device-sync"},
+        {facts("hipMemcpyWithStream", {"aten::copy_", "aten::lift_fresh", "aten::tensor"}, {},
+               "Memcpy HtoD (Host -> Device)"),
+         "hip-to-device-sync"},
+        {facts("hipMemcpy", {"aten::copy_"}, {}, "Memcpy HtoD (Host -> Device)"), "hip-to-device-sync"},
+        {facts("hipMemcpyWithStream", {"aten::copy_", "aten::_to_copy", "aten::to"}, {},
+               "Memcpy DtoH (Device -> Host)"),
+         "to-host"},
+        {facts("hipMemcpyWithStream", {"aten::copy_"}, {}, "Memcpy DtoD (Device -> Device)"), "hip-sync-copy"},
+        {facts("hipMemcpyDtoH", {}), "hip-sync-copy"},
         // No rule knows these: no guess.
         {facts("cudaDeviceSynchronize", {"aten::mm"}), "(none)"},
         {facts(sync, {"aten::copy_"}, {}, "Memcpy DtoH (Device -> Pinned)"), "(none)"},

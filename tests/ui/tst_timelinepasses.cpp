@@ -473,6 +473,28 @@ private Q_SLOTS:
         // Between boxes of the same row, the background shows.
         QCOMPARE(QColor(image.pixel(x(350), y)), QColor(Qt::white));
     }
+
+    // A long slice right after a tiny one of the same colour shares its first
+    // pixel column: the box is one, and the long slice keeps its label.
+    void aLongSliceAfterATinyOneKeepsItsLabel()
+    {
+        const std::string json = R"({"traceEvents": [
+ {"ph": "X", "cat": "cuda_runtime", "name": "hipLaunchKernel", "pid": 1, "tid": 1, "ts": 0, "dur": 0.3},
+ {"ph": "X", "cat": "cuda_runtime", "name": "hipMemcpyWithStream", "pid": 1, "tid": 1, "ts": 0.5, "dur": 900}
+]})";
+        m_data = TimelineData::build({loadTraceFromMemory(json, "long.json")});
+        m_layout.reset(m_data.get());
+        m_map = TimeMapping(m_data->minTime(), m_data->minTime() + 1'000'000, kWidth); // 1 px per us
+        const FrameContext ctx = context();
+        const auto st = prepared(SlicesPass(), ctx, 1);
+        const auto &s = stateAs<SlicesPass::State>(*st);
+        const auto &boxes = s.boxes.byColor[size_t(palette::categoryColor("cuda_runtime"))];
+        QCOMPARE(boxes.size(), size_t(1)); // one box over both
+        QStringList labels;
+        for (const BoxLabel &l : s.labels)
+            labels << l.text;
+        QVERIFY2(labels.contains(QStringLiteral("hipMemcpyWithStream")), qPrintable(labels.join(QLatin1Char('|'))));
+    }
 };
 
 QTEST_MAIN(TstTimelinePasses)

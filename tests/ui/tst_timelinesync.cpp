@@ -1054,6 +1054,37 @@ private Q_SLOTS:
         }
     }
 
+    // A synchronous HIP copy under torch.tensor(...): its rule's rewrite, and a
+    // 493 ms wait while the GPU ran 5 us is said to be outside the trace
+    // (tests/data/hip_sync_copy.json).
+    void aSynchronousHipCopyGetsItsRewriteAndItsWait()
+    {
+        TimelinePage page;
+        page.resize(1400, 800);
+        page.show();
+        QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/hip_sync_copy.json")}));
+        const auto data = page.data();
+        const SyncAnalysis &sa = data->files()[0].sync;
+        QCOMPARE(sa.syncCalls.size(), size_t(1));
+        page.view()->selectEvent(data->eventOf(0, sa.syncCalls[0].event), true);
+        EventDetailsPanel *d = page.detailsPanel();
+        QVERIFY2(d->field(QStringLiteral("What to change")).contains(QStringLiteral("[hip-to-device-sync]")),
+                 qPrintable(d->field(QStringLiteral("What to change"))));
+        QCOMPARE(d->field(QStringLiteral("Waited outside the trace")),
+                 QStringLiteral("the GPU ran work for %1 of this call's %2: the rest of the wait was for something "
+                                "the trace does not show (the runtime's or driver's set-up, lazy code loading, or "
+                                "another process on the GPU)")
+                     .arg(formatDuration(5'000), formatDuration(493'000'000)));
+        QCOMPARE(gpuBusyWithin(sa, 0, 493'500'000), TimeNs(75'000)); // 30 + 5 + 40 us of work
+        QCOMPARE(gpuBusyWithin(sa, 25'000, 493'102'000), TimeNs(27'000));
+        // A short blocking call is not explained this way.
+        QVERIFY(load(page, {m_hand}));
+        for (const SyncCall &c : page.data()->files()[0].sync.syncCalls) {
+            page.view()->selectEvent(page.data()->eventOf(0, c.event), true);
+            QVERIFY(page.detailsPanel()->field(QStringLiteral("Waited outside the trace")).isEmpty());
+        }
+    }
+
     // The runtime in the header, the device's name on its GPU tracks, and a graph
     // launch's kernels in its details (tests/data: hip_item_sync.json, graph_launch.json).
     void runtimeDeviceNamesAndGraphLaunches()

@@ -18,6 +18,9 @@ namespace {
 
 QString qs(std::string_view s) { return QString::fromUtf8(s.data(), int(s.size())); }
 
+// A blocking call this long with an idle GPU is explained in Details.
+constexpr TimeNs kLongWaitNs = 1'000'000;
+
 void addJson(QTreeWidgetItem *parent, const QString &key, const QJsonValue &v)
 {
     auto *item = new QTreeWidgetItem(parent, {key});
@@ -203,6 +206,16 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
                                       : tr("the GPU was not idle while it waited"));
         if (c->pageableCopy)
             add(tr("Hidden sync"), tr("a device-to-host copy into pageable memory blocks the host"));
+        // A long wait with an idle GPU: it waited for something the trace does not show.
+        if (c->dur >= kLongWaitNs) {
+            const TimeNs busy = gpuBusyWithin(file.sync, c->start, c->end());
+            if (busy * 2 <= c->dur)
+                add(tr("Waited outside the trace"),
+                    tr("the GPU ran work for %1 of this call's %2: the rest of the wait was for something the "
+                       "trace does not show (the runtime's or driver's set-up, lazy code loading, or another "
+                       "process on the GPU)")
+                        .arg(formatDuration(busy), formatDuration(c->dur)));
+        }
         add(tr("Avoidable"), tr("%1 (the GPUs finish this much earlier in a replay without this call alone)")
                                  .arg(formatDuration(c->avoidable)));
         if (c->avoidable == 0 && gaps > 0)

@@ -68,9 +68,12 @@ QRect RowBuilder::add(int color, int l, int r, bool gapAfter)
     // Two events in the same pixel column with the same colour: one rect.
     if (color == lastColor && l <= lastRight && !batch.empty()) {
         QRect &prev = batch[lastIndex];
-        prev.setRight(std::max(prev.right(), l + w - 1));
+        const int oldRight = prev.right();
+        prev.setRight(std::max(oldRight, l + w - 1));
         lastRight = prev.right() + 1;
-        return QRect();
+        // Its own part: the columns right of what the box covered before.
+        const int from = std::max(l, oldRight + 1);
+        return prev.right() >= from ? QRect(from, top, prev.right() - from + 1, height) : QRect();
     }
     batch.emplace_back(l, top, w, height);
     lastColor = color;

@@ -89,7 +89,9 @@ struct RowBuilder {
 
     // Pixel column range of [s, e): always at least one pixel.
     std::pair<int, int> columns(TimeNs s, TimeNs e) const;
-    // Returns the rect added, or a null one when it extended the previous box.
+    // Returns the columns this event covers: the rect added, or, where it
+    // extended the previous box (same colour, same pixel column), its own part
+    // of that box, so that a long event after a tiny one keeps its label.
     QRect add(int color, int l, int r, bool gapAfter);
     void label(const QRect &r, uint32_t file, StrId name, uint32_t count, int color);
 };
