@@ -15,6 +15,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "../common/files.h"
 #include "trace/traceloader.h"
 #include "activity.h"
 
@@ -32,14 +33,6 @@ std::string tempPath(const std::string &name)
     return ::testing::TempDir() + "syncscope_cli_" + std::to_string(::getpid()) + "_" + name;
 }
 
-std::string slurp(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
-
 Result run(const std::string &args)
 {
     const std::string errFile = tempPath("stderr.txt");
@@ -54,7 +47,7 @@ Result run(const std::string &args)
         r.out.append(buf.data(), n);
     const int status = ::pclose(p);
     r.code = WIFEXITED(status) ? WEXITSTATUS(status) : -1;
-    r.err = slurp(errFile);
+    r.err = syncscope::test::readFile(errFile);
     std::remove(errFile.c_str());
     return r;
 }
@@ -93,7 +86,7 @@ TEST(Cli, SampleWritesTheContractShape)
                            " --n 50 --k 9 --batch 3 --dim 4 --pos-frac 0.3 --ignore-frac 0.2 --seed 5 --json '" +
                            out + "'");
         ASSERT_EQ(r.code, 0) << r.err;
-        const auto j = json::parse(slurp(out));
+        const auto j = json::parse(syncscope::test::readFile(out));
         std::remove(out.c_str());
         for (const char *key : {"variant", "n", "k", "batch", "dim", "seed", "device", "input", "output"})
             EXPECT_TRUE(j.contains(key)) << key;
@@ -147,7 +140,7 @@ TEST(Cli, BenchPrintsATableAndWritesJsonAndCsv)
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("median ms"), std::string::npos);
     EXPECT_NE(r.err.find("100%"), std::string::npos) << "progress goes to stderr";
-    const auto j = json::parse(slurp(js));
+    const auto j = json::parse(syncscope::test::readFile(js));
     for (const char *key : {"device", "torch_version", "threads", "results"})
         EXPECT_TRUE(j.contains(key)) << key;
     EXPECT_EQ(j["threads"], 1);
@@ -160,7 +153,7 @@ TEST(Cli, BenchPrintsATableAndWritesJsonAndCsv)
         EXPECT_EQ(res["iters"], 3);
         EXPECT_TRUE(res["syncs_per_step"].is_null());
     }
-    EXPECT_EQ(lines(slurp(csv)), 7);
+    EXPECT_EQ(lines(syncscope::test::readFile(csv)), 7);
     std::remove(js.c_str());
     std::remove(csv.c_str());
 }
@@ -258,7 +251,7 @@ TEST(CliOutputs, AnOutputThatIsAnInputIsRefusedBeforeAnyWork)
         EXPECT_EQ(lines(r.err), 1) << r.err;
         EXPECT_NE(r.err.find("is the input file"), std::string::npos) << r.err;
         EXPECT_EQ(r.out, "") << "the analysis ran before the refusal";
-        EXPECT_EQ(slurp(trace), kTinyTrace) << "the input was overwritten";
+        EXPECT_EQ(syncscope::test::readFile(trace), kTinyTrace) << "the input was overwritten";
     }
     std::remove(link.c_str());
     std::remove(hard.c_str());
@@ -318,7 +311,7 @@ TEST(CliOutputs, AClosedPipeIsAnError)
     const int status = std::system(cmd.c_str());
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 1);
-    const std::string err = slurp(errFile);
+    const std::string err = syncscope::test::readFile(errFile);
     EXPECT_NE(err.find("standard output"), std::string::npos) << err;
     std::remove(errFile.c_str());
 }

@@ -1,6 +1,7 @@
 // What an atomic write keeps of what the user had, and what it never leaves behind.
 #include "common/error.h"
 #include "trace/atomicfile.h"
+#include "../common/files.h"
 #include "testutil.h"
 
 #include <gtest/gtest.h>
@@ -36,14 +37,6 @@ std::string freshDir()
     return syncscope::test::freshDir("syncscope_atomic");
 }
 
-std::string slurp(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::ostringstream os;
-    os << in.rdbuf();
-    return os.str();
-}
-
 std::vector<std::string> entries(const std::string &dir)
 {
     std::vector<std::string> out;
@@ -70,7 +63,7 @@ TEST(AtomicFile, ReplacedFileKeepsItsMode)
     writeFileAtomically(path, "old");
     ASSERT_EQ(::chmod(path.c_str(), 0640), 0);
     writeFileAtomically(path, "new");
-    EXPECT_EQ(slurp(path), "new");
+    EXPECT_EQ(syncscope::test::readFile(path), "new");
     EXPECT_EQ(modeOf(path), 0640u);
     ASSERT_EQ(::chmod(path.c_str(), 0600), 0);
     writeFileAtomically(path, "newer");
@@ -99,12 +92,12 @@ TEST(AtomicFile, SymlinkedOutputIsWrittenThroughToItsTarget)
     struct stat st;
     ASSERT_EQ(::lstat(link.c_str(), &st), 0);
     EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the symlink was replaced by a file";
-    EXPECT_EQ(slurp(target), "new");
+    EXPECT_EQ(syncscope::test::readFile(target), "new");
     // A dangling link creates its target.
     const std::string dangling = dir + "/dangling.json";
     ASSERT_EQ(::symlink("made.json", dangling.c_str()), 0);
     writeFileAtomically(dangling, "made");
-    EXPECT_EQ(slurp(dir + "/made.json"), "made");
+    EXPECT_EQ(syncscope::test::readFile(dir + "/made.json"), "made");
     ASSERT_EQ(::lstat(dangling.c_str(), &st), 0);
     EXPECT_TRUE(S_ISLNK(st.st_mode));
 }

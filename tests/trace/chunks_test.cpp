@@ -3,6 +3,7 @@
 // the same sentence), so every token of every fixture crosses a refill somewhere.
 #include "common/error.h"
 #include "modelequal.h"
+#include "../common/files.h"
 #include "testutil.h"
 #include "trace/traceloader.h"
 
@@ -16,19 +17,12 @@
 
 using namespace syncscope;
 using syncscope::test::dataPath;
+using syncscope::test::readFile;
 using syncscope::test::modelDifference;
 
 namespace {
 
 constexpr size_t kMaxChunk = 64;
-
-std::string readFile(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 // Every .json and .json.gz file of tests/data, by name.
 std::vector<std::string> fixtures()

@@ -1,5 +1,6 @@
 // Loader and model on the hand-written traces in tests/data.
 #include "common/error.h"
+#include "../common/files.h"
 #include "testutil.h"
 #include "trace/traceloader.h"
 
@@ -16,17 +17,10 @@
 
 using namespace syncscope;
 using syncscope::test::dataPath;
+using syncscope::test::readFile;
 using syncscope::test::findEvent;
 
 namespace {
-
-std::string readFile(const std::string &path)
-{
-    std::ifstream in(path, std::ios::binary);
-    std::stringstream ss;
-    ss << in.rdbuf();
-    return ss.str();
-}
 
 std::string loadError(const std::string &path)
 {

@@ -2,6 +2,7 @@
 // frames, drag to reorder, global instants, counters, the gap jump and the name
 // panel. A small hand-written trace whose rows are known, and the synthetic one.
 #include "synthetictrace.h"
+#include "uievents.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
 #include "timeline/passes/blockingcallspass.h"
@@ -25,6 +26,7 @@
 
 using namespace syncscope;
 using namespace syncscope::ui;
+using syncscope::test::sendMouse;
 
 namespace {
 
@@ -56,14 +58,6 @@ const char *kTrace = R"json({"traceEvents": [
  {"ph": "i", "s": "g", "name": "Iteration Start: PyTorch Profiler", "pid": "Traces", "tid": "Trace PyTorch Profiler", "ts": 5},
  {"ph": "i", "s": "g", "name": "Record Window End", "pid": "", "tid": "", "ts": 950}
 ]})json";
-
-void sendMouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
-               Qt::MouseButtons buttons)
-{
-    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons,
-                  Qt::NoModifier);
-    QApplication::sendEvent(w, &e);
-}
 
 void click(QWidget *w, QPoint pos)
 {

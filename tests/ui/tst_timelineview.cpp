@@ -1,6 +1,7 @@
 // The timeline widget with synthetic input: keys, wheel, drag, click, shift+drag,
 // and the level-of-detail geometry it caches.
 #include "synthetictrace.h"
+#include "uievents.h"
 #include "timeline/timelinedata.h"
 #include "timeline/passes/blockingcallspass.h"
 #include "timeline/passes/gapbandspass.h"
@@ -12,24 +13,8 @@
 
 using namespace syncscope;
 using namespace syncscope::ui;
-
-namespace {
-
-void sendMouse(QWidget *w, QEvent::Type type, QPoint pos, Qt::MouseButton button,
-               Qt::MouseButtons buttons, Qt::KeyboardModifiers mods = Qt::NoModifier)
-{
-    QMouseEvent e(type, QPointF(pos), w->mapToGlobal(QPointF(pos)), button, buttons, mods);
-    QApplication::sendEvent(w, &e);
-}
-
-void sendWheel(QWidget *w, QPoint pos, QPoint angle, Qt::KeyboardModifiers mods = Qt::NoModifier)
-{
-    QWheelEvent e(QPointF(pos), w->mapToGlobal(QPointF(pos)), QPoint(), angle, Qt::NoButton, mods,
-                  Qt::NoScrollPhase, false);
-    QApplication::sendEvent(w, &e);
-}
-
-} // namespace
+using syncscope::test::sendMouse;
+using syncscope::test::sendWheel;
 
 class TstTimelineView : public QObject {
     Q_OBJECT
