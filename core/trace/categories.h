@@ -29,6 +29,8 @@ inline constexpr std::string_view kGpuAnnotation = "gpu_user_annotation";
 // OS runtime calls of an Nsight Systems export (read, ioctl, ...): drawn on
 // their thread, given no meaning by the analysis.
 inline constexpr std::string_view kOsRuntime = "os_runtime";
+// Kineto's instant events on a CPU thread ("ph": "i").
+inline constexpr std::string_view kCpuInstant = "cpu_instant_event";
 
 inline bool isGpuActivity(std::string_view cat)
 {

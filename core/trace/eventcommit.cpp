@@ -1,6 +1,7 @@
 #include "trace/eventcommit.h"
 
 #include "common/error.h"
+#include "trace/categories.h"
 #include "trace/jsonscanner.h"
 
 #include <limits>
@@ -102,7 +103,7 @@ void EventCommitter::commit(const RawEvent &ev, uint64_t offset)
         // The legacy autograd profiler (LibTorch without Kineto) writes its ops
         // without a category, under the pid "CPU Functions": they are CPU ops.
         const std::string_view cat =
-            ev.cat.empty() && ev.pid == "CPU Functions" ? std::string_view("cpu_op") : ev.cat;
+            ev.cat.empty() && ev.pid == "CPU Functions" ? category::kCpuOp : ev.cat;
         b.addComplete(t, ev.ts, dur, b.intern(ev.name), b.internCategory(cat), b.storeArgs(ev.args), keys);
         return;
     }

@@ -2,6 +2,8 @@
 // byte count and the warnings it keeps. TraceBuilder fills it.
 #include "trace/tracemodel.h"
 
+#include "trace/categories.h"
+
 #include "common/error.h"
 
 #include <algorithm>
@@ -24,17 +26,17 @@ std::string_view normalizeCategory(std::string_view cat)
     if (cat.empty() || cat[0] < 'A' || cat[0] > 'Z')
         return cat;
     if (cat == "Operator")
-        return "cpu_op";
+        return category::kCpuOp;
     if (cat == "Runtime")
-        return "cuda_runtime";
+        return category::kRuntime;
     if (cat == "Driver")
-        return "cuda_driver";
+        return category::kDriver;
     if (cat == "Kernel")
-        return "kernel";
+        return category::kKernel;
     if (cat == "Memcpy")
-        return "gpu_memcpy";
+        return category::kMemcpy;
     if (cat == "Memset")
-        return "gpu_memset";
+        return category::kMemset;
     return cat;
 }
 

@@ -206,7 +206,7 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
     const TraceModel &m = *file.model;
     const auto &mtracks = m.tracks();
     file.unevenCut = unevenCutSentence(m);
-    const StrId pyCat = m.findString("python_function");
+    const StrId pyCat = m.findString(category::kPythonFunction);
     if (pyCat != kNoStr)
         for (const Track &t : mtracks)
             if (std::find(t.cat.begin(), t.cat.end(), pyCat) != t.cat.end()) {

@@ -1,6 +1,8 @@
 #pragma once
 // Colours of event categories: the well-known PyTorch categories get fixed,
 // distinguishable colours; any other category is hashed onto the rest.
+#include "trace/categories.h"
+
 #include <QColor>
 
 #include <string_view>
@@ -19,10 +21,10 @@ inline int categoryColor(std::string_view cat)
 {
     struct Known { std::string_view cat; int color; };
     static constexpr Known known[] = {
-        {"cpu_op", 0},          {"user_annotation", 1}, {"python_function", 2},
-        {"cuda_runtime", 3},    {"cuda_driver", 4},     {"kernel", 5},
-        {"gpu_memcpy", 6},      {"gpu_memset", 7},      {"gpu_user_annotation", 8},
-        {"cuda_sync", 9},       {"cpu_instant_event", 10},
+        {category::kCpuOp, 0},   {category::kUserAnnotation, 1}, {category::kPythonFunction, 2},
+        {category::kRuntime, 3}, {category::kDriver, 4},         {category::kKernel, 5},
+        {category::kMemcpy, 6},  {category::kMemset, 7},         {category::kGpuAnnotation, 8},
+        {category::kCudaSync, 9}, {category::kCpuInstant, 10},
     };
     for (const Known &k : known)
         if (k.cat == cat)
