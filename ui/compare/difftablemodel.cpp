@@ -3,7 +3,7 @@
 #include "analysis/csv.h"
 #include "analysis/jsonwriter.h"
 #include "compare/comparedata.h"
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <limits>
 

@@ -3,8 +3,8 @@
 // before, after and the change side by side. Times are shown and exported as
 // exact microseconds from integer ns; Qt::UserRole holds the number to sort by
 // (a missing side sorts as -infinity, so "absent" rows gather at one end).
-#include "timeline/timeformat.h"
 #include "analysis/tracediff.h"
+#include "shared/timeformat.h"
 
 #include <QAbstractTableModel>
 

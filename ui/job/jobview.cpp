@@ -5,7 +5,7 @@
 #include "job/jobheatmap.h"
 #include "job/jobtablemodels.h"
 #include "shared/savefolder.h"
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QAction>
 #include <QApplication>

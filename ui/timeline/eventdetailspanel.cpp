@@ -2,7 +2,7 @@
 
 #include "analysis/advice.h"
 #include "analysis/runtime.h"
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 #include "trace/categories.h"
 
 #include <QHeaderView>

@@ -1,6 +1,6 @@
 #include "timeline/stepchart.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
 
 #include <QCategoryAxis>

@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "jobs/jobrunner.h"
+#include "shared/timeformat.h"
 #include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
 #include "timeline/devicetablemodel.h"
@@ -11,7 +12,6 @@
 #include "timeline/stepchart.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
-#include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 #include "trace/traceloader.h"

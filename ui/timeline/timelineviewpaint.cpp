@@ -3,7 +3,7 @@
 // band, the names panel, the indicator).
 #include "timeline/timelineview.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QPainter>
 #include <QScrollBar>

@@ -2,7 +2,7 @@
 // name panel's clicks, drags and resize, the context menu and the tooltips.
 #include "timeline/timelineview.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QAction>
 #include <QActionGroup>
