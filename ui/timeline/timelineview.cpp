@@ -135,15 +135,18 @@ void TimelineView::setMapping(const TimeMapping &map)
     if (m.span() < kMinSpan)
         m = TimeMapping::fitted(m.start() + m.span() / 2, m.start() + m.span() / 2, m.width(), kMinSpan);
     if (m_data) {
-        const TimeNs lo = m_data->minTime(), hi = m_data->maxTime();
-        const TimeNs margin = std::max<TimeNs>((hi - lo) / 20, 1000);
-        m = m.clampedTo(lo, hi, margin);
+        m = m.clampedTo(m_data->minTime(), m_data->maxTime(), viewMargin());
     }
     if (m == m_map)
         return;
     m_map = m;
     viewport()->update();
     Q_EMIT visibleRangeChanged();
+}
+
+TimeNs TimelineView::viewMargin() const
+{
+    return m_data ? std::max<TimeNs>((m_data->maxTime() - m_data->minTime()) / 20, 1000) : 0;
 }
 
 void TimelineView::setVisibleRange(TimeNs t0, TimeNs t1)

@@ -101,6 +101,14 @@ public:
     // What a click on the step band does: zoomToStep, then stepActivated.
     void activateStep(int step);
 
+    // The ruler's ticks over the view: viewport x and label (the grid's lines
+    // are at the same x).
+    struct RulerTick {
+        int x = 0;
+        QString label;
+    };
+    std::vector<RulerTick> rulerTicks() const;
+
     TimelineEvent eventAt(const QPoint &viewportPos) const;
     // Viewport rect of an event's box (for tests and overlays).
     QRect eventRect(const TimelineEvent &e) const;
@@ -199,6 +207,8 @@ private:
     Zone zoneAt(const QPoint &pos) const;
 
     void setMapping(const TimeMapping &map);
+    // How far past the trace's ends the view may go.
+    TimeNs viewMargin() const;
     void updateScrollBar();
     void ensureGeometry();
     double cursorPlotX() const;
