@@ -5,7 +5,9 @@
 #include "compare/comparedata.h"
 #include "shared/timeformat.h"
 
+#include <cstring>
 #include <limits>
+#include <map>
 
 namespace syncscope::ui {
 
@@ -107,13 +109,25 @@ void DiffTableModel::setData(std::shared_ptr<const CompareData> data)
 {
     beginResetModel();
     m_data = std::move(data);
-    m_timeColumns.assign(size_t(columnCount()), DurationColumn());
+    // One unit per figure: its before, after and change columns are read
+    // side by side, so they share the unit their values together ask for.
+    const std::vector<std::string> keys = columnKeys();
+    auto figure = [](std::string key) {
+        for (const char *side : {"_before_us", "_after_us", "_delta_us"})
+            if (key.size() > std::strlen(side) && key.compare(key.size() - std::strlen(side), std::string::npos, side) == 0)
+                return key.substr(0, key.size() - std::strlen(side));
+        return key;
+    };
+    std::map<std::string, DurationColumn> units;
     for (int r = 0; r < rowCount(); ++r)
         for (int c = 0; c < columnCount(); ++c) {
             const Cell cl = cell(r, c);
             if (cl.kind == Cell::Time && cl.number)
-                m_timeColumns[size_t(c)].add(*cl.number);
+                units[figure(keys[size_t(c)])].add(*cl.number);
         }
+    m_timeColumns.assign(size_t(columnCount()), DurationColumn());
+    for (int c = 0; c < columnCount(); ++c)
+        m_timeColumns[size_t(c)] = units[figure(keys[size_t(c)])];
     endResetModel();
 }
 

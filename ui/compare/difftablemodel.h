@@ -61,7 +61,7 @@ private:
 
     Section m_section;
     std::shared_ptr<const CompareData> m_data;
-    std::vector<DurationColumn> m_timeColumns; // per column: one unit for its times
+    std::vector<DurationColumn> m_timeColumns; // per column: one unit per figure (before, after, change)
 };
 
 } // namespace syncscope::ui
