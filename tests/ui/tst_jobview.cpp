@@ -25,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -179,6 +180,44 @@ private Q_SLOTS:
         QVERIFY(view.warningsText().startsWith(QStringLiteral("2 warnings")));
         QVERIFY(view.warningsText().contains(QStringLiteral("missing on rank 0")));
         QVERIFY(view.warningsText().contains(QStringLiteral("differ across ranks")));
+    }
+
+    // The Ranks table's two costs and the headline's third are told apart by
+    // a key beside the table, in the figures the table shows for its current
+    // row (the top row first).
+    void costKeyBesideTheRanks()
+    {
+        JobView view;
+        view.resize(1200, 800);
+        view.setJob(fakeJob());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QLabel *key = view.costKey();
+        QTableView *t = view.rankTable();
+        QVERIFY(key->isVisible());
+        // Just above the table, within its width.
+        const QRect k(key->mapTo(&view, QPoint(0, 0)), key->size()), table(t->mapTo(&view, QPoint(0, 0)), t->size());
+        QVERIFY2(k.bottom() < table.top() && table.top() - k.bottom() < 20 && k.left() >= table.left() - 4 &&
+                     k.right() <= table.right() + 4,
+                 qPrintable(QStringLiteral("key %1,%2 %3x%4; table %5,%6").arg(k.x()).arg(k.y()).arg(k.width())
+                                .arg(k.height()).arg(table.x()).arg(table.y())));
+        QVERIFY(key->height() >= key->heightForWidth(key->width())); // not cut
+        auto cell = [&](int row, int column) { return t->model()->index(row, column).data().toString(); };
+        auto says = [&](int row) {
+            const QString text = key->text();
+            return text.contains(QStringLiteral("<b>Local avoidable</b> ") + cell(row, JobRankModel::LocalAvoidable)) &&
+                   text.contains(QStringLiteral("<b>Job avoidable</b> ") + cell(row, JobRankModel::JobAvoidable)) &&
+                   text.contains(QStringLiteral("rank %1's").arg(cell(row, JobRankModel::Rank))) &&
+                   text.contains(QStringLiteral("<b>Headline</b> 1.235 ms"));
+        };
+        QCOMPARE(cell(0, JobRankModel::Rank), QStringLiteral("1")); // job avoidable, largest first
+        QVERIFY2(says(0), qPrintable(key->text()));
+        QVERIFY(view.headlineText().contains(QStringLiteral("1.235 ms")));
+        t->setCurrentIndex(t->model()->index(2, JobRankModel::Rank));
+        QVERIFY(cell(2, JobRankModel::Rank) != QStringLiteral("1"));
+        QVERIFY2(says(2), qPrintable(key->text()));
+        view.setJob(nullptr);
+        QVERIFY(key->isHidden());
     }
 
     void columnsByStepNumberWithEmptyCells()

@@ -38,6 +38,9 @@ public:
 
     QString headlineText() const;
     QString warningsText() const;
+    // The key of the three costs beside the Ranks table, for its current row
+    // (the top row until one is picked): local, job and all-ranks avoidable.
+    QLabel *costKey() const { return m_costKey; }
     JobHeatMap *heatMap() const { return m_heatMap; }
     QComboBox *metricBox() const { return m_metric; }
     QComboBox *orderBox() const { return m_order; }
@@ -81,6 +84,7 @@ protected:
 
 private:
     void updateHeadline();
+    void updateCostKey();
     void fitSplitter();
     void tableMenu(QTableView *table, const QPoint &pos);
     QString exportBaseName() const;
@@ -88,6 +92,7 @@ private:
     std::shared_ptr<const JobScale> m_job;
     QLabel *m_headline = nullptr;
     QLabel *m_warnings = nullptr;
+    QLabel *m_costKey = nullptr;
     QComboBox *m_metric = nullptr;
     QComboBox *m_order = nullptr;
     QWidget *m_legend = nullptr;
