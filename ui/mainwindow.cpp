@@ -132,6 +132,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         showPage(TimelinePageIndex);
         showRankWindowInTimeline(*m_timeline->view(), file, start, end);
     });
+    connect(m_job, &JobPage::showBlame, this,
+            [this](int file, TimeNs start, TimeNs end, const CollectiveBlame &blame) {
+                showPage(TimelinePageIndex);
+                showBlameInTimeline(*m_timeline->view(), file, start, end, blame);
+            });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         // Page shortcuts (Ctrl+R, Esc, W/A/S/D) follow the focus, so move it into the page.
         if (QWidget *page = m_tabs->widget(index)) {

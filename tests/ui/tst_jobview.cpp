@@ -328,7 +328,7 @@ private Q_SLOTS:
     {
         JobView view;
         view.setJob(fakeJob());
-        QSignalSpy spy(&view, &JobView::showRankWindow);
+        QSignalSpy spy(&view, &JobView::showBlameWindow);
         // collective 0 #3 on rank 2: aligned [21, 22] ms is [1 s + 21 ms, 1 s + 22 ms]
         // in rank 2's clock; the latest step begun by then is #11 at 1 s + 20 ms,
         // which ends at 1 s + 30 ms.
@@ -337,6 +337,11 @@ private Q_SLOTS:
         QCOMPARE(spy.at(0).at(0).toInt(), 2);
         QCOMPARE(spy.at(0).at(1).value<TimeNs>(), kOffset2 + 20'000'000);
         QCOMPARE(spy.at(0).at(2).value<TimeNs>(), kOffset2 + 30'000'000);
+        // the blame itself, in rank 2's clock: what the Timeline selects
+        const auto blame = spy.at(0).at(3).value<CollectiveBlame>();
+        QCOMPARE(blame.start, kOffset2 + 21'000'000);
+        QCOMPARE(blame.end, kOffset2 + 22'000'000);
+        QCOMPARE(blame.name, std::string("ncclKernel_AllReduce_RING_LL_Sum_float"));
         // before any step of rank 1 (offset -500 ns): the collective alone
         view.showBlame(1);
         QCOMPARE(spy.at(1).at(0).toInt(), 1);

@@ -4,8 +4,10 @@
 #include "explorer/explorerpage.h"
 #include "job/jobheatmap.h"
 #include "job/jobpage.h"
+#include "job/jobtablemodels.h"
 #include "job/jobview.h"
 #include "mainwindow.h"
+#include "timeline/eventdetailspanel.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
@@ -23,6 +25,8 @@
 #include <QSettings>
 #include <QFileInfo>
 #include <QSet>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTimer>
 #include <QApplication>
 
@@ -163,6 +167,90 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(20000));
         QVERIFY(!window.jobPage()->view()->job());
         QVERIFY(window.jobPage()->noteText().contains(QStringLiteral("shows one file")));
+    }
+
+    // A blame row of the Job view selects what it blames in the Timeline: the
+    // late sync call on the last rank, with the collective it made late; the
+    // details show the call, and the pinned area shows that rank's GPU streams.
+    void blameRowSelectsTheLateSyncAndTheCollective()
+    {
+        const QDir dir(QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/param_dlrm_8ranks"));
+        QStringList files;
+        for (const QString &n : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            files << dir.filePath(n);
+        if (files.size() != 8)
+            QSKIP("../shared/traces/param_dlrm_8ranks is not here");
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy ready(window.jobPage(), &JobPage::jobReady);
+        window.openPaths(files);
+        QVERIFY(ready.wait(60000));
+        window.showPage(MainWindow::JobPageIndex);
+        JobView *jobView = window.jobPage()->view();
+        QTableView *table = jobView->blameTable();
+        QTRY_VERIFY(table->isVisible());
+        // The top row: the collective its last rank reached the latest.
+        const QModelIndex top = table->model()->index(0, CollectiveBlameModel::Cause);
+        const auto *proxy = qobject_cast<const QSortFilterProxyModel *>(table->model());
+        QVERIFY(proxy);
+        const syncscope::CollectiveBlame b = jobView->job()->blame[size_t(proxy->mapToSource(top).row())];
+        QVERIFY(b.hasCause);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(top).center());
+        QCOMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
+
+        TimelineView *view = window.timeline()->view();
+        const auto data = view->data();
+        const TimelineEvent call = view->selectedEvent();
+        QVERIFY(call.valid());
+        const uint32_t file = data->tracks()[size_t(call.track)].file;
+        QCOMPARE(data->files()[file].model->info().rank, b.lastRank);
+        QCOMPARE(std::string(data->name(call)), b.cause.sync);
+        // One of the blamed source's calls: the last of them to end before the collective.
+        const syncscope::SyncAnalysis &sa = data->files()[file].sync;
+        const syncscope::SyncCall *blamed = nullptr;
+        for (const syncscope::SyncCall &c : sa.syncCalls)
+            if (data->eventOf(file, c.event) == call)
+                blamed = &c;
+        QVERIFY(blamed && blamed->source >= 0);
+        const syncscope::SyncSource &src = sa.sources[size_t(blamed->source)];
+        QCOMPARE(std::string(data->files()[file].model->str(src.sync)), b.cause.sync);
+        QCOMPARE(view->selectedWith().size(), size_t(1));
+        const TimelineEvent collective = view->selectedWith().front();
+        QCOMPARE(std::string(data->name(collective)), b.name);
+        QVERIFY(data->tracks()[size_t(collective.track)].gpu);
+        QCOMPARE(data->tracks()[size_t(collective.track)].file, file);
+        QVERIFY(data->end(call) <= data->start(collective));
+        for (size_t c : src.calls)
+            QVERIFY(sa.syncCalls[c].end() > data->start(collective) || sa.syncCalls[c].end() <= data->end(call));
+
+        // The details show the call, and list the collective selected with it.
+        EventDetailsPanel *details = window.timeline()->detailsPanel();
+        QVERIFY(details->isVisible());
+        QCOMPARE(details->field(QStringLiteral("Name")), QString::fromStdString(b.cause.sync));
+        QCOMPARE(details->field(QStringLiteral("Selected with")), QStringLiteral("1"));
+        // Both in view: the call's row, and in the pinned area that rank's GPU
+        // streams, its header with them (not ranks 0 to 4 as they opened).
+        QVERIFY(!view->eventRect(call).isNull());
+        QVERIFY(!view->eventRect(collective).isNull());
+        QVERIFY(view->isTrackRowVisible(call.track, view->layout().shownDepth(call)));
+        const QRect pinned = view->pinnedRect();
+        const int group = data->tracks()[size_t(collective.track)].group;
+        int rows = 0;
+        for (int r = 0; r < int(view->layout().pinnedRows().size()); ++r)
+            if (view->layout().pinnedRows()[size_t(r)].group == group) {
+                const QRect rr = view->rowRect(true, r);
+                QVERIFY2(!rr.isNull() && rr.top() >= pinned.top() && rr.bottom() <= pinned.bottom(),
+                         qPrintable(QStringLiteral("pinned row %1").arg(r)));
+                ++rows;
+            }
+        QVERIFY(rows >= 2); // the rank's header and its streams
+        QVERIFY(view->pinnedScrollY() > 0 || b.lastRank == 0);
+        // Another click drops the collective from the selection.
+        view->selectEvent(collective, false);
+        QVERIFY(view->selectedWith().empty());
+        QCOMPARE(details->field(QStringLiteral("Selected with")), QString());
     }
 
     void recentFilesHoldWhatOpenedAndJobsAsOneEntry()

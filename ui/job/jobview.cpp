@@ -384,7 +384,10 @@ void JobView::showBlame(int blameRow)
             from = s.start;
             to = std::max(end, s.end);
         }
-    Q_EMIT showRankWindow(int(it - m_job->rankRows.begin()), from, to);
+    CollectiveBlame inRankClock = b;
+    inRankClock.start = start;
+    inRankClock.end = end;
+    Q_EMIT showBlameWindow(int(it - m_job->rankRows.begin()), from, to, inRankClock);
     Q_EMIT statusMessage(tr("Collective %1 #%2: rank %3 arrived %4 late%5")
                              .arg(QString::fromStdString(b.group))
                              .arg(b.seq)

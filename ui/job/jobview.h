@@ -67,9 +67,10 @@ public:
     QAction *copyHeatMapAction() const { return m_copyAction; }
 
     // What a click does: a cell (rankRow into rankRows, step into rankSteps)
-    // shows that step's host window; a blame row (into blame) shows the last
-    // rank from the start of its step that holds the collective to the
-    // collective's end. Both emit showRankWindow in the rank's own clock.
+    // shows that step's host window (showRankWindow); a blame row (into
+    // blame) shows the last rank from the start of its step that holds the
+    // collective to the collective's end, with what it blames
+    // (showBlameWindow). Both in the rank's own clock.
     void showCell(int rankRow, int step);
     void showBlame(int blameRow);
 
@@ -77,6 +78,9 @@ Q_SIGNALS:
     // rankRow: an index into JobScale::rankRows; [start, end) in that rank's
     // own clock (the times of its trace file).
     void showRankWindow(int rankRow, TimeNs start, TimeNs end);
+    // The same for a blame row, with the blame (its start and end moved into
+    // the rank's clock) whose collective and late sync call to select.
+    void showBlameWindow(int rankRow, TimeNs start, TimeNs end, const syncscope::CollectiveBlame &blame);
     void statusMessage(const QString &text);
 
 protected:

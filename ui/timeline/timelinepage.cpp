@@ -622,7 +622,7 @@ QString TimelinePage::headerText() const { return m_header->text(); }
 void TimelinePage::onSelectionChanged()
 {
     const TimelineEvent e = m_view->selectedEvent();
-    m_details->setEvent(m_view->data(), e, m_view->links());
+    m_details->setEvent(m_view->data(), e, m_view->links(), m_view->selectedWith());
     updateFindOrdinal();
     if (e.valid()) {
         m_sideTabs->setCurrentWidget(m_details);

@@ -68,6 +68,11 @@ public:
 
     TimelineEvent selectedEvent() const { return m_selected; }
     void selectEvent(const TimelineEvent &e, bool reveal = true);
+    // Selects e with the events it is shown together with (a collective with
+    // the sync call that made it late): they are outlined as the selection is
+    // and the details list them. Any other selection drops them.
+    void selectEvents(const TimelineEvent &e, std::vector<TimelineEvent> with);
+    const std::vector<TimelineEvent> &selectedWith() const { return m_selectedWith; }
     const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links() const { return m_links; }
 
     bool hasRangeSelection() const { return m_hasRange; }
@@ -232,6 +237,7 @@ private:
     std::shared_ptr<const TimelineData> m_data;
     TimeMapping m_map;
     TimelineEvent m_selected;
+    std::vector<TimelineEvent> m_selectedWith;
     std::vector<std::pair<TimelineEvent, TimelineEvent>> m_links;
     bool m_hasRange = false;
     TimeNs m_range0 = 0, m_range1 = 0;

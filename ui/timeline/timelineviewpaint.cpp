@@ -31,6 +31,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     FrameMarks marks;
     marks.selected = m_selected;
     marks.links = &m_links;
+    marks.selectedWith = &m_selectedWith;
     marks.highlightGap = m_highlightGap;
     marks.markedGaps = &m_markedGaps;
     marks.hasRange = m_hasRange;
