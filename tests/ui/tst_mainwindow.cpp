@@ -7,12 +7,24 @@
 #include "job/jobtablemodels.h"
 #include "job/jobview.h"
 #include "mainwindow.h"
+#include "timeline/devicetablemodel.h"
 #include "timeline/eventdetailspanel.h"
+#include "timeline/stepchart.h"
+#include "timeline/syncgapmodel.h"
+#include "timeline/syncsourcemodel.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 
 #include <QAbstractScrollArea>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QSplitterHandle>
+#include <QToolTip>
 #include <QAction>
 #include <QLineEdit>
 #include <QMenu>
@@ -382,6 +394,135 @@ private Q_SLOTS:
         QCOMPARE(starts, 1);
         QVERIFY(freedBeforeLoad);
         QVERIFY(window.timeline()->hasTrace());
+    }
+
+    // At 1024 x 700 and 1600 x 1000 the side panel shows every number of its
+    // tables, the Devices tab's too, and a Steps chart with nothing cut and the
+    // figures of a point under the mouse. After a session in a small window it
+    // opens as wide as its numbers again; a width the user drags to is kept.
+    void sidePanelFitsItsNumbersAndItsChart()
+    {
+        QSettings().remove(QStringLiteral("timeline/sideWidth"));
+        QStringList files;
+        for (int r = 0; r < 3; ++r)
+            files << QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/job_straggler_rank%1.json").arg(r);
+        auto open = [&](MainWindow &window) {
+            QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+            window.openPaths(files);
+            QVERIFY(loaded.wait(20000));
+            window.showPage(MainWindow::TimelinePageIndex);
+            QTest::qWait(50); // the layout, then the panel's fit
+        };
+        auto splitOf = [](MainWindow &window) {
+            for (QSplitter *s : window.timeline()->findChildren<QSplitter *>())
+                if (s->orientation() == Qt::Horizontal && s->count() == 2)
+                    return s;
+            return static_cast<QSplitter *>(nullptr);
+        };
+        auto tabsOf = [](MainWindow &window) {
+            return qobject_cast<QTabWidget *>(window.timeline()->detailsPanel()->parentWidget()->parentWidget());
+        };
+        // The columns of figures cut or scrolled out of view, by title.
+        auto cut = [](QTableView *t, std::initializer_list<int> cols) {
+            QStringList out;
+            for (int c : cols)
+                if (!t->isColumnHidden(c) && (t->columnViewportPosition(c) < 0 ||
+                                              t->columnViewportPosition(c) + t->columnWidth(c) > t->viewport()->width() ||
+                                              t->columnWidth(c) < static_cast<const QAbstractItemView *>(t)->sizeHintForColumn(c)))
+                    out << t->model()->headerData(c, Qt::Horizontal).toString();
+            return out.join(QStringLiteral(", "));
+        };
+        auto numbers = [&](MainWindow &window) {
+            TimelinePage *page = window.timeline();
+            QTabWidget *tabs = tabsOf(window);
+            tabs->setCurrentWidget(page->deviceTable());
+            QCoreApplication::processEvents();
+            return cut(page->gapTable(), {SyncGapModel::Avoidable, SyncGapModel::Blocked, SyncGapModel::Duration,
+                                          SyncGapModel::Start, SyncGapModel::Device, SyncGapModel::Rank}) +
+                   cut(page->sourceTable(), {SyncSourceModel::Avoidable, SyncSourceModel::Count, SyncSourceModel::Gaps,
+                                             SyncSourceModel::GapTime, SyncSourceModel::Rank}) +
+                   cut(page->deviceTable(), {DeviceTableModel::Rank, DeviceTableModel::Avoidable,
+                                             DeviceTableModel::SyncGapTime, DeviceTableModel::Gaps,
+                                             DeviceTableModel::Busy, DeviceTableModel::Span});
+        };
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            MainWindow window;
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            open(window);
+            QCOMPARE(numbers(window), QString());
+            // The Steps chart: no title, axis title or label cut; each point tells its figures.
+            StepChart *chart = window.timeline()->stepChart();
+            tabsOf(window)->setCurrentWidget(chart);
+            QCoreApplication::processEvents();
+            QChart *c = chart->chartView()->chart();
+            QVERIFY(c && chart->series(0));
+            const QRectF plot = c->plotArea();
+            QVERIFY2(plot.height() >= 40 && plot.width() >= 120,
+                     qPrintable(QStringLiteral("%1x%2").arg(plot.width()).arg(plot.height())));
+            for (QAbstractAxis *axis : c->axes()) {
+                const QFontMetrics fm(axis->titleFont());
+                const qreal room = axis->orientation() == Qt::Vertical ? plot.height() : plot.width();
+                QVERIFY2(fm.horizontalAdvance(axis->titleText()) <= room, qPrintable(axis->titleText()));
+                if (auto *x = qobject_cast<QCategoryAxis *>(axis))
+                    for (const QString &label : x->categoriesLabels())
+                        QVERIFY2(QFontMetrics(x->labelsFont()).horizontalAdvance(label) <=
+                                     plot.width() / std::max<qsizetype>(1, x->categoriesLabels().size()),
+                                 qPrintable(label));
+            }
+            int legend = 0;
+            for (QLegendMarker *m : c->legend()->markers())
+                legend += QFontMetrics(c->legend()->font()).horizontalAdvance(m->label()) + 40;
+            QVERIFY2(legend <= c->size().width(), qPrintable(QString::number(legend)));
+            const QPoint point = chart->pointPosition(2, 0);
+            QVERIFY(chart->chartView()->viewport()->rect().contains(point));
+            QVERIFY2(chart->toolTipAt(point).contains(QStringLiteral("avoidable")), qPrintable(chart->toolTipAt(point)));
+            QTest::mouseMove(chart->chartView()->viewport(), point);
+            QTRY_VERIFY(QToolTip::isVisible());
+            QCOMPARE(QToolTip::text(), chart->toolTipAt(point));
+            window.close();
+        }
+        // A session in a small window; the next opens small, then grows.
+        {
+            MainWindow window;
+            window.resize(760, 560);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            open(window);
+            window.close();
+        }
+        int dragged = 0;
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            open(window);
+            window.resize(1600, 1000);
+            QTest::qWait(50);
+            QCOMPARE(numbers(window), QString());
+            // The user drags the handle 150 px to the left: a wider panel.
+            QSplitter *split = splitOf(window);
+            const int before = split->sizes().value(1);
+            QSplitterHandle *handle = split->handle(1);
+            const QPoint mid = handle->rect().center();
+            QTest::mousePress(handle, Qt::LeftButton, {}, mid);
+            QTest::mouseMove(handle, mid - QPoint(150, 0));
+            QTest::mouseRelease(handle, Qt::LeftButton, {}, mid - QPoint(150, 0));
+            dragged = split->sizes().value(1);
+            QVERIFY2(dragged > before + 100, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(dragged)));
+            window.close();
+        }
+        {
+            MainWindow window;
+            window.resize(1600, 1000);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            open(window);
+            QVERIFY2(std::abs(splitOf(window)->sizes().value(1) - dragged) <= 8,
+                     qPrintable(QStringLiteral("%1, dragged to %2").arg(splitOf(window)->sizes().value(1)).arg(dragged)));
+        }
+        QSettings().remove(QStringLiteral("timeline/sideWidth"));
     }
 
     void nothingIsClippedAt1024x700()
