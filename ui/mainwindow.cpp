@@ -34,6 +34,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -759,7 +760,15 @@ void MainWindow::showShortcuts()
     layout->addWidget(table);
     layout->addWidget(note);
     layout->addWidget(buttons);
-    dialog.resize(520, 520);
+    // The whole list at a glance: the table as large as its rows and
+    // columns, as far as the screen allows (then it scrolls).
+    const int frame = 2 * table->frameWidth();
+    const QSize content(table->horizontalHeader()->length() + frame,
+                        table->horizontalHeader()->sizeHint().height() + table->verticalHeader()->length() + frame);
+    const QSize room = screen() ? screen()->availableGeometry().size() * 9 / 10 : content;
+    const QSize chrome = layout->sizeHint() - table->sizeHint();
+    table->setMinimumSize(content.boundedTo(room - chrome));
+    dialog.adjustSize();
     dialog.exec();
 }
 

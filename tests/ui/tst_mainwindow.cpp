@@ -23,6 +23,8 @@
 #include <QLegend>
 #include <QLegendMarker>
 #include <QLineSeries>
+#include <QScreen>
+#include <QScrollBar>
 #include <QSplitterHandle>
 #include <QToolTip>
 #include <QAction>
@@ -107,12 +109,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!built.isEmpty() || !unavailable.isEmpty(), 60000);
         QStringList keys, rows;
         QString escActions;
+        int scrollV = -1, scrollH = -1, dialogHeight = 0, room = 0;
         QTimer::singleShot(0, &window, [&] {
             for (QWidget *w : QApplication::topLevelWidgets()) {
                 auto *dialog = qobject_cast<QDialog *>(w);
                 auto *table = dialog ? dialog->findChild<QTableWidget *>(QStringLiteral("shortcutTable")) : nullptr;
                 if (!table)
                     continue;
+                // The whole list at a glance: no scrolling where the screen has room.
+                QCoreApplication::processEvents();
+                scrollV = table->verticalScrollBar()->maximum();
+                scrollH = table->horizontalScrollBar()->maximum();
+                dialogHeight = dialog->height();
+                room = dialog->screen()->availableGeometry().height();
                 for (int r = 0; r < table->rowCount(); ++r) {
                     rows << table->item(r, 2)->text();
                     if (table->item(r, 2)->text() == QKeySequence(Qt::Key_Escape).toString(QKeySequence::NativeText))
@@ -129,6 +138,9 @@ private Q_SLOTS:
         QVERIFY(help);
         help->trigger();
         QVERIFY(rows.size() > 10);
+        QCOMPARE(scrollH, 0);
+        QVERIFY2(scrollV == 0 || dialogHeight >= room * 8 / 10,
+                 qPrintable(QStringLiteral("scrolls by %1 in a dialog %2 high, the screen %3").arg(scrollV).arg(dialogHeight).arg(room)));
         QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
         const QString zoomIn = QKeySequence(Qt::Key_W).toString(QKeySequence::NativeText);
         QVERIFY2(std::any_of(rows.begin(), rows.end(), [&](const QString &r) { return r.startsWith(zoomIn + QStringLiteral(", ")); }),
