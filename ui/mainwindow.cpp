@@ -9,6 +9,7 @@
 #include "lab/api/labloader.h"
 #include "lab/api/samplerun.h"
 #include "lab/api/variants.h"
+#include "shared/elide.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 #include "trace/filekind.h"
@@ -93,6 +94,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_deviceLabel = new QLabel(tr("Loading the lab…"), this);
     m_deviceLabel->setToolTip(tr("Explore and Distribution need the lab (LibTorch); it loads in the background."));
     statusBar()->addPermanentWidget(m_deviceLabel);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
+        if (message.isEmpty())
+            statusBar()->setToolTip(QString());
+    });
 
     connect(m_timeline, &TimelinePage::statusMessage, this, &MainWindow::showStatusMessage);
     connect(m_timeline, &TimelinePage::loadFailed, this,
@@ -323,7 +328,15 @@ void MainWindow::updateExploreTools()
         a->setVisible(m_tabs->currentIndex() == ExplorePage);
 }
 
-void MainWindow::showStatusMessage(const QString &text) { statusBar()->showMessage(text, 10000); }
+void MainWindow::showStatusMessage(const QString &text)
+{
+    // A message with a long path ("Wrote /…/rank3-ranks.csv") loses the middle
+    // to fit the bar; the bar's tooltip has it whole while it shows.
+    const int room = statusBar()->width() - (m_deviceLabel ? m_deviceLabel->width() : 0) - 40;
+    const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideMiddle, std::max(200, room));
+    statusBar()->showMessage(shown, 10000);
+    statusBar()->setToolTip(shown == text ? QString() : text);
+}
 
 void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(page); }
 MainWindow::Page MainWindow::currentPage() const { return static_cast<Page>(m_tabs->currentIndex()); }
@@ -468,8 +481,14 @@ bool MainWindow::isBenchResults(const QString &path)
 
 void MainWindow::warnLater(const QString &title, const QString &text)
 {
-    // Non-modal: the event loop, and any job in flight, keep running.
+    // Non-modal: the event loop, and any job in flight, keep running. A long
+    // path loses its middle (the details have it whole).
     auto *box = new QMessageBox(QMessageBox::Warning, title, text, QMessageBox::Ok, this);
+    const QString shown = elideLongWords(text, box->fontMetrics(), 480);
+    if (shown != text) {
+        box->setText(shown);
+        box->setDetailedText(text);
+    }
     box->setAttribute(Qt::WA_DeleteOnClose);
     box->open();
 }
@@ -643,28 +662,38 @@ void MainWindow::addRecent(const QString &entry)
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
+    // Names and paths lose their middle past about 60 characters; the
+    // tooltip has them whole.
+    const QFontMetrics fm(m_recentMenu->font());
+    const int nameWidth = 60 * fm.averageCharWidth();
+    auto name = [&](const QString &path) {
+        return fm.elidedText(QFileInfo(path).fileName(), Qt::ElideMiddle, nameWidth);
+    };
+    auto paths = [&](const QStringList &list) {
+        QStringList out;
+        for (const QString &p : list)
+            out << fm.elidedText(p, Qt::ElideMiddle, 2 * nameWidth);
+        return out;
+    };
     for (int i = 0; i < m_recent.size(); ++i) {
         const QStringList files = m_recent[i].split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         if (files.isEmpty())
             continue;
         if (files.size() == 3 && files.front() == QLatin1String(kCompareMarker)) {
             QAction *a = m_recentMenu->addAction(
-                QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(tr("Compare %1 with %2")
-                                                                   .arg(QFileInfo(files[1]).fileName(),
-                                                                        QFileInfo(files[2]).fileName())),
+                QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(tr("Compare %1 with %2").arg(name(files[1]), name(files[2]))),
                 this, [this, files] { compareFiles(files[1], files[2]); });
             a->setToolTip(tr("before: %1\nafter: %2").arg(files[1], files[2]));
-            a->setStatusTip(tr("Compare %1 with %2").arg(files[1], files[2]));
+            a->setStatusTip(tr("Compare %1 with %2").arg(paths({files[1]}).front(), paths({files[2]}).front()));
             continue;
         }
-        const QString name = files.size() == 1
-                                 ? QFileInfo(files.front()).fileName()
-                                 : tr("%1 and %n more (one job)", nullptr, int(files.size() - 1))
-                                       .arg(QFileInfo(files.front()).fileName());
-        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(name), this,
+        const QString label = files.size() == 1
+                                  ? name(files.front())
+                                  : tr("%1 and %n more (one job)", nullptr, int(files.size() - 1)).arg(name(files.front()));
+        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(label), this,
                                              [this, files] { openPaths(files); });
         a->setToolTip(files.join(QLatin1Char('\n')));
-        a->setStatusTip(files.join(QStringLiteral(", ")));
+        a->setStatusTip(paths(files).join(QStringLiteral(", ")));
     }
     if (!m_recent.isEmpty()) {
         m_recentMenu->addSeparator();

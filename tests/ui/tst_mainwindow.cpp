@@ -26,6 +26,7 @@
 #include <QScreen>
 #include <QScrollBar>
 #include <QSplitterHandle>
+#include <QStatusBar>
 #include <QToolTip>
 #include <QAction>
 #include <QLineEdit>
@@ -38,6 +39,8 @@
 #include <QDialog>
 #include <QSettings>
 #include <QFileInfo>
+#include <QDir>
+#include <QLabel>
 #include <QSet>
 #include <QSortFilterProxyModel>
 #include <QTableView>
@@ -535,6 +538,89 @@ private Q_SLOTS:
                      qPrintable(QStringLiteral("%1, dragged to %2").arg(splitOf(window)->sizes().value(1)).arg(dragged)));
         }
         QSettings().remove(QStringLiteral("timeline/sideWidth"));
+    }
+
+    // A file under a ~500-character path: the window keeps its width whether
+    // the file opens, does not load or is missing; the status bar and Open
+    // Recent show the path without its middle, the tooltips in full.
+    void longPathsNeverWidenTheWindow()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        QString dir = tmp.path();
+        for (char c : {'a', 'b'})
+            dir += QLatin1Char('/') + QString(240, QLatin1Char(c));
+        QVERIFY(QDir().mkpath(dir));
+        const QString good = dir + QStringLiteral("/trace.json"), bad = dir + QStringLiteral("/not-a-trace.json");
+        QVERIFY(QFile::copy(QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/gpu_sync_gaps.json"), good));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("not json");
+        }
+        QVERIFY(good.size() > 500);
+        MainWindow window;
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        QSignalSpy failed(window.timeline(), &TimelinePage::loadFailed);
+        auto fits = [&](const char *when) {
+            QCoreApplication::processEvents();
+            QVERIFY2(window.width() == 1024 && window.minimumSizeHint().width() <= 1024,
+                     qPrintable(QStringLiteral("%1: %2 wide, at least %3").arg(QLatin1String(when)).arg(window.width())
+                                    .arg(window.minimumSizeHint().width())));
+            QStatusBar *bar = window.statusBar();
+            QVERIFY2(bar->fontMetrics().horizontalAdvance(bar->currentMessage()) <= bar->width(),
+                     qPrintable(bar->currentMessage()));
+        };
+        window.openPaths({good});
+        QVERIFY(loaded.wait(20000));
+        fits("opened");
+        // Open Recent: the name, whole here; the tooltip has the path.
+        QMenu *recent = nullptr;
+        for (QMenu *m : window.findChildren<QMenu *>())
+            if (m->title().remove(QLatin1Char('&')) == QStringLiteral("Open Recent"))
+                recent = m;
+        QVERIFY(recent && !recent->actions().isEmpty());
+        QVERIFY(recent->actions().front()->text().endsWith(QStringLiteral("trace.json")));
+        QCOMPARE(recent->actions().front()->toolTip(), good);
+        QVERIFY2(recent->actions().front()->statusTip().contains(QStringLiteral("…")) &&
+                     recent->actions().front()->statusTip().endsWith(QStringLiteral("/trace.json")),
+                 qPrintable(recent->actions().front()->statusTip()));
+
+        window.openPaths({bad});
+        QVERIFY(failed.wait(20000));
+        fits("failed to load");
+        // The error names the file, the path's middle elided; its tooltip has all.
+        QLabel *error = nullptr;
+        for (QLabel *l : window.timeline()->findChildren<QLabel *>())
+            if (l->isVisible() && l->text().contains(QStringLiteral("not-a-trace.json")))
+                error = l;
+        QVERIFY(error);
+        QVERIFY(error->text().contains(QStringLiteral("…")));
+        QVERIFY(error->toolTip().contains(bad));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("…")));
+        QVERIFY(window.statusBar()->toolTip().contains(bad));
+
+        window.openPaths({dir + QStringLiteral("/missing.json")});
+        QMessageBox *box = nullptr;
+        QTRY_VERIFY((box = window.findChild<QMessageBox *>()) != nullptr);
+        QTRY_VERIFY(box->isVisible());
+        QVERIFY2(box->width() <= 1024, qPrintable(QString::number(box->width())));
+        QVERIFY(box->detailedText().contains(dir));
+        box->close();
+        fits("missing");
+        // A long file name, in Open Recent: its middle goes.
+        const QString longName = dir + QLatin1Char('/') + QString(200, QLatin1Char('n')) + QStringLiteral(".json");
+        QVERIFY(QFile::copy(good, longName));
+        window.openPaths({longName});
+        QVERIFY(loaded.wait(20000));
+        fits("long name");
+        const QString entry = recent->actions().front()->text();
+        QVERIFY2(entry.contains(QStringLiteral("…")) && entry.endsWith(QStringLiteral(".json")) &&
+                     recent->fontMetrics().horizontalAdvance(entry) < 640,
+                 qPrintable(entry));
     }
 
     void nothingIsClippedAt1024x700()

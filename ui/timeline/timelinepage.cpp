@@ -2,6 +2,7 @@
 
 #include "common/error.h"
 #include "jobs/jobrunner.h"
+#include "shared/elide.h"
 #include "shared/timeformat.h"
 #include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
@@ -122,6 +123,8 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // As wide as the page gives it, never wider: a long path loses its middle.
+    m_error->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_error->hide();
 
     m_view = new TimelineView(this);
@@ -309,7 +312,9 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 
     connect(m_cancel, &QPushButton::clicked, this, &TimelinePage::cancelLoad);
     connect(m_loader, &JobRunner::started, this, [this](quint64, const QString &title) {
-        m_progressLabel->setText(title);
+        // "Loading trace.json": a long file name loses its middle, not the window its width.
+        m_progressLabel->setText(m_progressLabel->fontMetrics().elidedText(title, Qt::ElideMiddle, std::max(200, width() / 2)));
+        m_progressLabel->setToolTip(title);
         m_progress->setValue(0);
         m_progressRow->show();
     });
@@ -371,6 +376,8 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 void TimelinePage::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
+    if (!m_error->isHidden())
+        setErrorText(m_errorText);
     // After the layout has given the splitter its new width.
     QTimer::singleShot(0, this, &TimelinePage::fitSidePanel);
 }
@@ -571,9 +578,18 @@ void TimelinePage::cancelLoad()
 void TimelinePage::showError(const QString &text)
 {
     m_error->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
-    m_error->setText(text);
+    setErrorText(text);
     m_error->show();
     Q_EMIT statusMessage(text);
+}
+
+void TimelinePage::setErrorText(const QString &text)
+{
+    m_errorText = text;
+    // The page's width less its margins: the label's own is not laid out yet.
+    const QString shown = elideLongWords(text, m_error->fontMetrics(), std::max(120, width() - 16));
+    m_error->setText(shown);
+    m_error->setToolTip(shown == text ? QString() : text);
 }
 
 void TimelinePage::onLoaded(std::shared_ptr<const TimelineData> data)
@@ -649,8 +665,7 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
             }
         msg += tr(" (%n warning(s))", nullptr, int(s.warnings));
         m_error->setStyleSheet(QStringLiteral("QLabel { color: #8a5a00; }"));
-        m_error->setText(tr("%n problem(s) in the trace were skipped; the first: %1", nullptr,
-                            int(s.warnings)).arg(first));
+        setErrorText(tr("%n problem(s) in the trace were skipped; the first: %1", nullptr, int(s.warnings)).arg(first));
         m_error->show();
     }
     Q_EMIT statusMessage(msg);
