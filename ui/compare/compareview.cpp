@@ -241,7 +241,7 @@ QWidget *CompareView::makeTablePage(DiffTableModel::Section s)
     m_tables[s]->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tables[s]->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tables[s]->verticalHeader()->hide();
-    m_tables[s]->horizontalHeader()->setStretchLastSection(true);
+    m_tables[s]->horizontalHeader()->setStretchLastSection(false);
     m_tables[s]->setTextElideMode(Qt::ElideMiddle); // long op and kernel names keep both ends
     connect(m_tables[s], &QTableView::clicked, this, [this, s](const QModelIndex &i) {
         activateRow(s, m_proxies[s]->mapToSource(i).row());
@@ -296,8 +296,15 @@ void CompareView::setData(std::shared_ptr<const CompareData> data)
     }
     for (DiffTableModel *m : m_models)
         m->setData(m_data);
-    for (QTableView *t : m_tables)
+    // Every figure as wide as it reads; the name columns share the rest and
+    // elide, so the changes at the right end are never cut.
+    for (int s = 0; s < 4; ++s) {
+        QTableView *t = m_tables[s];
         t->resizeColumnsToContents();
+        for (int c = 0; c < m_models[s]->columnCount(); ++c)
+            t->horizontalHeader()->setSectionResizeMode(
+                c, m_models[s]->isNameColumn(c) ? QHeaderView::Stretch : QHeaderView::Interactive);
+    }
     m_header->setText(headerText());
     // Open on the first table that has something to say.
     const TraceDiff &d = m_data->diff;

@@ -162,6 +162,17 @@ std::vector<std::string> DiffTableModel::columnKeys() const
     return keys;
 }
 
+bool DiffTableModel::isNameColumn(int column) const
+{
+    if (column < 0 || column >= columnCount())
+        return false;
+    const std::string key = columns()[size_t(column)].key;
+    for (const char *name : {"sync", "op", "user_frame", "step_before", "step_after", "name"})
+        if (key == name)
+            return true;
+    return false;
+}
+
 DiffTableModel::Cell DiffTableModel::cell(int row, int column) const
 {
     const TraceDiff &d = m_data->diff;
@@ -302,9 +313,14 @@ QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= columnCount())
         return {};
-    // The cells carry their column's unit, so the titles name none.
+    // The cells carry their column's unit, so the titles name none; the side
+    // goes on a line of its own ("Gap time" over "before"), so the figures,
+    // not their titles, set the columns' widths.
     QString title = QString::fromUtf8(columns()[size_t(section)].title);
     title.remove(QStringLiteral(" (µs)"));
+    for (const QString side : {QStringLiteral(" before"), QStringLiteral(" after")})
+        if (title.endsWith(side))
+            title[title.size() - side.size()] = QLatin1Char('\n');
     return title;
 }
 

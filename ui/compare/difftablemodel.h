@@ -42,6 +42,9 @@ public:
     std::string toJson(const std::vector<int> &rows = {}) const;
     // The column keys ("avoidable_before_us", ...).
     std::vector<std::string> columnKeys() const;
+    // A column of names (sync calls, ops, frames, steps, kernels): the one
+    // that gives up width, eliding, so the figures beside it stay whole.
+    bool isNameColumn(int column) const;
 
     // A cell: text, a count or a time; nullopt when the side lacks the entry.
     struct Cell {
