@@ -172,6 +172,10 @@ public:
     std::unique_ptr<QMenu> contextMenuAt(const QPoint &viewportPos);
     // The tooltip text for a viewport point ("" for none).
     QString toolTipAt(const QPoint &viewportPos) const;
+    // A row's name elided to fit the names panel in `fm`, as it draws a
+    // header (bold): the rank a header names stays whole, the rest loses its
+    // middle; other rows lose their end.
+    QString rowLabel(bool pinned, int row, const QFontMetrics &fm) const;
 
     // How often the cached passes were prepared again (cache misses).
     int geometryBuilds() const { return m_geometryBuilds; }
@@ -227,6 +231,8 @@ private:
     void paintIndicator(QPainter &p) const;
     void paintPlot(QPainter &p);
     QString rowTitle(const LayoutRow &r, bool pinned) const;
+    // The part of a row's title that names its rank ("Rank 3 · "), "" for none.
+    QString rowTitlePrefix(const LayoutRow &r, bool pinned) const;
     // tracks (timelineviewtracks.cpp)
     void relayout();
     // A press, then a release, on the names: a click collapses or expands; a

@@ -212,7 +212,7 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
             p.drawText(QRect(4, r.top(), 14, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
                        QString(collapsed ? closed : open));
             p.drawText(r.adjusted(18, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       p.fontMetrics().elidedText(title, Qt::ElideMiddle, r.width() - 24));
+                       rowLabel(pinned, int(it - rows.begin()), p.fontMetrics()));
             p.setFont(font());
             continue;
         }
