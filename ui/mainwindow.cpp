@@ -10,6 +10,7 @@
 #include "lab/api/labloader.h"
 #include "lab/api/samplerun.h"
 #include "lab/api/variants.h"
+#include "shared/elide.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 #include "shared/noticebar.h"
@@ -37,6 +38,7 @@
 #include <QSettings>
 #include <QStackedWidget>
 #include <QStandardPaths>
+#include <QScreen>
 #include <QStatusBar>
 #include <QTabWidget>
 #include <QTableWidget>
@@ -105,6 +107,10 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_deviceLabel = new QLabel(tr("Loading the lab…"), this);
     m_deviceLabel->setToolTip(tr("Explore and Distribution need the lab (LibTorch); it loads in the background."));
     statusBar()->addPermanentWidget(m_deviceLabel);
+    connect(statusBar(), &QStatusBar::messageChanged, this, [this](const QString &message) {
+        if (message.isEmpty())
+            statusBar()->setToolTip(QString());
+    });
 
     connect(m_timeline, &TimelinePage::statusMessage, this, &MainWindow::showStatusMessage);
     connect(m_timeline, &TimelinePage::loadFailed, this,
@@ -145,6 +151,11 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
         showPage(TimelinePageIndex);
         showRankWindowInTimeline(*m_timeline->view(), file, start, end);
     });
+    connect(m_job, &JobPage::showBlame, this,
+            [this](int file, TimeNs start, TimeNs end, const CollectiveBlame &blame) {
+                showPage(TimelinePageIndex);
+                showBlameInTimeline(*m_timeline->view(), file, start, end, blame);
+            });
     connect(m_tabs, &QTabWidget::currentChanged, this, [this](int index) {
         // Page shortcuts (Ctrl+R, Esc, W/A/S/D) follow the focus, so move it into the page.
         if (QWidget *page = m_tabs->widget(index)) {
@@ -330,7 +341,15 @@ void MainWindow::updateExploreTools()
         a->setVisible(m_tabs->currentIndex() == ExplorePage);
 }
 
-void MainWindow::showStatusMessage(const QString &text) { statusBar()->showMessage(text, 10000); }
+void MainWindow::showStatusMessage(const QString &text)
+{
+    // A message with a long path ("Wrote /…/rank3-ranks.csv") loses the middle
+    // to fit the bar; the bar's tooltip has it whole while it shows.
+    const int room = statusBar()->width() - (m_deviceLabel ? m_deviceLabel->width() : 0) - 40;
+    const QString shown = statusBar()->fontMetrics().elidedText(text, Qt::ElideMiddle, std::max(200, room));
+    statusBar()->showMessage(shown, 10000);
+    statusBar()->setToolTip(shown == text ? QString() : text);
+}
 
 void MainWindow::showPage(Page page) { m_tabs->setCurrentIndex(page); }
 MainWindow::Page MainWindow::currentPage() const { return static_cast<Page>(m_tabs->currentIndex()); }
@@ -478,7 +497,7 @@ void MainWindow::refuse(const QString &text)
     // Inline: the event loop, and any job in flight, keep running, and the
     // page the user was on stays.
     m_notice->showRefusal(refusalSentence(text));
-    statusBar()->showMessage(refusalSentence(text), 10000);
+    showStatusMessage(refusalSentence(text));
 }
 
 QStringList MainWindow::tracesInFolder(const QString &folder)
@@ -673,28 +692,38 @@ void MainWindow::addRecent(const QString &entry)
 void MainWindow::rebuildRecentMenu()
 {
     m_recentMenu->clear();
+    // Names and paths lose their middle past about 60 characters; the
+    // tooltip has them whole.
+    const QFontMetrics fm(m_recentMenu->font());
+    const int nameWidth = 60 * fm.averageCharWidth();
+    auto name = [&](const QString &path) {
+        return fm.elidedText(QFileInfo(path).fileName(), Qt::ElideMiddle, nameWidth);
+    };
+    auto paths = [&](const QStringList &list) {
+        QStringList out;
+        for (const QString &p : list)
+            out << fm.elidedText(p, Qt::ElideMiddle, 2 * nameWidth);
+        return out;
+    };
     for (int i = 0; i < m_recent.size(); ++i) {
         const QStringList files = m_recent[i].split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         if (files.isEmpty())
             continue;
         if (files.size() == 3 && files.front() == QLatin1String(kCompareMarker)) {
             QAction *a = m_recentMenu->addAction(
-                QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(tr("Compare %1 with %2")
-                                                                   .arg(QFileInfo(files[1]).fileName(),
-                                                                        QFileInfo(files[2]).fileName())),
+                QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(tr("Compare %1 with %2").arg(name(files[1]), name(files[2]))),
                 this, [this, files] { compareFiles(files[1], files[2]); });
             a->setToolTip(tr("before: %1\nafter: %2").arg(files[1], files[2]));
-            a->setStatusTip(tr("Compare %1 with %2").arg(files[1], files[2]));
+            a->setStatusTip(tr("Compare %1 with %2").arg(paths({files[1]}).front(), paths({files[2]}).front()));
             continue;
         }
-        const QString name = files.size() == 1
-                                 ? QFileInfo(files.front()).fileName()
-                                 : tr("%1 and %n more (one job)", nullptr, int(files.size() - 1))
-                                       .arg(QFileInfo(files.front()).fileName());
-        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(name), this,
+        const QString label = files.size() == 1
+                                  ? name(files.front())
+                                  : tr("%1 and %n more (one job)", nullptr, int(files.size() - 1)).arg(name(files.front()));
+        QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(label), this,
                                              [this, files] { openPaths(files); });
         a->setToolTip(files.join(QLatin1Char('\n')));
-        a->setStatusTip(files.join(QStringLiteral(", ")));
+        a->setStatusTip(paths(files).join(QStringLiteral(", ")));
     }
     if (!m_recent.isEmpty()) {
         m_recentMenu->addSeparator();
@@ -790,7 +819,15 @@ void MainWindow::showShortcuts()
     layout->addWidget(table);
     layout->addWidget(note);
     layout->addWidget(buttons);
-    dialog.resize(520, 520);
+    // The whole list at a glance: the table as large as its rows and
+    // columns, as far as the screen allows (then it scrolls).
+    const int frame = 2 * table->frameWidth();
+    const QSize content(table->horizontalHeader()->length() + frame,
+                        table->horizontalHeader()->sizeHint().height() + table->verticalHeader()->length() + frame);
+    const QSize room = screen() ? screen()->availableGeometry().size() * 9 / 10 : content;
+    const QSize chrome = layout->sizeHint() - table->sizeHint();
+    table->setMinimumSize(content.boundedTo(room - chrome));
+    dialog.adjustSize();
     dialog.exec();
 }
 

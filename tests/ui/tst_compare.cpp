@@ -16,7 +16,10 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QHeaderView>
+#include <QScrollBar>
 #include <QSignalSpy>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QtTest>
@@ -70,12 +73,12 @@ private Q_SLOTS:
     {
         const QString h = m_view->headerText();
         // Two steps a side: each step's change, never a median that hides one.
-        QVERIFY2(h.contains(QStringLiteral("(each of 2 → 2 steps): #0 0.500 ms → 0.300 ms (−0.200 ms, −40.0%), "
-                                           "#1 0.400 ms → 0.400 ms (0.000 ms, +0.0%)")),
+        QVERIFY2(h.contains(QStringLiteral("(each of 2 → 2 steps): #0 500.0 µs → 300.0 µs (-200.0 µs, -40.0%), "
+                                           "#1 400.0 µs → 400.0 µs (0.0 µs, +0.0%)")),
                  qPrintable(h));
         QVERIFY2(!h.contains(QStringLiteral("median")), qPrintable(h));
         QVERIFY2(h.contains(QStringLiteral("66.7% → 92.6%")), qPrintable(h));
-        QVERIFY2(h.contains(QStringLiteral("0.140 ms → 0.040 ms")), qPrintable(h));
+        QVERIFY2(h.contains(QStringLiteral("140.0 µs → 40.0 µs")), qPrintable(h));
     }
 
     void defaultAlignmentIsTheSecondStep()
@@ -206,7 +209,7 @@ private Q_SLOTS:
         QCOMPARE(t->model()->index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("500.000 µs exactly"));
         QCOMPARE(t->model()->index(0, 3).data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignRight | Qt::AlignVCenter));
         QCOMPARE(t->textElideMode(), Qt::ElideMiddle);
-        QCOMPARE(t->model()->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Step time before"));
+        QCOMPARE(t->model()->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Step time\nbefore"));
         for (const QKeySequence &keys : {QKeySequence(QKeySequence::Close), QKeySequence(Qt::Key_Escape)}) {
             CompareView v;
             v.show();
@@ -215,6 +218,60 @@ private Q_SLOTS:
             QTest::keySequence(&v, keys);
             QVERIFY2(!v.isVisible(), qPrintable(keys.toString()));
         }
+    }
+
+    // At the size it opens (1280 x 900), with long names, every figure of
+    // every table shows whole, the change at the right end too: the name
+    // columns give up the width and elide in the middle.
+    void tablesFitAtTheSizeTheyOpen()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        const QString frame = QStringLiteral("/home/someone/projects/recommendation/models/deep_learning_"
+                                             "recommendation_model/training/train.py");
+        const QString kernel = QStringLiteral("void at::native::vectorized_elementwise_kernel<4, "
+                                              "at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 2> >");
+        QStringList paths;
+        for (const char *side : {"diff_before.json", "diff_after.json"}) {
+            QFile in(data(side));
+            QVERIFY(in.open(QIODevice::ReadOnly));
+            QString text = QString::fromUtf8(in.readAll());
+            text.replace(QStringLiteral("\"train.py("), QLatin1Char('"') + frame + QLatin1Char('('));
+            text.replace(QStringLiteral("\"K1\""), QLatin1Char('"') + kernel + QLatin1Char('"'));
+            text.replace(QStringLiteral("aten::"), QStringLiteral("aten::_long_operator_name_from_an_extension_"));
+            QFile out(tmp.filePath(QLatin1String(side)));
+            QVERIFY(out.open(QIODevice::WriteOnly));
+            out.write(text.toUtf8());
+            paths << out.fileName();
+        }
+        CompareView v;
+        QCOMPARE(v.size(), QSize(1280, 900));
+        v.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&v));
+        QVERIFY(load(v, paths[0], paths[1]));
+        auto *tabs = v.findChild<QTabWidget *>();
+        QVERIFY(tabs);
+        for (int s = 0; s < 4; ++s) {
+            tabs->setCurrentIndex(s);
+            QCoreApplication::processEvents();
+            QTableView *t = v.table(DiffTableModel::Section(s));
+            const DiffTableModel *m = v.model(DiffTableModel::Section(s));
+            QVERIFY(t->isVisible() && m->rowCount() > 0);
+            QStringList cut;
+            for (int c = 0; c < m->columnCount(); ++c) {
+                if (m->isNameColumn(c))
+                    continue;
+                const int x = t->columnViewportPosition(c), w = t->columnWidth(c);
+                if (x < 0 || x + w > t->viewport()->width() || w < static_cast<const QAbstractItemView *>(t)->sizeHintForColumn(c) ||
+                    w < t->horizontalHeader()->sectionSizeHint(c))
+                    cut << m->headerData(c, Qt::Horizontal).toString();
+            }
+            QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("section %1: %2").arg(s).arg(cut.join(QStringLiteral(", ")))));
+            QCOMPARE(t->horizontalScrollBar()->maximum(), 0);
+        }
+        // The long names elide: the whole name is in the tooltip.
+        const QModelIndex op = v.model(DiffTableModel::Sources)->index(0, 2);
+        QVERIFY(op.data(Qt::ToolTipRole).toString().startsWith(QStringLiteral("aten::_long_operator_name")));
     }
 
     void stepChartExports()

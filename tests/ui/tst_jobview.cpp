@@ -10,9 +10,9 @@
 #include "job/jobtablemodels.h"
 #include "job/jobview.h"
 #include "job/showintimeline.h"
-#include "synthetictrace.h"
 #include "shared/savefolder.h"
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
+#include "synthetictrace.h"
 #include "timeline/eventdetailspanel.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
@@ -25,6 +25,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QLabel>
 #include <QScrollBar>
 #include <QSettings>
 #include <QSignalSpy>
@@ -181,6 +182,44 @@ private Q_SLOTS:
         QVERIFY(view.warningsText().contains(QStringLiteral("differ across ranks")));
     }
 
+    // The Ranks table's two costs and the headline's third are told apart by
+    // a key beside the table, in the figures the table shows for its current
+    // row (the top row first).
+    void costKeyBesideTheRanks()
+    {
+        JobView view;
+        view.resize(1200, 800);
+        view.setJob(fakeJob());
+        view.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&view));
+        QLabel *key = view.costKey();
+        QTableView *t = view.rankTable();
+        QVERIFY(key->isVisible());
+        // Just above the table, within its width.
+        const QRect k(key->mapTo(&view, QPoint(0, 0)), key->size()), table(t->mapTo(&view, QPoint(0, 0)), t->size());
+        QVERIFY2(k.bottom() < table.top() && table.top() - k.bottom() < 20 && k.left() >= table.left() - 4 &&
+                     k.right() <= table.right() + 4,
+                 qPrintable(QStringLiteral("key %1,%2 %3x%4; table %5,%6").arg(k.x()).arg(k.y()).arg(k.width())
+                                .arg(k.height()).arg(table.x()).arg(table.y())));
+        QVERIFY(key->height() >= key->heightForWidth(key->width())); // not cut
+        auto cell = [&](int row, int column) { return t->model()->index(row, column).data().toString(); };
+        auto says = [&](int row) {
+            const QString text = key->text();
+            return text.contains(QStringLiteral("<b>Local avoidable</b> ") + cell(row, JobRankModel::LocalAvoidable)) &&
+                   text.contains(QStringLiteral("<b>Job avoidable</b> ") + cell(row, JobRankModel::JobAvoidable)) &&
+                   text.contains(QStringLiteral("rank %1's").arg(cell(row, JobRankModel::Rank))) &&
+                   text.contains(QStringLiteral("<b>Headline</b> 1.235 ms"));
+        };
+        QCOMPARE(cell(0, JobRankModel::Rank), QStringLiteral("1")); // job avoidable, largest first
+        QVERIFY2(says(0), qPrintable(key->text()));
+        QVERIFY(view.headlineText().contains(QStringLiteral("1.235 ms")));
+        t->setCurrentIndex(t->model()->index(2, JobRankModel::Rank));
+        QVERIFY(cell(2, JobRankModel::Rank) != QStringLiteral("1"));
+        QVERIFY2(says(2), qPrintable(key->text()));
+        view.setJob(nullptr);
+        QVERIFY(key->isHidden());
+    }
+
     void columnsByStepNumberWithEmptyCells()
     {
         JobHeatMapData d(fakeJob());
@@ -289,7 +328,7 @@ private Q_SLOTS:
     {
         JobView view;
         view.setJob(fakeJob());
-        QSignalSpy spy(&view, &JobView::showRankWindow);
+        QSignalSpy spy(&view, &JobView::showBlameWindow);
         // collective 0 #3 on rank 2: aligned [21, 22] ms is [1 s + 21 ms, 1 s + 22 ms]
         // in rank 2's clock; the latest step begun by then is #11 at 1 s + 20 ms,
         // which ends at 1 s + 30 ms.
@@ -298,6 +337,11 @@ private Q_SLOTS:
         QCOMPARE(spy.at(0).at(0).toInt(), 2);
         QCOMPARE(spy.at(0).at(1).value<TimeNs>(), kOffset2 + 20'000'000);
         QCOMPARE(spy.at(0).at(2).value<TimeNs>(), kOffset2 + 30'000'000);
+        // the blame itself, in rank 2's clock: what the Timeline selects
+        const auto blame = spy.at(0).at(3).value<CollectiveBlame>();
+        QCOMPARE(blame.start, kOffset2 + 21'000'000);
+        QCOMPARE(blame.end, kOffset2 + 22'000'000);
+        QCOMPARE(blame.name, std::string("ncclKernel_AllReduce_RING_LL_Sum_float"));
         // before any step of rank 1 (offset -500 ns): the collective alone
         view.showBlame(1);
         QCOMPARE(spy.at(1).at(0).toInt(), 1);

@@ -4,14 +4,31 @@
 #include "explorer/explorerpage.h"
 #include "job/jobheatmap.h"
 #include "job/jobpage.h"
+#include "job/jobtablemodels.h"
 #include "job/jobview.h"
 #include "mainwindow.h"
 #include "shared/noticebar.h"
+#include "timeline/devicetablemodel.h"
+#include "timeline/eventdetailspanel.h"
+#include "timeline/stepchart.h"
+#include "timeline/syncgapmodel.h"
+#include "timeline/syncsourcemodel.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
 #include "timeline/timelineview.h"
 
 #include <QAbstractScrollArea>
+#include <QCategoryAxis>
+#include <QChart>
+#include <QChartView>
+#include <QLegend>
+#include <QLegendMarker>
+#include <QLineSeries>
+#include <QScreen>
+#include <QScrollBar>
+#include <QSplitterHandle>
+#include <QStatusBar>
+#include <QToolTip>
 #include <QAction>
 #include <QLineEdit>
 #include <QMenu>
@@ -23,7 +40,11 @@
 #include <QDialog>
 #include <QSettings>
 #include <QFileInfo>
+#include <QDir>
+#include <QLabel>
 #include <QSet>
+#include <QSortFilterProxyModel>
+#include <QTableView>
 #include <QTimer>
 #include <QApplication>
 
@@ -94,12 +115,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(!built.isEmpty() || !unavailable.isEmpty(), 60000);
         QStringList keys, rows;
         QString escActions;
+        int scrollV = -1, scrollH = -1, dialogHeight = 0, room = 0;
         QTimer::singleShot(0, &window, [&] {
             for (QWidget *w : QApplication::topLevelWidgets()) {
                 auto *dialog = qobject_cast<QDialog *>(w);
                 auto *table = dialog ? dialog->findChild<QTableWidget *>(QStringLiteral("shortcutTable")) : nullptr;
                 if (!table)
                     continue;
+                // The whole list at a glance: no scrolling where the screen has room.
+                QCoreApplication::processEvents();
+                scrollV = table->verticalScrollBar()->maximum();
+                scrollH = table->horizontalScrollBar()->maximum();
+                dialogHeight = dialog->height();
+                room = dialog->screen()->availableGeometry().height();
                 for (int r = 0; r < table->rowCount(); ++r) {
                     rows << table->item(r, 2)->text();
                     if (table->item(r, 2)->text() == QKeySequence(Qt::Key_Escape).toString(QKeySequence::NativeText))
@@ -116,6 +144,9 @@ private Q_SLOTS:
         QVERIFY(help);
         help->trigger();
         QVERIFY(rows.size() > 10);
+        QCOMPARE(scrollH, 0);
+        QVERIFY2(scrollV == 0 || dialogHeight >= room * 8 / 10,
+                 qPrintable(QStringLiteral("scrolls by %1 in a dialog %2 high, the screen %3").arg(scrollV).arg(dialogHeight).arg(room)));
         QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
         const QString zoomIn = QKeySequence(Qt::Key_W).toString(QKeySequence::NativeText);
         QVERIFY2(std::any_of(rows.begin(), rows.end(), [&](const QString &r) { return r.startsWith(zoomIn + QStringLiteral(", ")); }),
@@ -166,6 +197,90 @@ private Q_SLOTS:
         QVERIFY(loaded.wait(20000));
         QVERIFY(!window.jobPage()->view()->job());
         QVERIFY(window.jobPage()->noteText().contains(QStringLiteral("shows one file")));
+    }
+
+    // A blame row of the Job view selects what it blames in the Timeline: the
+    // late sync call on the last rank, with the collective it made late; the
+    // details show the call, and the pinned area shows that rank's GPU streams.
+    void blameRowSelectsTheLateSyncAndTheCollective()
+    {
+        const QDir dir(QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/param_dlrm_8ranks"));
+        QStringList files;
+        for (const QString &n : dir.entryList({QStringLiteral("*.json")}, QDir::Files, QDir::Name))
+            files << dir.filePath(n);
+        if (files.size() != 8)
+            QSKIP("../shared/traces/param_dlrm_8ranks is not here");
+        MainWindow window;
+        window.resize(1400, 900);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy ready(window.jobPage(), &JobPage::jobReady);
+        window.openPaths(files);
+        QVERIFY(ready.wait(60000));
+        window.showPage(MainWindow::JobPageIndex);
+        JobView *jobView = window.jobPage()->view();
+        QTableView *table = jobView->blameTable();
+        QTRY_VERIFY(table->isVisible());
+        // The top row: the collective its last rank reached the latest.
+        const QModelIndex top = table->model()->index(0, CollectiveBlameModel::Cause);
+        const auto *proxy = qobject_cast<const QSortFilterProxyModel *>(table->model());
+        QVERIFY(proxy);
+        const syncscope::CollectiveBlame b = jobView->job()->blame[size_t(proxy->mapToSource(top).row())];
+        QVERIFY(b.hasCause);
+        QTest::mouseClick(table->viewport(), Qt::LeftButton, {}, table->visualRect(top).center());
+        QCOMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
+
+        TimelineView *view = window.timeline()->view();
+        const auto data = view->data();
+        const TimelineEvent call = view->selectedEvent();
+        QVERIFY(call.valid());
+        const uint32_t file = data->tracks()[size_t(call.track)].file;
+        QCOMPARE(data->files()[file].model->info().rank, b.lastRank);
+        QCOMPARE(std::string(data->name(call)), b.cause.sync);
+        // One of the blamed source's calls: the last of them to end before the collective.
+        const syncscope::SyncAnalysis &sa = data->files()[file].sync;
+        const syncscope::SyncCall *blamed = nullptr;
+        for (const syncscope::SyncCall &c : sa.syncCalls)
+            if (data->eventOf(file, c.event) == call)
+                blamed = &c;
+        QVERIFY(blamed && blamed->source >= 0);
+        const syncscope::SyncSource &src = sa.sources[size_t(blamed->source)];
+        QCOMPARE(std::string(data->files()[file].model->str(src.sync)), b.cause.sync);
+        QCOMPARE(view->selectedWith().size(), size_t(1));
+        const TimelineEvent collective = view->selectedWith().front();
+        QCOMPARE(std::string(data->name(collective)), b.name);
+        QVERIFY(data->tracks()[size_t(collective.track)].gpu);
+        QCOMPARE(data->tracks()[size_t(collective.track)].file, file);
+        QVERIFY(data->end(call) <= data->start(collective));
+        for (size_t c : src.calls)
+            QVERIFY(sa.syncCalls[c].end() > data->start(collective) || sa.syncCalls[c].end() <= data->end(call));
+
+        // The details show the call, and list the collective selected with it.
+        EventDetailsPanel *details = window.timeline()->detailsPanel();
+        QVERIFY(details->isVisible());
+        QCOMPARE(details->field(QStringLiteral("Name")), QString::fromStdString(b.cause.sync));
+        QCOMPARE(details->field(QStringLiteral("Selected with")), QStringLiteral("1"));
+        // Both in view: the call's row, and in the pinned area that rank's GPU
+        // streams, its header with them (not ranks 0 to 4 as they opened).
+        QVERIFY(!view->eventRect(call).isNull());
+        QVERIFY(!view->eventRect(collective).isNull());
+        QVERIFY(view->isTrackRowVisible(call.track, view->layout().shownDepth(call)));
+        const QRect pinned = view->pinnedRect();
+        const int group = data->tracks()[size_t(collective.track)].group;
+        int rows = 0;
+        for (int r = 0; r < int(view->layout().pinnedRows().size()); ++r)
+            if (view->layout().pinnedRows()[size_t(r)].group == group) {
+                const QRect rr = view->rowRect(true, r);
+                QVERIFY2(!rr.isNull() && rr.top() >= pinned.top() && rr.bottom() <= pinned.bottom(),
+                         qPrintable(QStringLiteral("pinned row %1").arg(r)));
+                ++rows;
+            }
+        QVERIFY(rows >= 2); // the rank's header and its streams
+        QVERIFY(view->pinnedScrollY() > 0 || b.lastRank == 0);
+        // Another click drops the collective from the selection.
+        view->selectEvent(collective, false);
+        QVERIFY(view->selectedWith().empty());
+        QCOMPARE(details->field(QStringLiteral("Selected with")), QString());
     }
 
     void recentFilesHoldWhatOpenedAndJobsAsOneEntry()
@@ -297,6 +412,216 @@ private Q_SLOTS:
         QCOMPARE(starts, 1);
         QVERIFY(freedBeforeLoad);
         QVERIFY(window.timeline()->hasTrace());
+    }
+
+    // At 1024 x 700 and 1600 x 1000 the side panel shows every number of its
+    // tables, the Devices tab's too, and a Steps chart with nothing cut and the
+    // figures of a point under the mouse. After a session in a small window it
+    // opens as wide as its numbers again; a width the user drags to is kept.
+    void sidePanelFitsItsNumbersAndItsChart()
+    {
+        QSettings().remove(QStringLiteral("timeline/sideWidth"));
+        QStringList files;
+        for (int r = 0; r < 3; ++r)
+            files << QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/job_straggler_rank%1.json").arg(r);
+        auto open = [&](MainWindow &window) {
+            QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+            window.openPaths(files);
+            QVERIFY(loaded.wait(20000));
+            window.showPage(MainWindow::TimelinePageIndex);
+            QTest::qWait(50); // the layout, then the panel's fit
+        };
+        auto splitOf = [](MainWindow &window) {
+            for (QSplitter *s : window.timeline()->findChildren<QSplitter *>())
+                if (s->orientation() == Qt::Horizontal && s->count() == 2)
+                    return s;
+            return static_cast<QSplitter *>(nullptr);
+        };
+        auto tabsOf = [](MainWindow &window) {
+            return qobject_cast<QTabWidget *>(window.timeline()->detailsPanel()->parentWidget()->parentWidget());
+        };
+        // The columns of figures cut or scrolled out of view, by title.
+        auto cut = [](QTableView *t, std::initializer_list<int> cols) {
+            QStringList out;
+            for (int c : cols)
+                if (!t->isColumnHidden(c) && (t->columnViewportPosition(c) < 0 ||
+                                              t->columnViewportPosition(c) + t->columnWidth(c) > t->viewport()->width() ||
+                                              t->columnWidth(c) < static_cast<const QAbstractItemView *>(t)->sizeHintForColumn(c)))
+                    out << t->model()->headerData(c, Qt::Horizontal).toString();
+            return out.join(QStringLiteral(", "));
+        };
+        auto numbers = [&](MainWindow &window) {
+            TimelinePage *page = window.timeline();
+            QTabWidget *tabs = tabsOf(window);
+            tabs->setCurrentWidget(page->deviceTable());
+            QCoreApplication::processEvents();
+            return cut(page->gapTable(), {SyncGapModel::Avoidable, SyncGapModel::Blocked, SyncGapModel::Duration,
+                                          SyncGapModel::Start, SyncGapModel::Device, SyncGapModel::Rank}) +
+                   cut(page->sourceTable(), {SyncSourceModel::Avoidable, SyncSourceModel::Count, SyncSourceModel::Gaps,
+                                             SyncSourceModel::GapTime, SyncSourceModel::Rank}) +
+                   cut(page->deviceTable(), {DeviceTableModel::Rank, DeviceTableModel::Avoidable,
+                                             DeviceTableModel::SyncGapTime, DeviceTableModel::Gaps,
+                                             DeviceTableModel::Busy, DeviceTableModel::Span});
+        };
+        for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
+            MainWindow window;
+            window.resize(size);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            open(window);
+            QCOMPARE(numbers(window), QString());
+            // The Steps chart: no title, axis title or label cut; each point tells its figures.
+            StepChart *chart = window.timeline()->stepChart();
+            tabsOf(window)->setCurrentWidget(chart);
+            QCoreApplication::processEvents();
+            QChart *c = chart->chartView()->chart();
+            QVERIFY(c && chart->series(0));
+            const QRectF plot = c->plotArea();
+            QVERIFY2(plot.height() >= 40 && plot.width() >= 120,
+                     qPrintable(QStringLiteral("%1x%2").arg(plot.width()).arg(plot.height())));
+            for (QAbstractAxis *axis : c->axes()) {
+                const QFontMetrics fm(axis->titleFont());
+                const qreal room = axis->orientation() == Qt::Vertical ? plot.height() : plot.width();
+                QVERIFY2(fm.horizontalAdvance(axis->titleText()) <= room, qPrintable(axis->titleText()));
+                if (auto *x = qobject_cast<QCategoryAxis *>(axis))
+                    for (const QString &label : x->categoriesLabels())
+                        QVERIFY2(QFontMetrics(x->labelsFont()).horizontalAdvance(label) <=
+                                     plot.width() / std::max<qsizetype>(1, x->categoriesLabels().size()),
+                                 qPrintable(label));
+            }
+            int legend = 0;
+            for (QLegendMarker *m : c->legend()->markers())
+                legend += QFontMetrics(c->legend()->font()).horizontalAdvance(m->label()) + 40;
+            QVERIFY2(legend <= c->size().width(), qPrintable(QString::number(legend)));
+            const QPoint point = chart->pointPosition(2, 0);
+            QVERIFY(chart->chartView()->viewport()->rect().contains(point));
+            QVERIFY2(chart->toolTipAt(point).contains(QStringLiteral("avoidable")), qPrintable(chart->toolTipAt(point)));
+            QTest::mouseMove(chart->chartView()->viewport(), point);
+            QTRY_VERIFY(QToolTip::isVisible());
+            QCOMPARE(QToolTip::text(), chart->toolTipAt(point));
+            window.close();
+        }
+        // A session in a small window; the next opens small, then grows.
+        {
+            MainWindow window;
+            window.resize(760, 560);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            open(window);
+            window.close();
+        }
+        int dragged = 0;
+        {
+            MainWindow window;
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            open(window);
+            window.resize(1600, 1000);
+            QTest::qWait(50);
+            QCOMPARE(numbers(window), QString());
+            // The user drags the handle 150 px to the left: a wider panel.
+            QSplitter *split = splitOf(window);
+            const int before = split->sizes().value(1);
+            QSplitterHandle *handle = split->handle(1);
+            const QPoint mid = handle->rect().center();
+            QTest::mousePress(handle, Qt::LeftButton, {}, mid);
+            QTest::mouseMove(handle, mid - QPoint(150, 0));
+            QTest::mouseRelease(handle, Qt::LeftButton, {}, mid - QPoint(150, 0));
+            dragged = split->sizes().value(1);
+            QVERIFY2(dragged > before + 100, qPrintable(QStringLiteral("%1 -> %2").arg(before).arg(dragged)));
+            window.close();
+        }
+        {
+            MainWindow window;
+            window.resize(1600, 1000);
+            window.show();
+            QVERIFY(QTest::qWaitForWindowExposed(&window));
+            open(window);
+            QVERIFY2(std::abs(splitOf(window)->sizes().value(1) - dragged) <= 8,
+                     qPrintable(QStringLiteral("%1, dragged to %2").arg(splitOf(window)->sizes().value(1)).arg(dragged)));
+        }
+        QSettings().remove(QStringLiteral("timeline/sideWidth"));
+    }
+
+    // A file under a ~500-character path: the window keeps its width whether
+    // the file opens, does not load or is missing; the status bar and Open
+    // Recent show the path without its middle, the tooltips in full.
+    void longPathsNeverWidenTheWindow()
+    {
+        QTemporaryDir tmp;
+        QVERIFY(tmp.isValid());
+        QString dir = tmp.path();
+        for (char c : {'a', 'b'})
+            dir += QLatin1Char('/') + QString(240, QLatin1Char(c));
+        QVERIFY(QDir().mkpath(dir));
+        const QString good = dir + QStringLiteral("/trace.json"), bad = dir + QStringLiteral("/not-a-trace.json");
+        QVERIFY(QFile::copy(QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/gpu_sync_gaps.json"), good));
+        {
+            QFile f(bad);
+            QVERIFY(f.open(QIODevice::WriteOnly));
+            f.write("not json");
+        }
+        QVERIFY(good.size() > 500);
+        MainWindow window;
+        window.resize(1024, 700);
+        window.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&window));
+        QSignalSpy loaded(window.timeline(), &TimelinePage::loadFinished);
+        QSignalSpy failed(window.timeline(), &TimelinePage::loadFailed);
+        auto fits = [&](const char *when) {
+            QCoreApplication::processEvents();
+            QVERIFY2(window.width() == 1024 && window.minimumSizeHint().width() <= 1024,
+                     qPrintable(QStringLiteral("%1: %2 wide, at least %3").arg(QLatin1String(when)).arg(window.width())
+                                    .arg(window.minimumSizeHint().width())));
+            QStatusBar *bar = window.statusBar();
+            QVERIFY2(bar->fontMetrics().horizontalAdvance(bar->currentMessage()) <= bar->width(),
+                     qPrintable(bar->currentMessage()));
+        };
+        window.openPaths({good});
+        QVERIFY(loaded.wait(20000));
+        fits("opened");
+        // Open Recent: the name, whole here; the tooltip has the path.
+        QMenu *recent = nullptr;
+        for (QMenu *m : window.findChildren<QMenu *>())
+            if (m->title().remove(QLatin1Char('&')) == QStringLiteral("Open Recent"))
+                recent = m;
+        QVERIFY(recent && !recent->actions().isEmpty());
+        QVERIFY(recent->actions().front()->text().endsWith(QStringLiteral("trace.json")));
+        QCOMPARE(recent->actions().front()->toolTip(), good);
+        QVERIFY2(recent->actions().front()->statusTip().contains(QStringLiteral("…")) &&
+                     recent->actions().front()->statusTip().endsWith(QStringLiteral("/trace.json")),
+                 qPrintable(recent->actions().front()->statusTip()));
+
+        window.openPaths({bad});
+        QVERIFY(failed.wait(20000));
+        fits("failed to load");
+        // The error names the file, the path's middle elided; its tooltip has all.
+        QLabel *error = nullptr;
+        for (QLabel *l : window.timeline()->findChildren<QLabel *>())
+            if (l->isVisible() && l->text().contains(QStringLiteral("not-a-trace.json")))
+                error = l;
+        QVERIFY(error);
+        QVERIFY(error->text().contains(QStringLiteral("…")));
+        QVERIFY(error->toolTip().contains(bad));
+        QVERIFY(window.statusBar()->currentMessage().contains(QStringLiteral("…")));
+        QVERIFY(window.statusBar()->toolTip().contains(bad));
+
+        // A refusal: the inline bar wraps the path and keeps it whole.
+        window.openPaths({dir + QStringLiteral("/missing.json")});
+        const auto *bar = window.findChild<NoticeBar *>();
+        QTRY_VERIFY(bar && bar->isVisible());
+        QVERIFY(bar->text().contains(dir));
+        fits("missing");
+        // A long file name, in Open Recent: its middle goes.
+        const QString longName = dir + QLatin1Char('/') + QString(200, QLatin1Char('n')) + QStringLiteral(".json");
+        QVERIFY(QFile::copy(good, longName));
+        window.openPaths({longName});
+        QVERIFY(loaded.wait(20000));
+        fits("long name");
+        const QString entry = recent->actions().front()->text();
+        QVERIFY2(entry.contains(QStringLiteral("…")) && entry.endsWith(QStringLiteral(".json")) &&
+                     recent->fontMetrics().horizontalAdvance(entry) < 640,
+                 qPrintable(entry));
     }
 
     void nothingIsClippedAt1024x700()

@@ -1,11 +1,11 @@
 // The timeline's data and models: layout, sync gaps, the gap table, range
 // statistics and find, on a synthetic trace whose answers are known.
+#include "shared/timeformat.h"
 #include "synthetictrace.h"
 #include "timeline/namematcher.h"
 #include "timeline/rangestatsmodel.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/timelinedata.h"
-#include "timeline/timeformat.h"
 #include "trace/traceloader.h"
 
 #include <QAbstractItemModelTester>

@@ -7,24 +7,25 @@
 #include "analysis/advice.h"
 #include "analysis/jsonwriter.h"
 #include "loadandwait.h"
+#include "shared/timeformat.h"
 #include "synthetictrace.h"
 #include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
 #include "timeline/devicetablemodel.h"
 #include "timeline/eventdetailspanel.h"
+#include "timeline/passes/blockingcallspass.h"
 #include "timeline/stepchart.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
-#include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelinepage.h"
-#include "timeline/passes/blockingcallspass.h"
 #include "timeline/timelineview.h"
 #include "trace/traceloader.h"
 #include "trace/tracewriter.h"
 
 #include <QAbstractItemModelTester>
 #include <QCategoryAxis>
+#include <QChartView>
 #include <QClipboard>
 #include <QElapsedTimer>
 #include <QPushButton>
@@ -37,6 +38,7 @@
 #include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStandardPaths>
+#include <QTabWidget>
 #include <QTableView>
 #include <QTemporaryDir>
 #include <QJsonArray>
@@ -410,28 +412,47 @@ private Q_SLOTS:
         }
         QCOMPARE(avoid[0].y(), 10.25); // by hand: step 0 without its sync
         QCOMPARE(avoid[1].y(), 34.0);  // step 1 without its copy
-        const auto axes = chart->series(2)->attachedAxes();
-        QStringList titles;
-        for (QAbstractAxis *a : chart->series(0)->attachedAxes() + axes)
-            titles << a->titleText();
-        QVERIFY2(titles.contains(QStringLiteral("GPU busy (µs)")) &&
-                     titles.contains(QStringLiteral("gaps, avoidable (µs)")),
-                 qPrintable(titles.join(QStringLiteral(" | "))));
-        // The x axis names the steps; the chart opens in a window of its own.
+        // In the side panel the series name their units, the axes have no
+        // titles to cut, and the steps read by what tells them apart.
+        QCOMPARE(chart->series(0)->name(), QStringLiteral("GPU busy (µs)"));
+        QCOMPARE(chart->series(1)->name(), QStringLiteral("sync gaps (µs)"));
+        QCOMPARE(chart->series(2)->name(), QStringLiteral("avoidable (µs)"));
+        auto titles = [](StepChart *c) {
+            QStringList out;
+            for (QAbstractAxis *a : c->series(0)->attachedAxes() + c->series(2)->attachedAxes())
+                out << a->titleText();
+            return out;
+        };
+        QCOMPARE(titles(chart), (QStringList{QString(), QString(), QString(), QString()}));
         auto *x = qobject_cast<QCategoryAxis *>(chart->series(0)->attachedAxes().value(0));
         QVERIFY(x);
-        QCOMPARE(x->categoriesLabels(), (QStringList{QStringLiteral("ProfilerStep#0"), QStringLiteral("ProfilerStep#1")}));
+        QCOMPARE(x->categoriesLabels(), (QStringList{QStringLiteral("0"), QStringLiteral("1")}));
+        // Hovering a point shows its step's exact figures.
+        qobject_cast<QTabWidget *>(page.detailsPanel()->parentWidget()->parentWidget())->setCurrentWidget(chart);
+        QCoreApplication::processEvents();
+        const QPoint p1 = chart->pointPosition(2, 1);
+        QVERIFY(chart->chartView()->viewport()->rect().contains(p1));
+        const QString tip = chart->toolTipAt(p1);
+        QVERIFY2(tip.startsWith(QStringLiteral("ProfilerStep#1")) &&
+                     tip.contains(QStringLiteral("avoidable ") + formatDuration(sa.stepStats[1].avoidable)),
+                 qPrintable(tip));
+        QCOMPARE(chart->toolTipAt(p1 + QPoint(0, 40)), QString());
+        // The chart opens in a window of its own, with titles there.
         StepChart *big = chart->openInWindow();
         QVERIFY(big && big->isVisible() && big->window() != chart->window());
         QCOMPARE(big->series(2)->points(), avoid);
         QVERIFY(big->window()->width() >= 900);
+        QVERIFY2(titles(big).contains(QStringLiteral("GPU busy (µs)")) &&
+                     titles(big).contains(QStringLiteral("gaps, avoidable (µs)")) &&
+                     titles(big).contains(QStringLiteral("ProfilerStep#")),
+                 qPrintable(titles(big).join(QStringLiteral(" | "))));
         QSignalSpy fromWindow(page.view(), &TimelineView::stepActivated);
         Q_EMIT big->series(2)->clicked(avoid[0]);
         QCOMPARE(fromWindow.count(), 1); // a click there zooms the Timeline too
         big->window()->close();
-        // a point click zooms to its step
+        // a click on a point zooms to its step
         QSignalSpy activated(page.view(), &TimelineView::stepActivated);
-        Q_EMIT chart->series(2)->clicked(avoid[1]);
+        QTest::mouseClick(chart->chartView()->viewport(), Qt::LeftButton, {}, p1);
         QCOMPARE(activated.count(), 1);
         const Step &st = sa.steps[1];
         const TimeNs tol = std::max<TimeNs>(1, page.view()->mapping().toDuration(1.0));

@@ -143,7 +143,7 @@ private Q_SLOTS:
             titles << g.title;
         QCOMPARE(titles, QStringList({QStringLiteral("python train.py (pid 100)"),
                                       QStringLiteral("Process (pid 0)"),
-                                      QStringLiteral("Process (pid Spans)")}));
+                                      QStringLiteral("Spans")}));
         QCOMPARE(int(m_data->groups()[0].kind), int(TimelineGroup::Kind::Cpu));
         QCOMPARE(int(m_data->groups()[1].kind), int(TimelineGroup::Kind::Gpu));
         QCOMPARE(int(m_data->groups()[2].kind), int(TimelineGroup::Kind::Pseudo));

@@ -1,5 +1,5 @@
 // Time <-> pixel mapping and the ruler's units (ui/timeline/timemapping.h, timeformat.h).
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 #include "timeline/timemapping.h"
 
 #include <QtTest>

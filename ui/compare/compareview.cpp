@@ -6,6 +6,7 @@
 #include "compare/comparedata.h"
 #include "jobs/jobrunner.h"
 #include "shared/savefolder.h"
+#include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 #include "trace/categories.h"
@@ -34,39 +35,18 @@ namespace syncscope::ui {
 
 namespace {
 
-// ns as ms with 3 decimals, rounded to the microsecond, from integers.
-QString ms(TimeNs ns, bool sign = false)
-{
-    const bool neg = ns < 0;
-    const uint64_t mag = neg ? uint64_t(0) - uint64_t(ns) : uint64_t(ns);
-    const uint64_t us = (mag + 500) / 1000;
-    return QStringLiteral("%1%2.%3 ms")
-        .arg(neg              ? QStringLiteral("−")
-             : sign && ns > 0 ? QStringLiteral("+")
-                              : QString())
-        .arg(qulonglong(us / 1000))
-        .arg(qulonglong(us % 1000), 3, 10, QLatin1Char('0'));
-}
-
-// part / whole in per cent with one decimal, rounded half away from zero.
-QString pct(TimeNs part, TimeNs whole)
-{
-    if (whole <= 0)
-        return QStringLiteral("–");
-    const bool neg = part < 0;
-    const __int128 mag = neg ? -__int128(part) : __int128(part);
-    const __int128 permille = (mag * 2000 + whole) / (2 * __int128(whole));
-    return QStringLiteral("%1%2.%3%")
-        .arg(neg && permille ? QStringLiteral("−") : QString())
-        .arg(qlonglong(permille / 10))
-        .arg(qlonglong(permille % 10));
-}
-
+// "before → after (Δ, %)": the three read together, so in one unit, as a
+// table column of them would be (DurationColumn).
 QString change(TimeNs b, TimeNs a)
 {
-    QString t = QStringLiteral("%1 → %2 (%3").arg(ms(b), ms(a), ms(a - b, true));
+    DurationColumn unit;
+    for (TimeNs t : {b, a, a - b})
+        unit.add(t);
+    const QString delta = unit.format(a - b);
+    QString t = QStringLiteral("%1 → %2 (%3").arg(unit.format(b), unit.format(a),
+                                                  a > b ? QLatin1Char('+') + delta : delta);
     if (b > 0)
-        t += QStringLiteral(", %1%2").arg(a >= b ? QStringLiteral("+") : QString(), pct(a - b, b));
+        t += QStringLiteral(", %1%2").arg(a >= b ? QStringLiteral("+") : QString(), formatPercent(a - b, b));
     return t + QLatin1Char(')');
 }
 
@@ -261,7 +241,7 @@ QWidget *CompareView::makeTablePage(DiffTableModel::Section s)
     m_tables[s]->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_tables[s]->setSelectionMode(QAbstractItemView::SingleSelection);
     m_tables[s]->verticalHeader()->hide();
-    m_tables[s]->horizontalHeader()->setStretchLastSection(true);
+    m_tables[s]->horizontalHeader()->setStretchLastSection(false);
     m_tables[s]->setTextElideMode(Qt::ElideMiddle); // long op and kernel names keep both ends
     connect(m_tables[s], &QTableView::clicked, this, [this, s](const QModelIndex &i) {
         activateRow(s, m_proxies[s]->mapToSource(i).row());
@@ -316,8 +296,15 @@ void CompareView::setData(std::shared_ptr<const CompareData> data)
     }
     for (DiffTableModel *m : m_models)
         m->setData(m_data);
-    for (QTableView *t : m_tables)
+    // Every figure as wide as it reads; the name columns share the rest and
+    // elide, so the changes at the right end are never cut.
+    for (int s = 0; s < 4; ++s) {
+        QTableView *t = m_tables[s];
         t->resizeColumnsToContents();
+        for (int c = 0; c < m_models[s]->columnCount(); ++c)
+            t->horizontalHeader()->setSectionResizeMode(
+                c, m_models[s]->isNameColumn(c) ? QHeaderView::Stretch : QHeaderView::Interactive);
+    }
     m_header->setText(headerText());
     // Open on the first table that has something to say.
     const TraceDiff &d = m_data->diff;
@@ -493,7 +480,7 @@ QString CompareView::headerText() const
                                      : tr("either trace"));
     const DiffTotals &tb = d.totalsBefore, &ta = d.totalsAfter;
     if (tb.devices || ta.devices) {
-        parts << tr("<b>GPU busy</b>: %1 → %2").arg(pct(tb.busy, tb.span), pct(ta.busy, ta.span));
+        parts << tr("<b>GPU busy</b>: %1 → %2").arg(formatPercent(tb.busy, tb.span), formatPercent(ta.busy, ta.span));
         parts << tr("<b>Sync-gap time</b>: %1").arg(change(tb.syncGap, ta.syncGap));
         parts << tr("<b>Avoidable</b>: %1").arg(change(tb.avoidable, ta.avoidable));
     } else {

@@ -3,9 +3,11 @@
 #include "analysis/csv.h"
 #include "analysis/jsonwriter.h"
 #include "compare/comparedata.h"
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
+#include <cstring>
 #include <limits>
+#include <map>
 
 namespace syncscope::ui {
 
@@ -107,13 +109,25 @@ void DiffTableModel::setData(std::shared_ptr<const CompareData> data)
 {
     beginResetModel();
     m_data = std::move(data);
-    m_timeColumns.assign(size_t(columnCount()), DurationColumn());
+    // One unit per figure: its before, after and change columns are read
+    // side by side, so they share the unit their values together ask for.
+    const std::vector<std::string> keys = columnKeys();
+    auto figure = [](std::string key) {
+        for (const char *side : {"_before_us", "_after_us", "_delta_us"})
+            if (key.size() > std::strlen(side) && key.compare(key.size() - std::strlen(side), std::string::npos, side) == 0)
+                return key.substr(0, key.size() - std::strlen(side));
+        return key;
+    };
+    std::map<std::string, DurationColumn> units;
     for (int r = 0; r < rowCount(); ++r)
         for (int c = 0; c < columnCount(); ++c) {
             const Cell cl = cell(r, c);
             if (cl.kind == Cell::Time && cl.number)
-                m_timeColumns[size_t(c)].add(*cl.number);
+                units[figure(keys[size_t(c)])].add(*cl.number);
         }
+    m_timeColumns.assign(size_t(columnCount()), DurationColumn());
+    for (int c = 0; c < columnCount(); ++c)
+        m_timeColumns[size_t(c)] = units[figure(keys[size_t(c)])];
     endResetModel();
 }
 
@@ -146,6 +160,17 @@ std::vector<std::string> DiffTableModel::columnKeys() const
     for (const Column &c : columns())
         keys.push_back(c.key);
     return keys;
+}
+
+bool DiffTableModel::isNameColumn(int column) const
+{
+    if (column < 0 || column >= columnCount())
+        return false;
+    const std::string key = columns()[size_t(column)].key;
+    for (const char *name : {"sync", "op", "user_frame", "step_before", "step_after", "name"})
+        if (key == name)
+            return true;
+    return false;
 }
 
 DiffTableModel::Cell DiffTableModel::cell(int row, int column) const
@@ -288,9 +313,14 @@ QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, in
     if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
         section >= columnCount())
         return {};
-    // The cells carry their column's unit, so the titles name none.
+    // The cells carry their column's unit, so the titles name none; the side
+    // goes on a line of its own ("Gap time" over "before"), so the figures,
+    // not their titles, set the columns' widths.
     QString title = QString::fromUtf8(columns()[size_t(section)].title);
     title.remove(QStringLiteral(" (µs)"));
+    for (const QString side : {QStringLiteral(" before"), QStringLiteral(" after")})
+        if (title.endsWith(side))
+            title[title.size() - side.size()] = QLatin1Char('\n');
     return title;
 }
 

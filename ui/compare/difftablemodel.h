@@ -3,8 +3,8 @@
 // before, after and the change side by side. Times are shown and exported as
 // exact microseconds from integer ns; Qt::UserRole holds the number to sort by
 // (a missing side sorts as -infinity, so "absent" rows gather at one end).
-#include "timeline/timeformat.h"
 #include "analysis/tracediff.h"
+#include "shared/timeformat.h"
 
 #include <QAbstractTableModel>
 
@@ -42,6 +42,9 @@ public:
     std::string toJson(const std::vector<int> &rows = {}) const;
     // The column keys ("avoidable_before_us", ...).
     std::vector<std::string> columnKeys() const;
+    // A column of names (sync calls, ops, frames, steps, kernels): the one
+    // that gives up width, eliding, so the figures beside it stay whole.
+    bool isNameColumn(int column) const;
 
     // A cell: text, a count or a time; nullopt when the side lacks the entry.
     struct Cell {
@@ -61,7 +64,7 @@ private:
 
     Section m_section;
     std::shared_ptr<const CompareData> m_data;
-    std::vector<DurationColumn> m_timeColumns; // per column: one unit for its times
+    std::vector<DurationColumn> m_timeColumns; // per column: one unit per figure (before, after, change)
 };
 
 } // namespace syncscope::ui

@@ -4,9 +4,20 @@
 #include <QColor>
 #include <QLocale>
 
+#include <cmath>
 #include <stdexcept>
 
 namespace syncscope::ui {
+
+namespace {
+
+// A step time the lab measured in ms, as the integer ns the tables print.
+int64_t nsOfMs(double ms)
+{
+    return std::llround(ms * 1e6);
+}
+
+} // namespace
 
 ResultsModel::ResultsModel(QObject *parent) : QAbstractTableModel(parent) {}
 
@@ -68,8 +79,12 @@ int ResultsModel::addRun(const lab::BenchReport &report, const QString &label)
     m_runs.push_back({id, label, report});
     for (size_t i = 0; i < report.results.size(); ++i)
         m_rows.push_back({id, i});
+    fitTimeColumns();
     if (count > 0)
         endInsertRows();
+    // A new run can change a column's unit: every row of it reads anew.
+    if (first > 0)
+        Q_EMIT dataChanged(index(0, MedianColumn), index(first - 1, FloorColumn), {Qt::DisplayRole, Qt::ToolTipRole});
     return id;
 }
 
@@ -78,15 +93,44 @@ void ResultsModel::clear()
     beginResetModel();
     m_runs.clear();
     m_rows.clear();
+    fitTimeColumns();
     endResetModel();
+}
+
+std::optional<double> ResultsModel::timeMs(const lab::BenchResult &r, int column)
+{
+    if (!r.error.empty())
+        return std::nullopt;
+    switch (column) {
+    case MedianColumn: return r.stats.medianMs;
+    case P5Column: return r.stats.p5Ms;
+    case P95Column: return r.stats.p95Ms;
+    case MeanColumn: return r.stats.meanMs;
+    case StdevColumn: return r.stats.stdevMs;
+    case FloorColumn: return r.floorMs > 0 ? std::optional<double>(r.floorMs) : std::nullopt;
+    default: return std::nullopt;
+    }
+}
+
+void ResultsModel::fitTimeColumns()
+{
+    for (DurationColumn &c : m_timeColumns)
+        c.clear();
+    for (const Row &row : m_rows) {
+        const lab::BenchResult &r = findRun(row.run)->report.results[row.index];
+        for (int col = MedianColumn; col <= FloorColumn; ++col)
+            if (const auto ms = timeMs(r, col))
+                m_timeColumns[col - MedianColumn].add(nsOfMs(*ms));
+    }
 }
 
 QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
+    // The time cells carry their column's unit, so the titles name none.
     static const char *names[] = {"Run", "Variant", "Device", "N", "K", "B", "D", "Pos frac",
-                                  "Median ms", "p5 ms", "p95 ms", "Mean ms", "Stdev ms", "Floor ms",
+                                  "Median", "p5", "p95", "Mean", "Stdev", "Floor",
                                   "× floor", "Syncs/step", "Peak MiB", "Steps", "Status"};
     static const char *tips[] = {"Which run or loaded file the row belongs to", nullptr, nullptr,
                                  "Items per row", "Samples per row", "Rows", "Feature dim",
@@ -112,12 +156,13 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
     const lab::BenchResult &r = run->report.results[row.index];
     const bool ok = r.error.empty();
     const int col = index.column();
+    // A step time: in its column's unit (the tooltip exactly, in ns).
     auto ms = [&](double v) -> QVariant {
         if (!ok)
             return {};
         if (role == SortRole)
             return v;
-        return QLocale().toString(v, 'g', 4);
+        return m_timeColumns[col - MedianColumn].cell(nsOfMs(v), role == Qt::ToolTipRole);
     };
     if (role == Qt::DisplayRole || role == SortRole) {
         switch (col) {
@@ -165,6 +210,8 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
             return QString::fromStdString(r.error);
         if ((col == SyncsColumn && !r.syncsPerStep) || (col == PeakColumn && !r.peakBytes))
             return tr("Not measured: the %1 cannot count this.").arg(QString::fromStdString(run->report.device));
+        if (const auto v = timeMs(r, col))
+            return ms(*v);
     }
     return {};
 }

@@ -2,9 +2,11 @@
 // Every bench run of the session as one table: a thin adapter over the
 // BenchReport values, one row per (run, variant, point).
 #include "lab/api/bench.h"
+#include "shared/timeformat.h"
 
 #include <QAbstractTableModel>
 
+#include <optional>
 #include <vector>
 
 namespace syncscope::ui {
@@ -51,10 +53,15 @@ private:
         size_t index = 0;
     };
     const Run *findRun(int id) const;
+    // The step times of a column, as the lab measured them (ms), or null.
+    static std::optional<double> timeMs(const lab::BenchResult &r, int column);
+    void fitTimeColumns();
 
     std::vector<Run> m_runs;
     std::vector<Row> m_rows;
     int m_nextId = 1;
+    // One unit per time column (Median to Floor), fitted to every row.
+    DurationColumn m_timeColumns[FloorColumn - MedianColumn + 1];
 };
 
 } // namespace syncscope::ui

@@ -1,6 +1,6 @@
 #include "job/jobheatmap.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QCoreApplication>
 #include <QHelpEvent>

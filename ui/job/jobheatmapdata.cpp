@@ -1,6 +1,6 @@
 #include "job/jobheatmapdata.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QCoreApplication>
 

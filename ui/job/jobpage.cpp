@@ -92,6 +92,12 @@ JobPage::JobPage(QWidget *parent) : QWidget(parent)
             m_fileOfRankRow[size_t(rankRow)] >= 0)
             Q_EMIT showRankWindow(m_fileOfRankRow[size_t(rankRow)], start, end);
     });
+    connect(m_view, &JobView::showBlameWindow, this,
+            [this](int rankRow, TimeNs start, TimeNs end, const CollectiveBlame &blame) {
+                if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()) &&
+                    m_fileOfRankRow[size_t(rankRow)] >= 0)
+                    Q_EMIT showBlame(m_fileOfRankRow[size_t(rankRow)], start, end, blame);
+            });
 
     showNote(tr("Open several trace files of one job (the ranks, e.g. File ▸ Open with all of them "
                 "selected) to see "

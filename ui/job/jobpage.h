@@ -47,6 +47,8 @@ Q_SIGNALS:
     // A cell or a blame row was clicked: file is an index into the Timeline's
     // TimelineData::files(); [start, end) in that rank's own clock.
     void showRankWindow(int file, TimeNs start, TimeNs end);
+    // A blame row was clicked: the same, with the blame (in that rank's clock).
+    void showBlame(int file, TimeNs start, TimeNs end, const syncscope::CollectiveBlame &blame);
     void statusMessage(const QString &text);
     void jobReady();
     void jobFailed(const QString &error);

@@ -4,8 +4,8 @@
 // last at each collective, how late, and which sync made it late). Sorted by
 // a QSortFilterProxyModel on SortRole (integer ns, counts); exported in the
 // shown order as CSV or JSON with integer "_ns" and exact "_us" fields.
-#include "timeline/timeformat.h"
 #include "analysis/jobscale.h"
+#include "shared/timeformat.h"
 
 #include <QAbstractTableModel>
 

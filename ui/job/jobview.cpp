@@ -5,7 +5,7 @@
 #include "job/jobheatmap.h"
 #include "job/jobtablemodels.h"
 #include "shared/savefolder.h"
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QAction>
 #include <QApplication>
@@ -16,6 +16,7 @@
 #include <QFileInfo>
 #include <QHBoxLayout>
 #include <QHeaderView>
+#include <QItemSelectionModel>
 #include <QLabel>
 #include <QMenu>
 #include <QMessageBox>
@@ -160,10 +161,20 @@ JobView::JobView(QWidget *parent) : QWidget(parent)
     m_blameTable = makeTable(m_blameProxy, this);
     m_blameTable->sortByColumn(CollectiveBlameModel::Lateness, Qt::DescendingOrder);
 
+    // The three costs side by side need a key: the rank's own GPU (local),
+    // the job without that rank's calls, and the job without every rank's.
+    m_costKey = new QLabel(this);
+    m_costKey->setWordWrap(true);
+    m_costKey->setTextFormat(Qt::RichText);
+    m_costKey->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
+    auto *rankPanel = titled(tr("<b>Ranks</b> — what each rank's blocking calls cost the job, largest first"),
+                             m_rankTable, this);
+    qobject_cast<QVBoxLayout *>(rankPanel->layout())->insertWidget(1, m_costKey);
+    connect(m_rankTable->selectionModel(), &QItemSelectionModel::currentRowChanged, this, &JobView::updateCostKey);
+    connect(m_rankProxy, &QAbstractItemModel::layoutChanged, this, &JobView::updateCostKey);
+
     auto *tables = new QSplitter(Qt::Horizontal, this);
-    tables->addWidget(
-        titled(tr("<b>Ranks</b> — what each rank's blocking calls cost the job, largest first"),
-               m_rankTable, this));
+    tables->addWidget(rankPanel);
     tables->addWidget(titled(
         tr("<b>Collectives' blame</b> — who arrived last, how late, and the sync that made it "
            "late; click one to see it"),
@@ -237,8 +248,31 @@ void JobView::setJob(std::shared_ptr<const JobScale> job)
             t->setColumnWidth(c, std::min(t->columnWidth(c), 320));
     }
     updateHeadline();
+    updateCostKey();
     m_sized = false;
     fitSplitter();
+}
+
+void JobView::updateCostKey()
+{
+    if (!m_job || m_rankProxy->rowCount() == 0) {
+        m_costKey->clear();
+        m_costKey->hide();
+        return;
+    }
+    // The current row's figures as its cells print them, and the headline's.
+    const QModelIndex current = m_rankTable->currentIndex();
+    const int row = current.isValid() ? current.row() : 0;
+    auto cell = [&](int column) { return m_rankProxy->index(row, column).data().toString(); };
+    const QString rank = cell(JobRankModel::Rank);
+    m_costKey->setText(
+        tr("<b>Local avoidable</b> %1: rank %2's own GPU, its trace replayed without its syncs "
+           "&nbsp;·&nbsp; <b>Job avoidable</b> %3: the whole job without rank %2's syncs (the other "
+           "ranks still hold it at the collectives) &nbsp;·&nbsp; <b>Headline</b> %4: the job without "
+           "every rank's syncs")
+            .arg(cell(JobRankModel::LocalAvoidable), rank, cell(JobRankModel::JobAvoidable),
+                 formatDuration(m_job->avoidable)));
+    m_costKey->show();
 }
 
 void JobView::fitSplitter()
@@ -350,7 +384,10 @@ void JobView::showBlame(int blameRow)
             from = s.start;
             to = std::max(end, s.end);
         }
-    Q_EMIT showRankWindow(int(it - m_job->rankRows.begin()), from, to);
+    CollectiveBlame inRankClock = b;
+    inRankClock.start = start;
+    inRankClock.end = end;
+    Q_EMIT showBlameWindow(int(it - m_job->rankRows.begin()), from, to, inRankClock);
     Q_EMIT statusMessage(tr("Collective %1 #%2: rank %3 arrived %4 late%5")
                              .arg(QString::fromStdString(b.group))
                              .arg(b.seq)

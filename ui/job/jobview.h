@@ -38,6 +38,9 @@ public:
 
     QString headlineText() const;
     QString warningsText() const;
+    // The key of the three costs beside the Ranks table, for its current row
+    // (the top row until one is picked): local, job and all-ranks avoidable.
+    QLabel *costKey() const { return m_costKey; }
     JobHeatMap *heatMap() const { return m_heatMap; }
     QComboBox *metricBox() const { return m_metric; }
     QComboBox *orderBox() const { return m_order; }
@@ -64,9 +67,10 @@ public:
     QAction *copyHeatMapAction() const { return m_copyAction; }
 
     // What a click does: a cell (rankRow into rankRows, step into rankSteps)
-    // shows that step's host window; a blame row (into blame) shows the last
-    // rank from the start of its step that holds the collective to the
-    // collective's end. Both emit showRankWindow in the rank's own clock.
+    // shows that step's host window (showRankWindow); a blame row (into
+    // blame) shows the last rank from the start of its step that holds the
+    // collective to the collective's end, with what it blames
+    // (showBlameWindow). Both in the rank's own clock.
     void showCell(int rankRow, int step);
     void showBlame(int blameRow);
 
@@ -74,6 +78,9 @@ Q_SIGNALS:
     // rankRow: an index into JobScale::rankRows; [start, end) in that rank's
     // own clock (the times of its trace file).
     void showRankWindow(int rankRow, TimeNs start, TimeNs end);
+    // The same for a blame row, with the blame (its start and end moved into
+    // the rank's clock) whose collective and late sync call to select.
+    void showBlameWindow(int rankRow, TimeNs start, TimeNs end, const syncscope::CollectiveBlame &blame);
     void statusMessage(const QString &text);
 
 protected:
@@ -81,6 +88,7 @@ protected:
 
 private:
     void updateHeadline();
+    void updateCostKey();
     void fitSplitter();
     void tableMenu(QTableView *table, const QPoint &pos);
     QString exportBaseName() const;
@@ -88,6 +96,7 @@ private:
     std::shared_ptr<const JobScale> m_job;
     QLabel *m_headline = nullptr;
     QLabel *m_warnings = nullptr;
+    QLabel *m_costKey = nullptr;
     QComboBox *m_metric = nullptr;
     QComboBox *m_order = nullptr;
     QWidget *m_legend = nullptr;

@@ -2,7 +2,7 @@
 // The per-device figures of every open file, one row per (file, device): what
 // the header sums or picks the largest of, named by rank and device, so no
 // figure of a job is only in a tooltip. Columns as the report's device table.
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>

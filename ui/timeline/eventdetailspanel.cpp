@@ -2,7 +2,7 @@
 
 #include "analysis/advice.h"
 #include "analysis/runtime.h"
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 #include "trace/categories.h"
 
 #include <QHeaderView>
@@ -77,7 +77,8 @@ QString EventDetailsPanel::field(const QString &key) const
 
 void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data,
                                   const TimelineEvent &e,
-                                  const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links)
+                                  const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links,
+                                  const std::vector<TimelineEvent> &with)
 {
     clear();
     m_data = data;
@@ -96,6 +97,22 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
     };
     add(tr("Name"), qs(m.str(mt.name[i])));
     add(tr("Category"), qs(m.str(mt.cat[i])));
+    // What is selected with it (a collective with its late sync), near the top.
+    if (!with.empty()) {
+        auto *selected = add(tr("Selected with"), QString::number(with.size()));
+        for (const TimelineEvent &other : with) {
+            const QString name = qs(data->name(other));
+            auto *item = new QTreeWidgetItem(
+                selected, {QString(), QStringLiteral("%1  (%2, %3, starts %4 after trace start)")
+                                          .arg(name, data->files()[data->tracks()[size_t(other.track)].file].label,
+                                               data->tracks()[size_t(other.track)].name,
+                                               formatDuration(data->start(other) - data->minTime()))});
+            item->setData(0, Qt::UserRole, int(m_linkTargets.size()));
+            item->setToolTip(1, tr("%1\nDouble-click to select it").arg(name));
+            m_linkTargets.push_back(other);
+        }
+        selected->setExpanded(true);
+    }
     // ts is the file's own time: a rank of a job is drawn on the job's clock,
     // moved by its clock shift.
     const TimeNs shift = m.info().clockShift;

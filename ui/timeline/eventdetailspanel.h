@@ -16,8 +16,10 @@ class EventDetailsPanel : public QTreeWidget {
 public:
     explicit EventDetailsPanel(QWidget *parent = nullptr);
 
+    // links: the flows of e; with: the events selected together with it.
     void setEvent(const std::shared_ptr<const TimelineData> &data, const TimelineEvent &e,
-                   const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links);
+                  const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links,
+                  const std::vector<TimelineEvent> &with = {});
     // The value shown for a top-level field ("Name", "Duration", ...); for tests.
     QString field(const QString &key) const;
 

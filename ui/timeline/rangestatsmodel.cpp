@@ -2,8 +2,8 @@
 
 #include "analysis/jsonwriter.h"
 #include "analysis/opstats.h"
+#include "shared/timeformat.h"
 #include "timeline/csv.h"
-#include "timeline/timeformat.h"
 
 #include <algorithm>
 #include <map>

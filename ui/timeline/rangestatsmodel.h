@@ -1,8 +1,8 @@
 #pragma once
 // Op statistics of a time range (the timeline's range selection): count, total
 // and self time per (name, category), merged over the ranks of the job.
-#include "timeline/timeformat.h"
 #include "common/progress.h"
+#include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>

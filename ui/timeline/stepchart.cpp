@@ -1,6 +1,6 @@
 #include "timeline/stepchart.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
 
 #include <QCategoryAxis>
@@ -9,7 +9,8 @@
 #include <QDialog>
 #include <QToolButton>
 #include <QComboBox>
-#include <QCursor>
+#include <QHelpEvent>
+#include <QMouseEvent>
 #include <QLabel>
 #include <QLegend>
 #include <QLineSeries>
@@ -34,6 +35,9 @@ StepChart::StepChart(QWidget *parent) : QWidget(parent)
     m_view = new QChartView(this);
     m_view->setRenderHint(QPainter::Antialiasing);
     m_view->setMinimumHeight(160);
+    // Hover and click land on the nearest point, not only on the lines.
+    m_view->viewport()->setMouseTracking(true);
+    m_view->viewport()->installEventFilter(this);
     m_message = new QLabel(this);
     m_message->setWordWrap(true);
     m_message->setAlignment(Qt::AlignCenter);
@@ -118,6 +122,7 @@ StepChart *StepChart::openInWindow()
         auto *layout = new QVBoxLayout(m_window);
         m_windowChart = new StepChart(m_window);
         m_windowChart->m_enlarge->hide();
+        m_windowChart->m_compact = false;
         layout->addWidget(m_windowChart);
         m_window->resize(960, 540);
         // A point clicked there zooms the Timeline as one clicked here does.
@@ -158,18 +163,12 @@ void StepChart::rebuild()
             timelineIndex[m_data->steps()[i].step] = int(i);
 
     auto *chart = new QChart;
-    chart->setTitle(tr("Per step on GPU %1: busy, sync-gap and avoidable time").arg(dev.device));
+    if (!m_compact)
+        chart->setTitle(tr("Per step on GPU %1: busy, sync-gap and avoidable time").arg(dev.device));
     chart->legend()->setAlignment(Qt::AlignBottom);
     chart->setMargins(QMargins(2, 2, 2, 2));
-    const char *const names[3] = {"GPU busy", "sync gaps", "avoidable"};
     const QColor colors[3] = {QColor(0x59, 0xa1, 0x4f), QColor(0xe1, 0x57, 0x59), QColor(0x78, 0x00, 0xa0)};
     TimeNs maxBusy = 0, maxSync = 0;
-    for (int k = 0; k < 3; ++k) {
-        m_series[k] = new QLineSeries(chart);
-        m_series[k]->setName(tr(names[k]));
-        m_series[k]->setColor(colors[k]);
-        m_series[k]->setPointsVisible(true);
-    }
     for (const StepDeviceStats &s : sa.stepStats)
         if (s.device == dev.device) {
             maxBusy = std::max(maxBusy, s.gpuBusy);
@@ -178,6 +177,19 @@ void StepChart::rebuild()
     // Each axis in the unit of its largest value, as the ruler and the tables.
     const DurationUnit busyUnit = durationUnitFor(uint64_t(std::max<TimeNs>(0, maxBusy)));
     const DurationUnit syncUnit = durationUnitFor(uint64_t(std::max<TimeNs>(0, maxSync)));
+    const QString busyName = QString::fromUtf8(busyUnit.name), syncName = QString::fromUtf8(syncUnit.name);
+    // Compact, each series names its unit and its axis is coloured like it;
+    // in the window the axes have titles too.
+    const QString names[3] = {m_compact ? tr("GPU busy (%1)").arg(busyName) : tr("GPU busy"),
+                              m_compact ? tr("sync gaps (%1)").arg(syncName) : tr("sync gaps"),
+                              m_compact ? tr("avoidable (%1)").arg(syncName) : tr("avoidable")};
+    for (int k = 0; k < 3; ++k) {
+        m_series[k] = new QLineSeries(chart);
+        m_series[k]->setName(names[k]);
+        m_series[k]->setColor(colors[k]);
+        m_series[k]->setPointsVisible(true);
+        m_series[k]->setMarkerSize(7); // a point to aim the mouse at
+    }
     const double busyScale = std::pow(10.0, busyUnit.exp), syncScale = std::pow(10.0, syncUnit.exp);
     for (const StepDeviceStats &s : sa.stepStats) {
         if (s.device != dev.device)
@@ -189,28 +201,49 @@ void StepChart::rebuild()
         m_points.push_back(timelineIndex[s.step]);
     }
     const int n = int(sa.steps.size());
-    // The x axis names the steps (at most about 12 labels, evenly spaced).
+    // The x axis names the steps (at most about 12 labels, evenly spaced), by
+    // what tells them apart: "10" for ProfilerStep#10 when every name starts so.
+    QStringList stepNames;
+    for (const Step &st : sa.steps)
+        stepNames << m_data->text(dev.file, st.name);
+    QString common = stepNames.value(0);
+    for (const QString &name : stepNames) {
+        int same = 0;
+        while (same < common.size() && same < name.size() && common[same] == name[same])
+            ++same;
+        common.truncate(same);
+    }
+    while (!common.isEmpty() && common.back().isDigit()) // "ProfilerStep#1" of #10..#19
+        common.chop(1);
+    const bool shortNames = n > 0 && !common.isEmpty() &&
+                            std::all_of(stepNames.begin(), stepNames.end(),
+                                        [&](const QString &name) { return name.size() > common.size(); });
     auto *axisX = new QCategoryAxis(chart);
-    axisX->setTitleText(tr("step"));
+    if (!m_compact)
+        axisX->setTitleText(shortNames ? common : tr("step"));
     axisX->setLabelsPosition(QCategoryAxis::AxisLabelsPositionOnValue);
     axisX->setRange(-0.5, std::max(0.5, double(n) - 0.5));
     const int every = std::max(1, (n + 11) / 12);
     for (int i = 0; i < n; i += every)
-        axisX->append(m_data->text(dev.file, sa.steps[size_t(i)].name), double(i));
-    if (n > 4)
+        axisX->append(shortNames ? stepNames[i].mid(common.size()) : stepNames[i], double(i));
+    if (n > 4 && !shortNames)
         axisX->setLabelsAngle(-30);
     // Busy time on the left; the far smaller sync-gap and avoidable times get
     // their own scale on the right, so an outlier step among them shows.
     auto *axisBusy = new QValueAxis(chart);
-    axisBusy->setTitleText(tr("GPU busy (%1)").arg(QString::fromUtf8(busyUnit.name)));
-    axisBusy->setTitleBrush(colors[0]);
+    axisBusy->setLabelsBrush(colors[0].darker(120));
     axisBusy->setRange(0, std::max(0.001, double(maxBusy) / busyScale * 1.08));
     axisBusy->applyNiceNumbers();
     auto *axisSync = new QValueAxis(chart);
-    axisSync->setTitleText(tr("gaps, avoidable (%1)").arg(QString::fromUtf8(syncUnit.name)));
-    axisSync->setTitleBrush(colors[1]);
+    axisSync->setLabelsBrush(colors[1].darker(120));
     axisSync->setRange(0, std::max(0.001, double(maxSync) / syncScale * 1.08));
     axisSync->applyNiceNumbers();
+    if (!m_compact) {
+        axisBusy->setTitleText(tr("GPU busy (%1)").arg(busyName));
+        axisBusy->setTitleBrush(colors[0]);
+        axisSync->setTitleText(tr("gaps, avoidable (%1)").arg(syncName));
+        axisSync->setTitleBrush(colors[1]);
+    }
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisBusy, Qt::AlignLeft);
     chart->addAxis(axisSync, Qt::AlignRight);
@@ -219,47 +252,90 @@ void StepChart::rebuild()
         chart->addSeries(series);
         series->attachAxis(axisX);
         series->attachAxis(k == 0 ? axisBusy : axisSync);
-        auto pointOf = [this, series](const QPointF &p) {
+        connect(series, &QLineSeries::clicked, this, [this, series](const QPointF &p) {
             // The nearest point of this series by x (x is the step position).
             const auto pts = series->points();
             int best = -1;
             for (int i = 0; i < pts.size(); ++i)
                 if (best < 0 || std::abs(pts[i].x() - p.x()) < std::abs(pts[best].x() - p.x()))
                     best = i;
-            return best;
-        };
-        connect(series, &QLineSeries::clicked, this, [this, pointOf](const QPointF &p) {
-            const int step = timelineStepOf(pointOf(p));
+            const int step = timelineStepOf(best);
             if (step >= 0)
                 Q_EMIT stepClicked(step);
-        });
-        connect(series, &QLineSeries::hovered, this, [this, pointOf, dev](const QPointF &p, bool state) {
-            if (!state) {
-                QToolTip::hideText();
-                return;
-            }
-            const int point = pointOf(p);
-            const int step = timelineStepOf(point);
-            if (step < 0)
-                return;
-            const SyncAnalysis &a = m_data->files()[dev.file].sync;
-            const TimelineStep &ts = m_data->steps()[size_t(step)];
-            for (const StepDeviceStats &s : a.stepStats)
-                if (s.step == ts.step && s.device == dev.device)
-                    QToolTip::showText(QCursor::pos(),
-                                       tr("%1 (%2)\nGPU busy %3\n%n sync gap(s): %4\navoidable %5\n"
-                                          "click to zoom to the step", nullptr, int(s.syncGaps))
-                                           .arg(m_data->text(ts.file, m_data->step(ts).name),
-                                                formatDuration(m_data->step(ts).end - m_data->step(ts).start),
-                                                formatDuration(s.gpuBusy), formatDuration(s.syncGapTime),
-                                                formatDuration(s.avoidable)),
-                                       m_view);
         });
     }
     m_view->setChart(chart);
     delete old;
     m_message->hide();
     m_view->show();
+}
+
+QPoint StepChart::pointPosition(int which, int point) const
+{
+    QLineSeries *series = this->series(which);
+    if (!series || point < 0 || point >= series->count() || !m_view->chart())
+        return {};
+    const QPointF inChart = m_view->chart()->mapToPosition(series->at(point), series);
+    return m_view->mapFromScene(m_view->chart()->mapToScene(inChart));
+}
+
+int StepChart::pointAt(const QPoint &viewportPos) const
+{
+    constexpr int kReach = 8; // pixels
+    int best = -1, bestDist = kReach * kReach + 1;
+    for (int k = 0; k < 3; ++k)
+        for (int i = 0; m_series[k] && i < m_series[k]->count(); ++i) {
+            const QPoint d = pointPosition(k, i) - viewportPos;
+            const int dist = d.x() * d.x() + d.y() * d.y();
+            if (dist < bestDist) {
+                bestDist = dist;
+                best = i;
+            }
+        }
+    return best;
+}
+
+QString StepChart::toolTipAt(const QPoint &viewportPos) const
+{
+    const int step = timelineStepOf(pointAt(viewportPos));
+    if (step < 0 || m_current < 0)
+        return {};
+    const Device dev = m_devices[size_t(m_current)];
+    const SyncAnalysis &a = m_data->files()[dev.file].sync;
+    const TimelineStep &ts = m_data->steps()[size_t(step)];
+    for (const StepDeviceStats &s : a.stepStats)
+        if (s.step == ts.step && s.device == dev.device)
+            return tr("%1 (%2)\nGPU busy %3\n%n sync gap(s): %4\navoidable %5\nclick to zoom to the step", nullptr,
+                      int(s.syncGaps))
+                .arg(m_data->text(ts.file, m_data->step(ts).name),
+                     formatDuration(m_data->step(ts).end - m_data->step(ts).start), formatDuration(s.gpuBusy),
+                     formatDuration(s.syncGapTime), formatDuration(s.avoidable));
+    return {};
+}
+
+bool StepChart::eventFilter(QObject *watched, QEvent *event)
+{
+    if (watched == m_view->viewport()) {
+        if (event->type() == QEvent::MouseMove || event->type() == QEvent::ToolTip) {
+            const QPoint pos = event->type() == QEvent::ToolTip ? static_cast<QHelpEvent *>(event)->pos()
+                                                                : static_cast<QMouseEvent *>(event)->pos();
+            const QString tip = toolTipAt(pos);
+            if (tip.isEmpty())
+                QToolTip::hideText();
+            else
+                QToolTip::showText(m_view->viewport()->mapToGlobal(pos), tip, m_view->viewport());
+            if (event->type() == QEvent::ToolTip)
+                return true;
+        } else if (event->type() == QEvent::MouseButtonRelease &&
+                   static_cast<QMouseEvent *>(event)->button() == Qt::LeftButton) {
+            const int step = timelineStepOf(pointAt(static_cast<QMouseEvent *>(event)->pos()));
+            if (step >= 0) {
+                Q_EMIT stepClicked(step);
+                return true;
+            }
+        }
+    }
+    return QWidget::eventFilter(watched, event);
 }
 
 } // namespace syncscope::ui

@@ -3,7 +3,9 @@
 // sync-gap time and avoidable time (replay without the step's blocking calls),
 // so an outlier step stands out, against the steps by name. Hovering a point
 // shows the exact figures; clicking one asks to zoom to that step; the chart
-// opens in a resizable window of its own too.
+// opens in a resizable window of its own too. In the side panel it is
+// compact: no title, the units in the legend, the steps by what tells them
+// apart ("10" of "ProfilerStep#10"), so nothing is cut in a small panel.
 #include <QWidget>
 
 #include <memory>
@@ -15,6 +17,7 @@ class QChartView;
 class QComboBox;
 class QDialog;
 class QToolButton;
+class QEvent;
 class QLabel;
 class QLineSeries;
 QT_END_NAMESPACE
@@ -39,6 +42,13 @@ public:
     QLineSeries *series(int which) const;
     // Index into TimelineData::steps() of a point of the current chart, or -1.
     int timelineStepOf(int point) const;
+    // Where a point of a series is drawn, in the chart view's viewport.
+    QPoint pointPosition(int which, int point) const;
+    // The point (its index) of any series within a few pixels of a viewport
+    // position, or -1; and what hovering there shows ("" for nothing).
+    int pointAt(const QPoint &viewportPos) const;
+    QString toolTipAt(const QPoint &viewportPos) const;
+    QChartView *chartView() const { return m_view; }
     QString message() const;
     // The same chart in a resizable window of its own (made once, then reused);
     // it follows new data while shown. Returns its chart.
@@ -48,8 +58,12 @@ Q_SIGNALS:
     // Index into TimelineData::steps().
     void stepClicked(int step);
 
+protected:
+    bool eventFilter(QObject *watched, QEvent *event) override;
+
 private:
     void rebuild();
+    bool m_compact = true; // in the side panel; the window's chart is not
 
     struct Device {
         uint32_t file = 0;

@@ -1,8 +1,8 @@
 #include "timeline/syncgapmodel.h"
 
 #include "analysis/jsonwriter.h"
+#include "shared/timeformat.h"
 #include "timeline/csv.h"
-#include "timeline/timeformat.h"
 
 namespace syncscope::ui {
 

@@ -3,7 +3,7 @@
 // host blocked, what removing its cause alone would save (avoidable), the
 // blocking call, its op, user frame, step, root op and Python frame. A thin
 // adapter over TimelineData; the page sorts it by avoidable.
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>

@@ -3,8 +3,8 @@
 #include "analysis/advice.h"
 #include "analysis/jsonwriter.h"
 #include "analysis/limittext.h"
+#include "shared/timeformat.h"
 #include "timeline/csv.h"
-#include "timeline/timeformat.h"
 
 namespace syncscope::ui {
 

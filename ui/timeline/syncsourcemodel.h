@@ -3,7 +3,7 @@
 // up by (sync name, op, user frame) with their count, the sync gaps they cause
 // and what removing all of them would save (avoidable). A thin adapter over
 // TimelineData; the page sorts it by avoidable.
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
 
 #include <QAbstractTableModel>

@@ -310,11 +310,16 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
                 return ta.tid.num < tb.tid.num;
             return m.str(ta.tid.text) < m.str(tb.tid.text);
         });
-        QString procName = p.info && p.info->name != kEmptyStr ? qs(m.str(p.info->name))
-                                                                 : QStringLiteral("Process");
+        // A process by its name and pid; one whose pid is a name ("CPU
+        // Functions", "Spans") and that has no other is called by it.
+        const QString pidText = qs(m.str(p.pid.text));
+        const bool named = p.info && p.info->name != kEmptyStr;
+        const bool pidIsName = !named && !p.pid.isNumber() && !pidText.isEmpty();
+        QString procName = named ? qs(m.str(p.info->name)) : pidIsName ? pidText : QStringLiteral("Process");
         if (p.info && p.info->labels != kEmptyStr)
             procName += QStringLiteral(" · ") + qs(m.str(p.info->labels));
-        procName += QStringLiteral(" (pid %1)").arg(qs(m.str(p.pid.text)));
+        if (!pidIsName)
+            procName += QStringLiteral(" (pid %1)").arg(pidText);
         for (uint32_t ti : p.tracks)
             if (trackGpu[ti]) {
                 // The device's name from deviceProperties ("AMD Instinct MI300X").

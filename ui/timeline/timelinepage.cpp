@@ -4,6 +4,8 @@
 
 #include "common/error.h"
 #include "jobs/jobrunner.h"
+#include "shared/elide.h"
+#include "shared/timeformat.h"
 #include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
 #include "timeline/devicetablemodel.h"
@@ -13,7 +15,6 @@
 #include "timeline/stepchart.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
-#include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 #include "trace/traceloader.h"
@@ -30,10 +31,12 @@
 #include <QLocale>
 #include <QProgressBar>
 #include <QRegularExpression>
+#include <QResizeEvent>
 #include <QPushButton>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QScrollBar>
+#include <QSettings>
 #include <QSplitter>
 #include <QTabWidget>
 #include <QTableView>
@@ -122,6 +125,8 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_error = new QLabel(this);
     m_error->setWordWrap(true);
     m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    // As wide as the page gives it, never wider: a long path loses its middle.
+    m_error->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
     m_error->hide();
 
     m_view = new TimelineView(this);
@@ -178,6 +183,14 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_deviceTable = makeTable(m_deviceProxy, this);
     m_deviceTable->sortByColumn(DeviceTableModel::Avoidable, Qt::DescendingOrder);
     m_deviceTable->setTextElideMode(Qt::ElideMiddle);
+    // As the sources: the rank and the numbers first, the names after them.
+    {
+        QHeaderView *h = m_deviceTable->horizontalHeader();
+        int to = 1;
+        for (int c : {int(DeviceTableModel::Avoidable), int(DeviceTableModel::SyncGapTime), int(DeviceTableModel::Gaps),
+                      int(DeviceTableModel::Busy), int(DeviceTableModel::Span)})
+            h->moveSection(h->visualIndex(c), to++);
+    }
     m_deviceTable->setToolTip(tr("Every device of every open file; click one to show its track"));
     connect(m_deviceTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
         const int track = m_deviceModel->trackOf(m_deviceProxy->mapToSource(index).row());
@@ -271,6 +284,11 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     split->setStretchFactor(0, 3);
     split->setStretchFactor(1, 1);
     split->setSizes({900, 380});
+    // A width the user drags to is theirs: kept, and reopened next time.
+    connect(split, &QSplitter::splitterMoved, this, [this] {
+        m_sideDragged = true;
+        QSettings().setValue(QStringLiteral("timeline/sideWidth"), m_split->sizes().value(1));
+    });
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -296,7 +314,9 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 
     connect(m_cancel, &QPushButton::clicked, this, &TimelinePage::cancelLoad);
     connect(m_loader, &JobRunner::started, this, [this](quint64, const QString &title) {
-        m_progressLabel->setText(title);
+        // "Loading trace.json": a long file name loses its middle, not the window its width.
+        m_progressLabel->setText(m_progressLabel->fontMetrics().elidedText(title, Qt::ElideMiddle, std::max(200, width() / 2)));
+        m_progressLabel->setToolTip(title);
         m_progress->setValue(0);
         m_progressRow->show();
     });
@@ -354,6 +374,36 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     });
 
     createActions();
+}
+
+void TimelinePage::resizeEvent(QResizeEvent *event)
+{
+    QWidget::resizeEvent(event);
+    if (!m_error->isHidden())
+        setErrorText(m_errorText);
+    // After the layout has given the splitter its new width.
+    QTimer::singleShot(0, this, &TimelinePage::fitSidePanel);
+}
+
+namespace {
+constexpr int kMinSideWidth = 360;
+} // namespace
+
+void TimelinePage::fitSidePanel()
+{
+    const int total = m_split ? m_split->width() : 0;
+    // A page never shown has no width of its own yet: it is fitted when shown.
+    if (m_sideNeed <= 0 || total <= 0 || !isVisible() || m_sideDragged)
+        return;
+    // The numbers' width takes at most half the page; a width the user chose,
+    // all but the timeline's last 400 px.
+    const int saved = QSettings().value(QStringLiteral("timeline/sideWidth"), 0).toInt();
+    const int side = saved > 0 ? std::clamp(saved, std::min(kMinSideWidth, total / 2), std::max(total / 2, total - 400))
+                               : std::clamp(m_sideNeed, std::min(kMinSideWidth, total / 2), total / 2);
+    if (!m_sideSized || m_split->sizes().value(1) < side) {
+        m_split->setSizes({total - side, side});
+        m_sideSized = true;
+    }
 }
 
 TimelinePage::~TimelinePage()
@@ -531,9 +581,18 @@ void TimelinePage::cancelLoad()
 void TimelinePage::showError(const QString &text)
 {
     m_error->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
-    m_error->setText(text);
+    setErrorText(text);
     m_error->show();
     Q_EMIT statusMessage(text);
+}
+
+void TimelinePage::setErrorText(const QString &text)
+{
+    m_errorText = text;
+    // The page's width less its margins: the label's own is not laid out yet.
+    const QString shown = elideLongWords(text, m_error->fontMetrics(), std::max(120, width() - 16));
+    m_error->setText(shown);
+    m_error->setToolTip(shown == text ? QString() : text);
 }
 
 void TimelinePage::onLoaded(std::shared_ptr<const TimelineData> data)
@@ -567,33 +626,30 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
     // The rank columns only say something for a job of several ranks.
     m_gapTable->setColumnHidden(SyncGapModel::Rank, data->files().size() < 2);
     m_sourceTable->setColumnHidden(SyncSourceModel::Rank, data->files().size() < 2);
-    m_gapTable->resizeColumnsToContents();
-    m_sourceTable->resizeColumnsToContents();
-    for (QTableView *t : {m_gapTable, m_sourceTable})
+    for (QTableView *t : {m_gapTable, m_sourceTable, m_deviceTable}) {
+        t->resizeColumnsToContents();
         for (int c = 0; c < t->model()->columnCount(); ++c)
             t->setColumnWidth(c, std::min(t->columnWidth(c), 260));
-    // On the first trace, the side panel opens wide enough for every number
-    // of the gap and source tables (the user's own width is kept after that).
-    if (!m_sideSized && m_split && width() > 0) {
-        auto numbers = [](QTableView *t, std::initializer_list<int> cols) {
-            int w = 0;
-            for (int c : cols)
-                if (!t->isColumnHidden(c))
-                    w += t->columnWidth(c);
-            return w;
-        };
-        const int need = std::max(numbers(m_gapTable, {SyncGapModel::Avoidable, SyncGapModel::Blocked,
-                                                       SyncGapModel::Duration, SyncGapModel::Start,
-                                                       SyncGapModel::Device, SyncGapModel::Rank}),
-                                  numbers(m_sourceTable, {SyncSourceModel::Avoidable, SyncSourceModel::Count,
-                                                          SyncSourceModel::Gaps, SyncSourceModel::GapTime,
-                                                          SyncSourceModel::Rank})) +
-                         m_gapTable->verticalScrollBar()->sizeHint().width() + 24;
-        const int total = m_split->width() > 0 ? m_split->width() : width();
-        const int side = std::clamp(need, 360, total / 2);
-        m_split->setSizes({total - side, side});
-        m_sideSized = true;
     }
+    // The side panel opens wide enough for every number of its tables (the
+    // user's own width is kept once they drag it).
+    auto numbers = [](QTableView *t, std::initializer_list<int> cols) {
+        int w = 0;
+        for (int c : cols)
+            if (!t->isColumnHidden(c))
+                w += t->columnWidth(c);
+        return w;
+    };
+    m_sideNeed = std::max({numbers(m_gapTable, {SyncGapModel::Avoidable, SyncGapModel::Blocked, SyncGapModel::Duration,
+                                                SyncGapModel::Start, SyncGapModel::Device, SyncGapModel::Rank}),
+                           numbers(m_sourceTable, {SyncSourceModel::Avoidable, SyncSourceModel::Count,
+                                                   SyncSourceModel::Gaps, SyncSourceModel::GapTime,
+                                                   SyncSourceModel::Rank}),
+                           numbers(m_deviceTable, {DeviceTableModel::Rank, DeviceTableModel::Avoidable,
+                                                   DeviceTableModel::SyncGapTime, DeviceTableModel::Gaps,
+                                                   DeviceTableModel::Busy, DeviceTableModel::Span})}) +
+                 m_gapTable->verticalScrollBar()->sizeHint().width() + 24;
+    fitSidePanel();
     updateHeader();
     updateMatcher();
     const TimelineSummary &s = data->summary();
@@ -612,8 +668,7 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
             }
         msg += tr(" (%n warning(s))", nullptr, int(s.warnings));
         m_error->setStyleSheet(QStringLiteral("QLabel { color: #8a5a00; }"));
-        m_error->setText(tr("%n problem(s) in the trace were skipped; the first: %1", nullptr,
-                            int(s.warnings)).arg(first));
+        setErrorText(tr("%n problem(s) in the trace were skipped; the first: %1", nullptr, int(s.warnings)).arg(first));
         m_error->show();
     }
     Q_EMIT statusMessage(msg);
@@ -625,7 +680,7 @@ QString TimelinePage::headerText() const { return m_header->text(); }
 void TimelinePage::onSelectionChanged()
 {
     const TimelineEvent e = m_view->selectedEvent();
-    m_details->setEvent(m_view->data(), e, m_view->links());
+    m_details->setEvent(m_view->data(), e, m_view->links(), m_view->selectedWith());
     updateFindOrdinal();
     if (e.valid()) {
         m_sideTabs->setCurrentWidget(m_details);

@@ -168,7 +168,17 @@ Q_SIGNALS:
     void reportWritten(const QString &path);
     void reportFailed(const QString &error);
 
+protected:
+    void resizeEvent(QResizeEvent *event) override;
+
 private:
+    // The side panel as wide as its tables' numbers need, at most half the
+    // page; or as the user dragged it, in this session or an earlier one (all
+    // but the timeline's last 400 px). Once sized it only widens, as the page
+    // grows, until the user drags it.
+    void fitSidePanel();
+    // The error or warning line: its text with long paths elided to the page.
+    void setErrorText(const QString &text);
     void createActions();
     void setData(std::shared_ptr<const TimelineData> data, const QStringList &paths);
     // A load's or a re-analysis's result, on the GUI thread.
@@ -222,6 +232,9 @@ private:
     AdvicePanel *m_advice = nullptr;
     QSplitter *m_split = nullptr;
     bool m_sideSized = false; // the side panel's width was set on the first trace
+    bool m_sideDragged = false; // the user dragged the handle in this session
+    int m_sideNeed = 0;       // what the numbers of the side tables need
+    QString m_errorText;      // the error line's whole text
     QTabWidget *m_sideTabs = nullptr;
     QLabel *m_header = nullptr;
     QLabel *m_longCalls = nullptr; // under the sync sources: long host calls that are not syncs

@@ -4,8 +4,8 @@
 #include "timeline/timelinepage.h"
 
 #include "jobs/jobrunner.h"
+#include "shared/timeformat.h"
 #include "timeline/namematcher.h"
-#include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 

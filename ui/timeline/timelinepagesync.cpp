@@ -10,10 +10,10 @@
 #include "analysis/syncreplay.h"
 #include "common/progress.h"
 #include "jobs/jobrunner.h"
+#include "shared/timeformat.h"
 #include "timeline/advicepanel.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
-#include "timeline/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 

@@ -1,6 +1,6 @@
 #include "timeline/timelineview.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QAction>
 #include <QApplication>
@@ -50,6 +50,7 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> data)
     const int scroll = scrollY();
     m_data = std::move(data);
     m_selected = {};
+    m_selectedWith.clear();
     m_links.clear();
     m_hasRange = false;
     m_highlightGap = -1;
@@ -135,15 +136,18 @@ void TimelineView::setMapping(const TimeMapping &map)
     if (m.span() < kMinSpan)
         m = TimeMapping::fitted(m.start() + m.span() / 2, m.start() + m.span() / 2, m.width(), kMinSpan);
     if (m_data) {
-        const TimeNs lo = m_data->minTime(), hi = m_data->maxTime();
-        const TimeNs margin = std::max<TimeNs>((hi - lo) / 20, 1000);
-        m = m.clampedTo(lo, hi, margin);
+        m = m.clampedTo(m_data->minTime(), m_data->maxTime(), viewMargin());
     }
     if (m == m_map)
         return;
     m_map = m;
     viewport()->update();
     Q_EMIT visibleRangeChanged();
+}
+
+TimeNs TimelineView::viewMargin() const
+{
+    return m_data ? std::max<TimeNs>((m_data->maxTime() - m_data->minTime()) / 20, 1000) : 0;
 }
 
 void TimelineView::setVisibleRange(TimeNs t0, TimeNs t1)
@@ -211,8 +215,9 @@ void TimelineView::selectEvent(const TimelineEvent &e, bool reveal)
 {
     const TimelineEvent sel = (m_data && e.valid() && e.track < int(m_data->tracks().size())) ? e
                                                                                           : TimelineEvent{};
-    if (sel != m_selected) {
+    if (sel != m_selected || !m_selectedWith.empty()) {
         m_selected = sel;
+        m_selectedWith.clear();
         m_links = m_data ? m_data->linkedEvents(sel) : decltype(m_links){};
         viewport()->update();
         Q_EMIT selectionChanged();
@@ -225,6 +230,24 @@ void TimelineView::selectEvent(const TimelineEvent &e, bool reveal)
         else if (s < m_map.start() || en > m_map.end()) // keep the zoom, centre on it
             setMapping(m_map.panned(m_map.toPixel(s + (en - s) / 2) - m_map.width() / 2));
     }
+}
+
+void TimelineView::selectEvents(const TimelineEvent &e, std::vector<TimelineEvent> with)
+{
+    const auto valid = [this](const TimelineEvent &x) {
+        return m_data && x.valid() && x.track < int(m_data->tracks().size());
+    };
+    with.erase(std::remove_if(with.begin(), with.end(), [&](const TimelineEvent &x) { return !valid(x) || x == e; }),
+               with.end());
+    if (!valid(e) || with.empty()) {
+        selectEvent(e, false);
+        return;
+    }
+    m_selected = e;
+    m_selectedWith = std::move(with);
+    m_links = m_data->linkedEvents(e);
+    viewport()->update();
+    Q_EMIT selectionChanged();
 }
 
 void TimelineView::setRangeSelection(TimeNs t0, TimeNs t1)

@@ -68,6 +68,11 @@ public:
 
     TimelineEvent selectedEvent() const { return m_selected; }
     void selectEvent(const TimelineEvent &e, bool reveal = true);
+    // Selects e with the events it is shown together with (a collective with
+    // the sync call that made it late): they are outlined as the selection is
+    // and the details list them. Any other selection drops them.
+    void selectEvents(const TimelineEvent &e, std::vector<TimelineEvent> with);
+    const std::vector<TimelineEvent> &selectedWith() const { return m_selectedWith; }
     const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links() const { return m_links; }
 
     bool hasRangeSelection() const { return m_hasRange; }
@@ -100,6 +105,14 @@ public:
     void zoomToStep(int step);
     // What a click on the step band does: zoomToStep, then stepActivated.
     void activateStep(int step);
+
+    // The ruler's ticks over the view: viewport x and label (the grid's lines
+    // are at the same x).
+    struct RulerTick {
+        int x = 0;
+        QString label;
+    };
+    std::vector<RulerTick> rulerTicks() const;
 
     TimelineEvent eventAt(const QPoint &viewportPos) const;
     // Viewport rect of an event's box (for tests and overlays).
@@ -159,6 +172,10 @@ public:
     std::unique_ptr<QMenu> contextMenuAt(const QPoint &viewportPos);
     // The tooltip text for a viewport point ("" for none).
     QString toolTipAt(const QPoint &viewportPos) const;
+    // A row's name elided to fit the names panel in `fm`, as it draws a
+    // header (bold): the rank a header names stays whole, the rest loses its
+    // middle; other rows lose their end.
+    QString rowLabel(bool pinned, int row, const QFontMetrics &fm) const;
 
     // How often the cached passes were prepared again (cache misses).
     int geometryBuilds() const { return m_geometryBuilds; }
@@ -199,6 +216,8 @@ private:
     Zone zoneAt(const QPoint &pos) const;
 
     void setMapping(const TimeMapping &map);
+    // How far past the trace's ends the view may go.
+    TimeNs viewMargin() const;
     void updateScrollBar();
     void ensureGeometry();
     double cursorPlotX() const;
@@ -212,6 +231,8 @@ private:
     void paintIndicator(QPainter &p) const;
     void paintPlot(QPainter &p);
     QString rowTitle(const LayoutRow &r, bool pinned) const;
+    // The part of a row's title that names its rank ("Rank 3 · "), "" for none.
+    QString rowTitlePrefix(const LayoutRow &r, bool pinned) const;
     // tracks (timelineviewtracks.cpp)
     void relayout();
     // A press, then a release, on the names: a click collapses or expands; a
@@ -222,6 +243,7 @@ private:
     std::shared_ptr<const TimelineData> m_data;
     TimeMapping m_map;
     TimelineEvent m_selected;
+    std::vector<TimelineEvent> m_selectedWith;
     std::vector<std::pair<TimelineEvent, TimelineEvent>> m_links;
     bool m_hasRange = false;
     TimeNs m_range0 = 0, m_range1 = 0;

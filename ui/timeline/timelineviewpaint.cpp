@@ -3,7 +3,7 @@
 // band, the names panel, the indicator).
 #include "timeline/timelineview.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QPainter>
 #include <QScrollBar>
@@ -31,6 +31,7 @@ void TimelineView::paintEvent(QPaintEvent *)
     FrameMarks marks;
     marks.selected = m_selected;
     marks.links = &m_links;
+    marks.selectedWith = &m_selectedWith;
     marks.highlightGap = m_highlightGap;
     marks.markedGaps = &m_markedGaps;
     marks.hasRange = m_hasRange;
@@ -57,14 +58,9 @@ void TimelineView::paintPlot(QPainter &p)
     p.setClipRect(plot);
 
     // Grid at the ruler's ticks.
-    const int64_t step = rulerStep(m_map.nsPerPixel());
-    const TimeNs origin = m_data->minTime();
-    TimeNs t = origin + int64_t(std::floor(double(m_map.start() - origin) / double(step))) * step;
     p.setPen(kGrid);
-    for (; t <= m_map.end(); t += step) {
-        const int x = plot.left() + int(std::floor(m_map.toPixel(t)));
-        p.drawLine(x, plot.top(), x, plot.bottom());
-    }
+    for (const RulerTick &tick : rulerTicks())
+        p.drawLine(tick.x, plot.top(), tick.x, plot.bottom());
     m_frame.paint(p, ctx, TimelinePass::Update::Cached, TimelinePass::Scope::Section);
     const QRect pinned = pinnedRect();
     if (!pinned.isEmpty()) {
@@ -82,6 +78,30 @@ void TimelineView::paintPlot(QPainter &p)
     p.restore();
 }
 
+std::vector<TimelineView::RulerTick> TimelineView::rulerTicks() const
+{
+    std::vector<RulerTick> ticks;
+    if (!m_data || m_map.width() <= 0)
+        return ticks;
+    const QRect plot = plotRect();
+    const TimeNs origin = m_data->minTime();
+    // One unit for every label the ruler can show: that of the largest, as far
+    // as the view can go past the trace's end, so the unit never changes with a
+    // pan or a zoom. The step leaves room for the widest label.
+    const uint64_t axisMax = uint64_t(m_data->maxTime() - origin + viewMargin());
+    int64_t step = rulerStep(m_map.nsPerPixel());
+    for (int i = 0; i < 2; ++i) {
+        const int need = fontMetrics().horizontalAdvance(formatTick(TimeNs(axisMax), step, axisMax)) + 12;
+        if (double(step) / m_map.nsPerPixel() >= need)
+            break;
+        step = rulerStep(m_map.nsPerPixel(), need);
+    }
+    for (TimeNs t = origin + int64_t(std::floor(double(m_map.start() - origin) / double(step))) * step;
+         t <= m_map.end(); t += step)
+        ticks.push_back({plot.left() + int(std::floor(m_map.toPixel(t))), formatTick(t - origin, step, axisMax)});
+    return ticks;
+}
+
 void TimelineView::paintRuler(QPainter &p) const
 {
     const QRect plot = plotRect();
@@ -89,20 +109,12 @@ void TimelineView::paintRuler(QPainter &p) const
     p.fillRect(ruler, kRulerBackground);
     p.setPen(kRule);
     p.drawLine(0, kRulerHeight - 1, viewport()->width(), kRulerHeight - 1);
-    const int64_t step = rulerStep(m_map.nsPerPixel());
-    const TimeNs origin = m_data->minTime();
-    TimeNs t = origin + int64_t(std::floor(double(m_map.start() - origin) / double(step))) * step;
-    // One unit for the whole ruler: that of its largest label.
-    const auto magnitude = [](TimeNs d) { return d < 0 ? uint64_t(0) - uint64_t(d) : uint64_t(d); };
-    const uint64_t axisMax = std::max(magnitude(t - origin), magnitude(m_map.end() - origin));
     p.setPen(kRulerText);
-    for (; t <= m_map.end(); t += step) {
-        const int x = plot.left() + int(std::floor(m_map.toPixel(t)));
-        if (x < plot.left())
+    for (const RulerTick &tick : rulerTicks()) {
+        if (tick.x < plot.left())
             continue;
-        p.drawLine(x, kRulerHeight - 7, x, kRulerHeight - 1);
-        p.drawText(QRect(x + 3, 0, 200, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter,
-                   formatTick(t - origin, step, axisMax));
+        p.drawLine(tick.x, kRulerHeight - 7, tick.x, kRulerHeight - 1);
+        p.drawText(QRect(tick.x + 3, 0, 400, kRulerHeight - 4), Qt::AlignLeft | Qt::AlignVCenter, tick.label);
     }
     if (m_hasRange) {
         const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_range0)));
@@ -200,7 +212,7 @@ void TimelineView::paintLabels(QPainter &p, bool pinned) const
             p.drawText(QRect(4, r.top(), 14, r.height()), Qt::AlignVCenter | Qt::AlignLeft,
                        QString(collapsed ? closed : open));
             p.drawText(r.adjusted(18, 0, -4, 0), Qt::AlignVCenter | Qt::AlignLeft,
-                       p.fontMetrics().elidedText(title, Qt::ElideMiddle, r.width() - 24));
+                       rowLabel(pinned, int(it - rows.begin()), p.fontMetrics()));
             p.setFont(font());
             continue;
         }

@@ -2,7 +2,7 @@
 // name panel's clicks, drags and resize, the context menu and the tooltips.
 #include "timeline/timelineview.h"
 
-#include "timeline/timeformat.h"
+#include "shared/timeformat.h"
 
 #include <QAction>
 #include <QActionGroup>
@@ -223,16 +223,8 @@ QString TimelineView::rowTitle(const LayoutRow &r, bool pinned) const
     switch (r.kind) {
     case LayoutRow::Kind::RankHeader:
         return m_data->files()[size_t(r.file)].label;
-    case LayoutRow::Kind::GroupHeader: {
-        const QString t = m_data->groups()[size_t(r.group)].title;
-        if (!pinned || m_data->files().size() < 2)
-            return t;
-        // Pinned rows have no rank header above them: name the rank, briefly.
-        const TimelineFile &f = m_data->files()[size_t(r.file)];
-        const int64_t rank = f.model->info().rank;
-        return (rank != kNoValue ? QStringLiteral("Rank %1").arg(rank) : f.label) +
-               QStringLiteral(" · ") + t;
-    }
+    case LayoutRow::Kind::GroupHeader:
+        return rowTitlePrefix(r, pinned) + m_data->groups()[size_t(r.group)].title;
     case LayoutRow::Kind::Counter:
         return m_data->counters()[size_t(r.counter)].name;
     case LayoutRow::Kind::Slices:
@@ -240,6 +232,38 @@ QString TimelineView::rowTitle(const LayoutRow &r, bool pinned) const
         return m_data->tracks()[size_t(r.track)].name;
     }
     return {};
+}
+
+QString TimelineView::rowTitlePrefix(const LayoutRow &r, bool pinned) const
+{
+    if (r.kind != LayoutRow::Kind::GroupHeader || !pinned || m_data->files().size() < 2)
+        return {};
+    // Pinned rows have no rank header above them: name the rank, briefly.
+    const TimelineFile &f = m_data->files()[size_t(r.file)];
+    const int64_t rank = f.model->info().rank;
+    return (rank != kNoValue ? QStringLiteral("Rank %1").arg(rank) : f.label) + QStringLiteral(" · ");
+}
+
+QString TimelineView::rowLabel(bool pinned, int row, const QFontMetrics &fm) const
+{
+    const auto &rows = pinned ? m_layout.pinnedRows() : m_layout.rows();
+    if (!m_data || row < 0 || row >= int(rows.size()))
+        return {};
+    const LayoutRow &r = rows[size_t(row)];
+    if (!r.header())
+        return fm.elidedText(rowTitle(r, pinned), Qt::ElideRight, m_labelWidth - 30);
+    // A header keeps what tells it from its neighbours: the rank it names
+    // stays whole, the rest loses its middle ("Rank 3 · python3…V100-SXM2").
+    const int width = m_labelWidth - 24;
+    const QString prefix = rowTitlePrefix(r, pinned), title = rowTitle(r, pinned);
+    if (prefix.isEmpty() || fm.horizontalAdvance(title) <= width)
+        return fm.elidedText(title, Qt::ElideMiddle, width);
+    const int room = width - fm.horizontalAdvance(prefix);
+    if (room < fm.horizontalAdvance(QStringLiteral("M…M"))) { // the rank alone ("Rank 3")
+        const QString rank = prefix.chopped(3);
+        return fm.horizontalAdvance(rank) <= width ? rank : fm.elidedText(title, Qt::ElideRight, width);
+    }
+    return prefix + fm.elidedText(title.mid(prefix.size()), Qt::ElideMiddle, room);
 }
 
 void TimelineView::labelRelease(const QPoint &pos, Mode mode)

@@ -113,6 +113,7 @@ void SelectionPass::State::append(PassState &&part)
 {
     auto &o = stateAs<State>(part);
     appendAll(links, o.links);
+    appendAll(with, o.with);
     if (o.hasSelected) {
         hasSelected = true;
         selected = o.selected;
@@ -141,6 +142,10 @@ void SelectionPass::prepare(const FrameContext &ctx, const FrameSection *, const
         }
     s.hasSelected = true;
     s.selected = {clipOf(sel), ctx.eventRect(sel).adjusted(-1, -1, 1, 1)};
+    if (ctx.marks->selectedWith)
+        for (const TimelineEvent &e : *ctx.marks->selectedWith)
+            if (const QRect r = ctx.eventRect(e); !r.isNull())
+                s.with.push_back({clipOf(e), r.adjusted(-1, -1, 1, 1)});
 }
 
 void SelectionPass::paint(QPainter &p, const FrameContext &ctx, const FrameSection *, const PassState &state) const
@@ -172,12 +177,17 @@ void SelectionPass::paint(QPainter &p, const FrameContext &ctx, const FrameSecti
             p.drawPolygon(head);
         }
     }
-    p.setClipRect(s.selected.clip);
     p.setBrush(Qt::NoBrush);
-    p.setPen(QPen(kSelectionHalo, 3));
-    p.drawRect(s.selected.rect);
-    p.setPen(QPen(kSelectionEdge, 1.5));
-    p.drawRect(s.selected.rect);
+    auto halo = [&p](const ClippedRect &c) {
+        p.setClipRect(c.clip);
+        p.setPen(QPen(kSelectionHalo, 3));
+        p.drawRect(c.rect);
+        p.setPen(QPen(kSelectionEdge, 1.5));
+        p.drawRect(c.rect);
+    };
+    halo(s.selected);
+    for (const ClippedRect &c : s.with)
+        halo(c);
 }
 
 } // namespace syncscope::ui

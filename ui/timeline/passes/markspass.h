@@ -3,8 +3,9 @@
 //  - GapMarksPass: the gaps of one sync source (solid outlines) and the gap
 //    shown in the details (dashed), over every GPU track of its device;
 //  - RangePass: the range selection across the plot;
-//  - SelectionPass: the selected event's halo, the events its flows link it
-//    to, and an arrow along each flow.
+//  - SelectionPass: the selected event's halo (and that of the events
+//    selected with it), the events its flows link it to, and an arrow along
+//    each flow.
 #include "timeline/passes/timelinepass.h"
 
 namespace syncscope::ui {
@@ -58,6 +59,7 @@ public:
         std::vector<Link> links;
         bool hasSelected = false;
         ClippedRect selected;
+        std::vector<ClippedRect> with; // the events selected with it
         void append(PassState &&part) override;
     };
     const char *name() const override { return "selection"; }

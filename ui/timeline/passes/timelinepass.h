@@ -45,6 +45,7 @@ struct FrameSection {
 struct FrameMarks {
     TimelineEvent selected;
     const std::vector<std::pair<TimelineEvent, TimelineEvent>> *links = nullptr; // flows of the selection
+    const std::vector<TimelineEvent> *selectedWith = nullptr; // selected together with it
     int highlightGap = -1;                     // index into data.gaps(), -1: none
     const std::vector<int> *markedGaps = nullptr; // indices into data.gaps()
     bool hasRange = false;
