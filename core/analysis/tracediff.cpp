@@ -1,6 +1,6 @@
 #include "analysis/tracediff.h"
 
-#include "analysis/csv.h"
+#include "common/csv.h"
 #include "analysis/jsonwriter.h"
 #include "trace/categories.h"
 

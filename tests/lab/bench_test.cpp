@@ -197,6 +197,12 @@ TEST(BenchJson, WarmupAndSeedRoundTrip)
     const std::string csv = benchReportToCsv(rep);
     EXPECT_NE(csv.find(",error,warmup,seed\n"), std::string::npos) << csv;
     EXPECT_NE(csv.find(",7,18446744073709551557\n"), std::string::npos) << csv;
+    // One CSV dialect (RFC 4180): a field with a comma or quote is quoted, its quotes doubled.
+    rep.results[0].variant = "my,variant";
+    rep.results[0].error = "failed: \"cuda\", out of memory";
+    const std::string quoted = benchReportToCsv(rep);
+    EXPECT_NE(quoted.find("\n\"my,variant\",cpu,1000,100,"), std::string::npos) << quoted;
+    EXPECT_NE(quoted.find(",\"failed: \"\"cuda\"\", out of memory\",7,"), std::string::npos) << quoted;
     EXPECT_THROW(benchReportFromJson(R"({"seed":"12x","results":[]})"), Error);
     EXPECT_EQ(*benchReportFromJson(R"({"seed":42,"results":[]})").seed, 42u);
 }

@@ -1,6 +1,6 @@
 #include "compare/difftablemodel.h"
 
-#include "analysis/csv.h"
+#include "common/csv.h"
 #include "analysis/jsonwriter.h"
 #include "compare/comparedata.h"
 #include "shared/timeformat.h"

@@ -2,7 +2,7 @@
 
 #include "analysis/jsonwriter.h"
 #include "shared/timeformat.h"
-#include "timeline/csv.h"
+#include "common/csv.h"
 
 namespace syncscope::ui {
 

@@ -1,7 +1,7 @@
 #include "timeline/devicetablemodel.h"
 
 #include "analysis/jsonwriter.h"
-#include "timeline/csv.h"
+#include "common/csv.h"
 
 namespace syncscope::ui {
 

@@ -3,7 +3,7 @@
 #include "analysis/jsonwriter.h"
 #include "analysis/opstats.h"
 #include "shared/timeformat.h"
-#include "timeline/csv.h"
+#include "common/csv.h"
 
 #include <algorithm>
 #include <map>

@@ -4,7 +4,7 @@
 #include "analysis/jsonwriter.h"
 #include "analysis/limittext.h"
 #include "shared/timeformat.h"
-#include "timeline/csv.h"
+#include "common/csv.h"
 
 namespace syncscope::ui {
 

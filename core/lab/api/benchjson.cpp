@@ -1,5 +1,6 @@
 // bench JSON and CSV: the CLI writes them, the app reads and writes the same.
 // No LibTorch here, so the app can read results from any machine.
+#include "common/csv.h"
 #include "common/error.h"
 #include "lab/api/bench.h"
 
@@ -160,30 +161,39 @@ BenchReport benchReportFromJson(const std::string &text)
 
 std::string benchReportToCsv(const BenchReport &report)
 {
-    std::ostringstream os;
-    os.precision(9);
-    os << "variant,device,n,k,batch,dim,pos_frac,ignore_frac,target_pos_fraction,median_ms,mean_ms,"
-          "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,gather_floor_ms,syncs_per_step,peak_bytes,error,warmup,seed\n";
+    std::string out =
+        "variant,device,n,k,batch,dim,pos_frac,ignore_frac,target_pos_fraction,median_ms,mean_ms,"
+        "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,gather_floor_ms,syncs_per_step,peak_bytes,error,warmup,seed\n";
+    auto real = [](double v) {
+        std::ostringstream os;
+        os.precision(9);
+        os << v;
+        return os.str();
+    };
     for (const auto &r : report.results) {
         const bool ok = r.error.empty();
         auto num = [&](double v) { return ok && std::isfinite(v) ? std::to_string(v) : std::string(); };
-        std::string err = r.error;
-        for (auto &c : err)
-            if (c == '"')
-                c = '\'';
-        os << r.variant << ',' << (r.device.empty() ? report.device : r.device) << ',' << r.point.n
-           << ',' << r.point.k << ',' << r.point.batch << ',' << r.point.dim << ',' << r.point.posFrac
-           << ',' << r.point.ignoreFrac << ',' << r.point.targetPosFraction << ','
-           << num(r.stats.medianMs) << ',' << num(r.stats.meanMs) << ',' << num(r.stats.minMs) << ','
-           << num(r.stats.p5Ms) << ',' << num(r.stats.p95Ms) << ',' << num(r.stats.stdevMs) << ','
-           << r.iters << ',' << (std::isfinite(r.floorMs) ? std::to_string(r.floorMs) : "") << ','
-           << (r.gatherFloorMs && std::isfinite(*r.gatherFloorMs) ? std::to_string(*r.gatherFloorMs) : "") << ','
-           << (r.syncsPerStep ? std::to_string(*r.syncsPerStep) : "") << ','
-           << (r.peakBytes ? std::to_string(*r.peakBytes) : "") << ",\"" << err << "\","
-           << (report.warmup ? std::to_string(*report.warmup) : "") << ','
-           << (report.seed ? std::to_string(*report.seed) : "") << '\n';
+        csv::Row row(out);
+        row.text(r.variant);
+        row.text(r.device.empty() ? report.device : r.device);
+        for (int64_t v : {r.point.n, r.point.k, r.point.batch, r.point.dim})
+            row.raw(std::to_string(v));
+        for (double v : {r.point.posFrac, r.point.ignoreFrac, r.point.targetPosFraction})
+            row.raw(real(v));
+        for (double v : {r.stats.medianMs, r.stats.meanMs, r.stats.minMs, r.stats.p5Ms, r.stats.p95Ms,
+                         r.stats.stdevMs})
+            row.raw(num(v));
+        row.raw(std::to_string(r.iters));
+        row.raw(std::isfinite(r.floorMs) ? std::to_string(r.floorMs) : "");
+        row.raw(r.gatherFloorMs && std::isfinite(*r.gatherFloorMs) ? std::to_string(*r.gatherFloorMs) : "");
+        row.raw(r.syncsPerStep ? std::to_string(*r.syncsPerStep) : "");
+        row.raw(r.peakBytes ? std::to_string(*r.peakBytes) : "");
+        row.text(r.error);
+        row.raw(report.warmup ? std::to_string(*report.warmup) : "");
+        row.raw(report.seed ? std::to_string(*report.seed) : "");
+        row.end();
     }
-    return os.str();
+    return out;
 }
 
 } // namespace syncscope::lab
