@@ -186,6 +186,9 @@ private Q_SLOTS:
                                              "2 thread(s) · cpu · LibTorch 1.13.1");
         QCOMPARE(runCaption(r, &r.results[0].point), describePoint(r.results[0].point) + parts);
         QVERIFY2(runCaption(r, nullptr).endsWith(parts), qPrintable(runCaption(r, nullptr)));
+        r.results[0].point.k = 101; // K = N x K/N rounded: still the run's K/N
+        QVERIFY2(runCaption(r, nullptr).endsWith(parts), qPrintable(runCaption(r, nullptr)));
+        r.results[0].point.k = 100;
         r.results[1].point.k = 7; // K/N differs between points: not stated for the run
         QVERIFY(!runCaption(r, nullptr).contains(QStringLiteral("K/N")));
         r.results[1].point.k = r.results[1].point.n / 10;

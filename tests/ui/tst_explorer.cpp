@@ -328,6 +328,12 @@ private Q_SLOTS:
             said = said || m.front().toString().contains(QStringLiteral("2 variant(s) at 3 point(s)"));
         QVERIFY(said);
         QVERIFY(page.chart()->hasChart());
+        // The run keeps its parameters: the warm-up, and the sweep's own seed
+        // (each point ran with pointSeed of it).
+        const lab::BenchReport run = page.results()->report(page.currentRun());
+        QVERIFY(run.warmup && run.seed);
+        QCOMPARE(*run.warmup, 1);
+        QCOMPARE(*run.seed, sweep->seed);
     }
 
     void aRequestTheLabRefusesIsItsSentenceAndNoJob()

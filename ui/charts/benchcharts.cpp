@@ -697,19 +697,23 @@ QString runCaption(const lab::BenchReport &report, const lab::BenchPoint *point)
         }
         parts << QStringLiteral("%1 from %2 to %3%4").arg(sweepAxisLabel(axis)).arg(lo, 0, 'g', 7).arg(hi, 0, 'g', 7).arg(rest);
     }
-    // K as a fraction of N: the point's, or the run's where every point shares it.
+    // K as a fraction of N: the point's, or the run's where every point shares
+    // it (K = N x K/N rounded: the largest N's ratio, within one K of each point).
     std::optional<double> kOverN;
     if (point && point->n > 0) {
         kOverN = double(point->k) / double(point->n);
-    } else {
-        for (const auto &r : report.results) {
-            const double f = r.point.n > 0 ? double(r.point.k) / double(r.point.n) : NAN;
-            if (!kOverN)
-                kOverN = f;
-            else if (!(std::abs(*kOverN - f) <= 1e-9 * std::abs(f))) {
-                kOverN.reset();
-                break;
-            }
+    } else if (!report.results.empty()) {
+        const lab::BenchPoint *largest = &report.results.front().point;
+        for (const auto &r : report.results)
+            if (r.point.n > largest->n)
+                largest = &r.point;
+        if (largest->n > 0) {
+            kOverN = double(largest->k) / double(largest->n);
+            for (const auto &r : report.results)
+                if (!(std::abs(double(r.point.k) - *kOverN * double(r.point.n)) <= 1.0)) {
+                    kOverN.reset();
+                    break;
+                }
         }
     }
     if (kOverN && std::isfinite(*kOverN))

@@ -357,6 +357,9 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
                     partial->report.device = r.device;
                     partial->report.torchVersion = r.torchVersion;
                     partial->report.threads = r.threads;
+                    // The run's parameters: each point ran with pointSeed of this seed.
+                    partial->report.warmup = request.warmup;
+                    partial->report.seed = request.seed;
                 }
                 for (auto &x : r.results)
                     partial->report.results.push_back(std::move(x));
@@ -763,8 +766,17 @@ lab::BenchReport ExplorerPage::tableReport(SaveScope scope) const
     out.device = first.device;
     out.torchVersion = first.torchVersion;
     out.threads = first.threads;
-    for (int r : rows)
+    out.warmup = first.warmup;
+    out.seed = first.seed;
+    for (int r : rows) {
+        const lab::BenchReport &run = m_model->report(m_model->runOfRow(r));
+        // Rows of runs with other parameters: the file cannot state one value.
+        if (run.warmup != out.warmup)
+            out.warmup.reset();
+        if (run.seed != out.seed)
+            out.seed.reset();
         out.results.push_back(m_model->result(r));
+    }
     return out;
 }
 
