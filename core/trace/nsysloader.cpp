@@ -221,10 +221,12 @@ std::string_view withoutVersion(std::string_view name)
     return name.substr(0, u);
 }
 
-// PyTorch's NVTX range text: "NAME, seq = N, op_id = M, sizes = [...]".
+// PyTorch's NVTX range text: "NAME, seq = N, op_id = M, sizes = [...]". The
+// name and the sequence number are kept (what a Kineto trace has of an op);
+// op_id, an id of the recording process, is not.
 struct RangeText {
     std::string_view name;
-    int64_t seq = kNoValue, opId = kNoValue;
+    int64_t seq = kNoValue;
 };
 
 int64_t numberAfter(std::string_view text, std::string_view key)
@@ -252,7 +254,6 @@ RangeText parseRange(std::string_view text)
     if (cut != std::string_view::npos)
         r.name = text.substr(0, cut);
     r.seq = numberAfter(text, ", seq = ");
-    r.opId = numberAfter(text, ", op_id = ");
     return r;
 }
 
@@ -660,8 +661,6 @@ void NsysReader::readNvtx()
         m_args.clear();
         if (r.seq != kNoValue)
             m_args = "\"Sequence number\":" + std::to_string(r.seq);
-        if (r.opId != kNoValue)
-            m_args += (m_args.empty() ? "" : ",") + std::string("\"op_id\":") + std::to_string(r.opId);
         const ArgsRef args = m_args.empty() ? ArgsRef{} : b.storeArgs("{" + m_args + "}");
         b.addComplete(b.track(b.id(pid), b.id(tid)), s.i64(0), s.i64(1) - s.i64(0), b.intern(r.name),
                       op ? opCat : annotationCat, args);
