@@ -25,7 +25,15 @@ struct ThreadFacts {
     uint32_t track = 0;
     std::string tid;
     std::vector<TimeNs> bounds;                        // own events' starts and ends, sorted, unique
-    std::vector<std::pair<TimeNs, TimeNs>> calls;      // its runtime calls
+    std::vector<std::pair<TimeNs, TimeNs>> calls;      // its runtime calls, by start
+    std::vector<TimeNs> callsEnd;                      // the latest end of calls[0..k]
+    // Whether one of its runtime calls spans [from, to].
+    bool blockedOver(TimeNs from, TimeNs to) const
+    {
+        const auto it = std::upper_bound(calls.begin(), calls.end(), from,
+                                         [](TimeNs t, const std::pair<TimeNs, TimeNs> &c) { return t < c.first; });
+        return it != calls.begin() && callsEnd[size_t(it - calls.begin()) - 1] >= to;
+    }
     std::vector<std::pair<TimeNs, TimeNs>> backward;   // python backward frames
     std::set<int64_t> ownSeq, backwardSeq;             // "Sequence number"s
     std::vector<uint32_t> top;                         // top-level events
@@ -98,6 +106,10 @@ Handoffs findHandoffs(const TraceModel &model)
         }
         std::sort(f.bounds.begin(), f.bounds.end());
         f.bounds.erase(std::unique(f.bounds.begin(), f.bounds.end()), f.bounds.end());
+        std::sort(f.calls.begin(), f.calls.end());
+        f.callsEnd.resize(f.calls.size());
+        for (size_t k = 0; k < f.calls.size(); ++k)
+            f.callsEnd[k] = std::max(f.calls[k].second, k ? f.callsEnd[k - 1] : f.calls[k].second);
         byPid[std::string(model.str(t.pid.text))].push_back(std::move(f));
     }
 
@@ -164,8 +176,7 @@ Handoffs findHandoffs(const TraceModel &model)
                     groups.push_back(g);
                 }
                 for (Group &g : groups) {
-                    for (const auto &c : T.calls)
-                        g.valid = g.valid && !(c.first <= g.at && c.second >= g.end);
+                    g.valid = g.valid && !T.blockedOver(g.at, g.end);
                     g.bounded = g.valid && g.at - g.b <= kHandoffBound && g.n - g.end <= kHandoffBound;
                     everyBounded = everyBounded && g.bounded;
                 }
