@@ -7,12 +7,14 @@ Each step: a ProfilerStep#N on the main thread, forward ops that launch on the
 compute stream (7), backward() handed to the autograd engine's thread (its
 `…Backward0` ops share the forward ops' sequence numbers, with `fwdbwd`
 flows), which launches the backward kernels and hands back, then the
-optimizer's kernels from the main thread. After every N launches (--every) the
-main thread reads the loss (`loss.item()`): aten::item -> _local_scalar_dense
--> a cudaMemcpyAsync to pageable memory and a cudaStreamSynchronize, which wait
-for the stream. Launches carry `ac2g` flows and the ops `Input Dims` and
-`Input type`, as the profiler writes them. Events are added until the file
-reaches --mb.
+optimizer's kernels from the main thread. At the end of the step that brings
+the launches since the last read to N (--every) or more, the main thread reads
+the loss (`loss.item()`): aten::item -> _local_scalar_dense -> a
+cudaMemcpyAsync to pageable memory, which returns a few us before its copy
+ends by the trace's clocks (as the pageable copies of the shared traces do),
+and a cudaStreamSynchronize that waits for that copy. Launches carry `ac2g`
+flows and the ops `Input Dims` and `Input type`, as the profiler writes them.
+Events are added until the file reaches --mb.
 
 Removing one of those reads moves everything after it earlier: the next kept
 read waits for nothing, so the head start survives to the end of the trace.
