@@ -279,13 +279,23 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
         for (size_t d = 0; d < devices.size(); ++d)
             devices[d].ends.build(items.size(), [this, d](size_t i) { return oldEndOn(d, i); });
     blockMax.build(items.size(), [this](size_t i) { return oldEnd(i); });
-    buildSpans();
 }
 
-void SyncReplay::Index::buildSpans()
+const SyncReplay::Jumps &SyncReplay::Index::jumps() const
 {
-    const std::vector<ReplayActivity> &acts = in.activities;
-    const std::vector<ReplayBlocking> &calls = in.calls;
+    std::call_once(m_jumpsOnce, [this] { m_jumps = std::make_unique<const Jumps>(*this); });
+    return *m_jumps;
+}
+
+SyncReplay::Jumps::Jumps(const Index &index) : ix(index)
+{
+    const std::vector<ReplayActivity> &acts = ix.in.activities;
+    const std::vector<ReplayBlocking> &calls = ix.in.calls;
+    const std::vector<Item> &items = ix.items;
+    const std::vector<int32_t> &pred = ix.pred;
+    const std::vector<uint32_t> &actItem = ix.actItem, &depOn = ix.depOn, &waitStart = ix.waitStart,
+                                &waitOn = ix.waitOn;
+    const uint32_t threads = ix.threads, streams = ix.streams;
     constexpr TimeNs kAny = std::numeric_limits<TimeNs>::max(); // every shift passes
     struct Span {
         uint32_t from, to;
@@ -323,7 +333,7 @@ void SyncReplay::Index::buildSpans()
             // Under a uniform shift D it moves by D unless a constraint other
             // than the last ready was ready after its start, or what it reads
             // was not walked before it.
-            const TimeNs R = oldReady(a);
+            const TimeNs R = ix.oldReady(a);
             const auto between = [&](TimeNs ready) { return act.start < ready && ready < R; };
             bool unsteady = pred[a] != lastOnStream[act.stream];
             if (unsteady && pred[a] >= 0 && actItem[static_cast<size_t>(pred[a])] < i)
@@ -331,7 +341,7 @@ void SyncReplay::Index::buildSpans()
             lastOnStream[act.stream] = static_cast<int32_t>(a);
             if (pred[a] >= 0)
                 unsteady = unsteady || between(acts[static_cast<size_t>(pred[a])].end);
-            const auto [from, to] = depRange(a);
+            const auto [from, to] = ix.depRange(a);
             for (uint32_t k = from; k < to; ++k)
                 unsteady = unsteady || actItem[depOn[k]] > i || between(acts[depOn[k]].end);
             if (unsteady)
@@ -346,7 +356,7 @@ void SyncReplay::Index::buildSpans()
                 w = headFrom[static_cast<size_t>(pred[a])];
             headFrom[a] = w;
             if (w != kNone) {
-                const TimeNs launch = launchReady(a);
+                const TimeNs launch = ix.launchReady(a);
                 const TimeNs slack = launch == R ? 0 : act.start - launch;
                 Span &sp = spans[windows[w].span];
                 sp.to = std::max(sp.to, i + 1);
@@ -355,7 +365,7 @@ void SyncReplay::Index::buildSpans()
             continue;
         }
         if (it.kind == Handoff) { // reads one thread's head start, writes another's
-            const ReplayHandoff &h = in.handoffs[it.ref / 2];
+            const ReplayHandoff &h = ix.in.handoffs[it.ref / 2];
             const uint32_t from = (it.ref & 1u) ? h.to : h.from;
             for (uint32_t t : {from, uint32_t(it.thread)})
                 if (open[t] != kNone)
@@ -419,7 +429,7 @@ void SyncReplay::Index::buildSpans()
             lastOrphanOn[acts[items[i].ref].stream] = i + 1;
 }
 
-size_t SyncReplay::Index::firstSpanBelow(size_t item, TimeNs shift) const
+size_t SyncReplay::Jumps::firstSpanBelow(size_t item, TimeNs shift) const
 {
     const size_t n = spanStart.size();
     size_t k = static_cast<size_t>(std::upper_bound(spanEnd.begin(), spanEnd.end(), item) - spanEnd.begin());
@@ -446,15 +456,15 @@ size_t SyncReplay::Index::firstSpanBelow(size_t item, TimeNs shift) const
     return v - spanLeaves;
 }
 
-TimeNs SyncReplay::Index::reachOf(size_t item) const
+TimeNs SyncReplay::Jumps::reachOf(size_t item) const
 {
-    if (!isAct(items[item]))
+    if (!isAct(ix.items[item]))
         return kNever;
-    const uint32_t a = items[item].ref, r = std::max(lastDependent(a), lateReader(a));
+    const uint32_t a = ix.items[item].ref, r = std::max(ix.lastDependent(a), lateReader(a));
     return r > 0 ? TimeNs(r) : kNever;
 }
 
-uint32_t SyncReplay::Index::dependentReach(size_t from, size_t to) const
+uint32_t SyncReplay::Jumps::dependentReach(size_t from, size_t to) const
 {
     const TimeNs r = dependentMax.max(from, to, [this](size_t i) { return reachOf(i); });
     return r == kNever ? 0 : static_cast<uint32_t>(r);
@@ -753,7 +763,7 @@ TimeNs SyncReplay::skippedShift(size_t item) const
 
 void SyncReplay::skipUniform(size_t from, size_t to, TimeNs d)
 {
-    const uint32_t reach = m_ix->dependentReach(from, to);
+    const uint32_t reach = m_jx->dependentReach(from, to);
     m_skips.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(to), d, reach});
     m_pendingUntil = std::max(m_pendingUntil, reach); // d > 0: they moved
     m_lateUntil = std::max(m_lateUntil, reach);
@@ -869,9 +879,9 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
     m_strLastHead[q] = headUsed;
     m_divergedStreams += size_t(ne != act.end) - size_t(wasDiverged);
     m_headStreams += size_t(headUsed != 0) - size_t(hadHead);
-    if (ne != act.end || headUsed != 0) {
+    if (m_jx && (ne != act.end || headUsed != 0)) {
         // A reader that comes after another activity of its stream was walked.
-        const uint32_t late = m_ix->lateReader(a);
+        const uint32_t late = m_jx->lateReader(a);
         if (late > i)
             m_lateUntil = std::max(m_lateUntil, late);
     }
@@ -905,6 +915,7 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
     m_lastShift = 0;
     if (removed.empty() || m_in.activities.empty())
         return out;
+    m_jx = &m_ix->jumps();
     reset(removed);
     const size_t first = firstRemovedItem(removed);
     size_t last = 0;
@@ -933,15 +944,15 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
         TimeNs d = 0;
         if (!uniformShift(i, d))
             continue;
-        const size_t k = m_ix->firstSpanBelow(i + 1, d);
-        if (k == m_ix->spanStart.size()) { // nothing to come takes any of it
+        const size_t k = m_jx->firstSpanBelow(i + 1, d);
+        if (k == m_jx->spanStart.size()) { // nothing to come takes any of it
             stop = i + 1;
             shift = d;
             break;
         }
-        if (m_ix->spanStart[k] > i + 1) { // on to the span that may
-            skipUniform(i + 1, m_ix->spanStart[k], d);
-            i = m_ix->spanStart[k] - 1;
+        if (m_jx->spanStart[k] > i + 1) { // on to the span that may
+            skipUniform(i + 1, m_jx->spanStart[k], d);
+            i = m_jx->spanStart[k] - 1;
         }
     }
     m_lastWalked = walked;
@@ -1126,7 +1137,8 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
         if (m_strStamp[q] != m_gen || m_strLastNew[q] != m_strLastOld[q] - d)
             return false;
         // An orphan to come takes the head start its predecessor took.
-        if (m_ix->lastOrphanOn[q] > item + 1 && m_strLastHead[q] != d)
+        // (A job's walk checks after the last orphan only.)
+        if (m_jx && m_jx->lastOrphanOn[q] > item + 1 && m_strLastHead[q] != d)
             return false;
     }
     // Activities whose dependents are still to come must be D early too; those

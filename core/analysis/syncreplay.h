@@ -46,7 +46,7 @@
 // there on every activity moves by exactly D.
 //
 // run() goes further: a uniform shift D passes through the host order
-// unchanged except in a few unsteady spans (Index::spanStart), each known to
+// unchanged except in a few unsteady spans (Jumps::spanStart), each known to
 // let every shift up to its steady limit through as is. Once everything is
 // shifted by D (and every stream with an orphan to come last took D as its
 // head start), the walk jumps to the first span whose limit is below D (the
@@ -67,6 +67,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace syncscope {
@@ -78,6 +79,8 @@ public:
     // it is built, so replays on several threads can share one. Keeps a
     // reference to its input, which must outlive it.
     struct Index;
+    // What run() reads to jump and stop, derived from an Index (see there).
+    struct Jumps;
 
     // Keeps a reference to `input`, which must outlive the replay.
     explicit SyncReplay(const ReplayInput &input);
@@ -189,6 +192,7 @@ private:
     std::vector<Pending> m_pending; // moved activities with a dependent still to come
     uint32_t m_pendingUntil = 0;
     uint32_t m_lateUntil = 0; // a moved activity's late reader still to come (run() only)
+    const Jumps *m_jx = nullptr; // run()'s, from its first call on
     size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
     size_t m_walkLastRemoved = 0, m_convergedAt = SIZE_MAX;
     TimeNs m_tailShift = 0;   // of the items from m_convergedAt on (endShifted)
@@ -297,15 +301,9 @@ struct SyncReplay::Index {
     uint32_t depReachBefore(size_t item) const;
     // W(c) of every blocking call (waitStart, waitOn), from the host order.
     void buildWaits(const std::vector<TimeNs> &itemTime);
-    // The unsteady spans (below) and what the jumps read.
-    void buildSpans();
-    // The first unsteady span that ends after item position `item` and whose
-    // steady limit is below `shift`; spanStart.size() when there is none.
-    size_t firstSpanBelow(size_t item, TimeNs shift) const;
-    // The latest last dependent or late reader of the activities at item
-    // positions [from, to), or 0.
-    uint32_t dependentReach(size_t from, size_t to) const;
-    TimeNs reachOf(size_t item) const; // of one item's activity (kNever: none)
+    // What run() reads to jump and stop (SyncReplay::Jumps), built at its
+    // first call (once, whichever thread comes first); a job's walks never need it.
+    const Jumps &jumps() const;
 
     const ReplayInput &in;
     std::vector<Item> items;         // in host order
@@ -336,6 +334,26 @@ struct SyncReplay::Index {
     std::vector<DeviceIndex> devices;
     uint32_t threads = 0, streams = 0;
     BlockRangeMax blockMax; // the old ends of the items' activities
+
+private:
+    mutable std::once_flag m_jumpsOnce;
+    mutable std::unique_ptr<const Jumps> m_jumps;
+};
+
+struct SyncReplay::Jumps {
+    explicit Jumps(const Index &ix);
+    // The first unsteady span that ends after item position `item` and whose
+    // steady limit is below `shift`; spanStart.size() when there is none.
+    size_t firstSpanBelow(size_t item, TimeNs shift) const;
+    // The latest last dependent or late reader of the activities at item
+    // positions [from, to), or 0.
+    uint32_t dependentReach(size_t from, size_t to) const;
+    uint32_t lateReader(uint32_t a) const
+    {
+        return hasLateReader.marked(a) ? lateReaders[hasLateReader.rank(a)] : 0;
+    }
+
+    const Index &ix;
     // Unsteady spans, sorted and disjoint: item positions [spanStart[k],
     // spanEnd[k]). Start every thread and stream with the same head start D at
     // an item position outside them, or at a span's start: every activity up to
@@ -360,10 +378,9 @@ struct SyncReplay::Index {
     // stand for them): the item position of that reader, by rank in hasLateReader.
     MarkedPositions hasLateReader;
     std::vector<uint32_t> lateReaders;
-    uint32_t lateReader(uint32_t a) const
-    {
-        return hasLateReader.marked(a) ? lateReaders[hasLateReader.rank(a)] : 0;
-    }
+
+private:
+    TimeNs reachOf(size_t item) const; // of one item's activity (kNever: none)
 };
 
 static_assert(sizeof(SyncReplay::Index::Item) == 8, "a host-order item is one word of kind and thread, and its index");
