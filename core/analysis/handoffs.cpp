@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -35,7 +34,7 @@ struct ThreadFacts {
         return it != calls.begin() && callsEnd[size_t(it - calls.begin()) - 1] >= to;
     }
     std::vector<std::pair<TimeNs, TimeNs>> backward;   // python backward frames
-    std::set<int64_t> ownSeq, backwardSeq;             // "Sequence number"s
+    std::vector<int64_t> ownSeq, backwardSeq;          // "Sequence number"s, sorted, unique
     std::vector<uint32_t> top;                         // top-level events
     std::vector<char> topHasCall;                      // per top-level event
 };
@@ -93,7 +92,7 @@ Handoffs findHandoffs(const TraceModel &model)
                 f.topHasCall[static_cast<size_t>(topOf[i])] = 1;
             }
             if (seq && name.find("Backward") != name.npos)
-                f.backwardSeq.insert(*seq);
+                f.backwardSeq.push_back(*seq);
             if (t.cat[i] == cats.pythonFunction &&
                 (endsWith(name, ": backward") || startsWith(name, "<built-in method run_backward")))
                 f.backward.push_back({t.start[i], t.end(i)});
@@ -102,7 +101,11 @@ Handoffs findHandoffs(const TraceModel &model)
             f.bounds.push_back(t.start[i]);
             f.bounds.push_back(t.end(i));
             if (seq)
-                f.ownSeq.insert(*seq);
+                f.ownSeq.push_back(*seq);
+        }
+        for (std::vector<int64_t> *v : {&f.ownSeq, &f.backwardSeq}) {
+            std::sort(v->begin(), v->end());
+            v->erase(std::unique(v->begin(), v->end()), v->end());
         }
         std::sort(f.bounds.begin(), f.bounds.end());
         f.bounds.erase(std::unique(f.bounds.begin(), f.bounds.end()), f.bounds.end());
@@ -116,21 +119,33 @@ Handoffs findHandoffs(const TraceModel &model)
     // fwdbwd flow pairs: (start track, end track) per (pid, id).
     std::map<std::pair<uint32_t, uint32_t>, size_t> flowPairs;
     {
+        // Per (pid, id): the track of its last start and of its last end, in
+        // the model's flow order (a stable sort keeps it within a key).
+        struct End {
+            StrId pid; // interned: one id per pid text
+            int64_t id;
+            StrId idText;
+            bool start;
+            uint32_t track;
+        };
+        std::vector<End> ends;
         const StrId fwdbwd = model.findString("fwdbwd");
-        std::map<std::tuple<std::string, int64_t, StrId>, std::pair<int64_t, int64_t>> ends;
         if (fwdbwd != kNoStr)
-            for (const FlowEvent &e : model.flows()) {
-                if (e.cat != fwdbwd || e.phase == FlowPhase::Step)
-                    continue;
-                auto &v = ends.try_emplace({std::string(model.str(tracks[e.track].pid.text)), e.id,
-                                            e.id == kNoValue ? e.idText : kEmptyStr},
-                                           std::make_pair(int64_t(-1), int64_t(-1)))
-                              .first->second;
-                (e.phase == FlowPhase::Start ? v.first : v.second) = e.track;
-            }
-        for (const auto &kv : ends)
-            if (kv.second.first >= 0 && kv.second.second >= 0)
-                ++flowPairs[{static_cast<uint32_t>(kv.second.first), static_cast<uint32_t>(kv.second.second)}];
+            for (const FlowEvent &e : model.flows())
+                if (e.cat == fwdbwd && e.phase != FlowPhase::Step)
+                    ends.push_back({tracks[e.track].pid.text, e.id, e.id == kNoValue ? e.idText : kEmptyStr,
+                                    e.phase == FlowPhase::Start, e.track});
+        const auto key = [](const End &e) { return std::make_tuple(e.pid, e.id, e.idText); };
+        std::stable_sort(ends.begin(), ends.end(), [&](const End &x, const End &y) { return key(x) < key(y); });
+        for (size_t i = 0; i < ends.size();) {
+            int64_t first = -1, second = -1;
+            size_t j = i;
+            for (; j < ends.size() && key(ends[j]) == key(ends[i]); ++j)
+                (ends[j].start ? first : second) = ends[j].track;
+            if (first >= 0 && second >= 0)
+                ++flowPairs[{static_cast<uint32_t>(first), static_cast<uint32_t>(second)}];
+            i = j;
+        }
     }
 
     struct Kept {
@@ -184,7 +199,7 @@ Handoffs findHandoffs(const TraceModel &model)
                 auto fp = flowPairs.find({T.track, U.track});
                 c.flows = fp != flowPairs.end() ? fp->second : 0;
                 for (int64_t k : U.backwardSeq)
-                    c.flows += T.ownSeq.count(k);
+                    c.flows += std::binary_search(T.ownSeq.begin(), T.ownSeq.end(), k);
                 if (c.flows > 0) {
                     c.mode = ThreadMode::Flows;
                     for (const Group &g : groups)
