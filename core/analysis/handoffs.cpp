@@ -5,7 +5,6 @@
 
 #include <algorithm>
 #include <map>
-#include <set>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -25,9 +24,17 @@ struct ThreadFacts {
     uint32_t track = 0;
     std::string tid;
     std::vector<TimeNs> bounds;                        // own events' starts and ends, sorted, unique
-    std::vector<std::pair<TimeNs, TimeNs>> calls;      // its runtime calls
+    std::vector<std::pair<TimeNs, TimeNs>> calls;      // its runtime calls, by start
+    std::vector<TimeNs> callsEnd;                      // the latest end of calls[0..k]
+    // Whether one of its runtime calls spans [from, to].
+    bool blockedOver(TimeNs from, TimeNs to) const
+    {
+        const auto it = std::upper_bound(calls.begin(), calls.end(), from,
+                                         [](TimeNs t, const std::pair<TimeNs, TimeNs> &c) { return t < c.first; });
+        return it != calls.begin() && callsEnd[size_t(it - calls.begin()) - 1] >= to;
+    }
     std::vector<std::pair<TimeNs, TimeNs>> backward;   // python backward frames
-    std::set<int64_t> ownSeq, backwardSeq;             // "Sequence number"s
+    std::vector<int64_t> ownSeq, backwardSeq;          // "Sequence number"s, sorted, unique
     std::vector<uint32_t> top;                         // top-level events
     std::vector<char> topHasCall;                      // per top-level event
 };
@@ -85,7 +92,7 @@ Handoffs findHandoffs(const TraceModel &model)
                 f.topHasCall[static_cast<size_t>(topOf[i])] = 1;
             }
             if (seq && name.find("Backward") != name.npos)
-                f.backwardSeq.insert(*seq);
+                f.backwardSeq.push_back(*seq);
             if (t.cat[i] == cats.pythonFunction &&
                 (endsWith(name, ": backward") || startsWith(name, "<built-in method run_backward")))
                 f.backward.push_back({t.start[i], t.end(i)});
@@ -94,31 +101,51 @@ Handoffs findHandoffs(const TraceModel &model)
             f.bounds.push_back(t.start[i]);
             f.bounds.push_back(t.end(i));
             if (seq)
-                f.ownSeq.insert(*seq);
+                f.ownSeq.push_back(*seq);
+        }
+        for (std::vector<int64_t> *v : {&f.ownSeq, &f.backwardSeq}) {
+            std::sort(v->begin(), v->end());
+            v->erase(std::unique(v->begin(), v->end()), v->end());
         }
         std::sort(f.bounds.begin(), f.bounds.end());
         f.bounds.erase(std::unique(f.bounds.begin(), f.bounds.end()), f.bounds.end());
+        std::sort(f.calls.begin(), f.calls.end());
+        f.callsEnd.resize(f.calls.size());
+        for (size_t k = 0; k < f.calls.size(); ++k)
+            f.callsEnd[k] = std::max(f.calls[k].second, k ? f.callsEnd[k - 1] : f.calls[k].second);
         byPid[std::string(model.str(t.pid.text))].push_back(std::move(f));
     }
 
     // fwdbwd flow pairs: (start track, end track) per (pid, id).
     std::map<std::pair<uint32_t, uint32_t>, size_t> flowPairs;
     {
+        // Per (pid, id): the track of its last start and of its last end, in
+        // the model's flow order (a stable sort keeps it within a key).
+        struct End {
+            StrId pid; // interned: one id per pid text
+            int64_t id;
+            StrId idText;
+            bool start;
+            uint32_t track;
+        };
+        std::vector<End> ends;
         const StrId fwdbwd = model.findString("fwdbwd");
-        std::map<std::tuple<std::string, int64_t, StrId>, std::pair<int64_t, int64_t>> ends;
         if (fwdbwd != kNoStr)
-            for (const FlowEvent &e : model.flows()) {
-                if (e.cat != fwdbwd || e.phase == FlowPhase::Step)
-                    continue;
-                auto &v = ends.try_emplace({std::string(model.str(tracks[e.track].pid.text)), e.id,
-                                            e.id == kNoValue ? e.idText : kEmptyStr},
-                                           std::make_pair(int64_t(-1), int64_t(-1)))
-                              .first->second;
-                (e.phase == FlowPhase::Start ? v.first : v.second) = e.track;
-            }
-        for (const auto &kv : ends)
-            if (kv.second.first >= 0 && kv.second.second >= 0)
-                ++flowPairs[{static_cast<uint32_t>(kv.second.first), static_cast<uint32_t>(kv.second.second)}];
+            for (const FlowEvent &e : model.flows())
+                if (e.cat == fwdbwd && e.phase != FlowPhase::Step)
+                    ends.push_back({tracks[e.track].pid.text, e.id, e.id == kNoValue ? e.idText : kEmptyStr,
+                                    e.phase == FlowPhase::Start, e.track});
+        const auto key = [](const End &e) { return std::make_tuple(e.pid, e.id, e.idText); };
+        std::stable_sort(ends.begin(), ends.end(), [&](const End &x, const End &y) { return key(x) < key(y); });
+        for (size_t i = 0; i < ends.size();) {
+            int64_t first = -1, second = -1;
+            size_t j = i;
+            for (; j < ends.size() && key(ends[j]) == key(ends[i]); ++j)
+                (ends[j].start ? first : second) = ends[j].track;
+            if (first >= 0 && second >= 0)
+                ++flowPairs[{static_cast<uint32_t>(first), static_cast<uint32_t>(second)}];
+            i = j;
+        }
     }
 
     struct Kept {
@@ -164,8 +191,7 @@ Handoffs findHandoffs(const TraceModel &model)
                     groups.push_back(g);
                 }
                 for (Group &g : groups) {
-                    for (const auto &c : T.calls)
-                        g.valid = g.valid && !(c.first <= g.at && c.second >= g.end);
+                    g.valid = g.valid && !T.blockedOver(g.at, g.end);
                     g.bounded = g.valid && g.at - g.b <= kHandoffBound && g.n - g.end <= kHandoffBound;
                     everyBounded = everyBounded && g.bounded;
                 }
@@ -173,7 +199,7 @@ Handoffs findHandoffs(const TraceModel &model)
                 auto fp = flowPairs.find({T.track, U.track});
                 c.flows = fp != flowPairs.end() ? fp->second : 0;
                 for (int64_t k : U.backwardSeq)
-                    c.flows += T.ownSeq.count(k);
+                    c.flows += std::binary_search(T.ownSeq.begin(), T.ownSeq.end(), k);
                 if (c.flows > 0) {
                     c.mode = ThreadMode::Flows;
                     for (const Group &g : groups)

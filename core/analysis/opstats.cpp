@@ -58,8 +58,11 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
     std::vector<uint64_t> keys(1024, ~uint64_t(0));
     std::vector<uint32_t> rows(1024, 0);
     auto slotOf = [](const std::vector<uint64_t> &k, uint64_t key) {
-        const size_t mask = k.size() - 1;
-        size_t s = size_t((key * 0x9E3779B97F4A7C15ull) >> 20) & mask;
+        // The product's top bits, which every bit of the key moves (its low
+        // bits see only the category: keys of one category would share a slot).
+        const size_t mask = k.size() - 1; // a power of two
+        const int bits = __builtin_ctzll(k.size());
+        size_t s = size_t((key * 0x9E3779B97F4A7C15ull) >> (64 - bits));
         while (k[s] != key && k[s] != ~uint64_t(0))
             s = (s + 1) & mask;
         return s;

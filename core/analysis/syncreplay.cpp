@@ -281,6 +281,195 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     blockMax.build(items.size(), [this](size_t i) { return oldEnd(i); });
 }
 
+const SyncReplay::Jumps &SyncReplay::Index::jumps() const
+{
+    std::call_once(m_jumpsOnce, [this] { m_jumps = std::make_unique<const Jumps>(*this); });
+    return *m_jumps;
+}
+
+SyncReplay::Jumps::Jumps(const Index &index) : ix(index)
+{
+    const std::vector<ReplayActivity> &acts = ix.in.activities;
+    const std::vector<ReplayBlocking> &calls = ix.in.calls;
+    const std::vector<Item> &items = ix.items;
+    const std::vector<int32_t> &pred = ix.pred;
+    const std::vector<uint32_t> &actItem = ix.actItem, &depOn = ix.depOn, &waitStart = ix.waitStart,
+                                &waitOn = ix.waitOn;
+    const uint32_t threads = ix.threads, streams = ix.streams;
+    constexpr TimeNs kAny = std::numeric_limits<TimeNs>::max(); // every shift passes
+    struct Span {
+        uint32_t from, to;
+        TimeNs steady;
+    };
+    std::vector<Span> spans;
+    // A kept call that returned `late` before its GPU work ended turns a head
+    // start D of its thread into max(0, D - late): a lowered head start, which
+    // its thread's launches and the orphans after them on their streams take,
+    // until the next item that reads the thread's head start. Its span lasts
+    // until then (and to the last such orphan); steady is what passes so far.
+    constexpr uint32_t kNone = UINT32_MAX;
+    struct Window {
+        uint32_t span;
+        TimeNs late;
+    };
+    std::vector<Window> windows;
+    std::vector<uint32_t> open(threads, kNone);        // per thread: its open window
+    std::vector<uint32_t> headFrom(acts.size(), kNone); // per activity: the window whose head start it took
+    // D comes back whole through a slack x where D <= x, or where x covers late.
+    const auto through = [](TimeNs slack, TimeNs late) { return slack < late ? slack : kAny; };
+    const auto close = [&](uint32_t t, uint32_t to, TimeNs steady) {
+        Span &sp = spans[windows[open[t]].span];
+        sp.to = std::max(sp.to, to);
+        sp.steady = std::min(sp.steady, steady);
+        open[t] = kNone;
+    };
+    std::vector<int32_t> lastOnStream(streams, -1);
+    std::vector<std::pair<uint32_t, uint32_t>> late; // (activity, its late reader)
+    for (uint32_t i = 0; i < items.size(); ++i) {
+        const Item &it = items[i];
+        if (isAct(it)) {
+            const uint32_t a = it.ref;
+            const ReplayActivity &act = acts[a];
+            // Under a uniform shift D it moves by D unless a constraint other
+            // than the last ready was ready after its start, or what it reads
+            // was not walked before it.
+            const TimeNs R = ix.oldReady(a);
+            const auto between = [&](TimeNs ready) { return act.start < ready && ready < R; };
+            bool unsteady = pred[a] != lastOnStream[act.stream];
+            if (unsteady && pred[a] >= 0 && actItem[static_cast<size_t>(pred[a])] < i)
+                late.push_back({static_cast<uint32_t>(pred[a]), i});
+            lastOnStream[act.stream] = static_cast<int32_t>(a);
+            if (pred[a] >= 0)
+                unsteady = unsteady || between(acts[static_cast<size_t>(pred[a])].end);
+            const auto [from, to] = ix.depRange(a);
+            for (uint32_t k = from; k < to; ++k)
+                unsteady = unsteady || actItem[depOn[k]] > i || between(acts[depOn[k]].end);
+            if (unsteady)
+                spans.push_back({i, i + 1, 0});
+            // Its launch term's head start: its thread's, or for an orphan the
+            // one its stream predecessor took. A lowered one keeps D where the
+            // launch's slack after its binding constraint covers the loss.
+            uint32_t w = kNone;
+            if (it.kind == LaunchedActivity)
+                w = open[it.thread];
+            else if (pred[a] >= 0)
+                w = headFrom[static_cast<size_t>(pred[a])];
+            headFrom[a] = w;
+            if (w != kNone) {
+                const TimeNs launch = ix.launchReady(a);
+                const TimeNs slack = launch == R ? 0 : act.start - launch;
+                Span &sp = spans[windows[w].span];
+                sp.to = std::max(sp.to, i + 1);
+                sp.steady = std::min(sp.steady, through(slack, windows[w].late));
+            }
+            continue;
+        }
+        if (it.kind == Handoff) { // reads one thread's head start, writes another's
+            const ReplayHandoff &h = ix.in.handoffs[it.ref / 2];
+            const uint32_t from = (it.ref & 1u) ? h.to : h.from;
+            for (uint32_t t : {from, uint32_t(it.thread)})
+                if (open[t] != kNone)
+                    close(t, i + 1, 0);
+            continue;
+        }
+        // A blocking call, kept (a jump comes after the last removed call only).
+        const ReplayBlocking &c = calls[it.ref];
+        const uint32_t t = it.thread;
+        TimeNs oldMax = kNever;
+        for (uint32_t k = waitStart[it.ref]; k < waitStart[it.ref + 1]; ++k)
+            oldMax = std::max(oldMax, acts[waitOn[k]].end);
+        const bool early = oldMax != kNever && oldMax > c.end;
+        if (open[t] != kNone) {
+            // It gives back min(lowered + wait, D): all of D where D <= wait.
+            TimeNs steady = 0;
+            if (oldMax != kNever && !early && oldMax >= c.start)
+                steady = through(oldMax - c.start, windows[open[t]].late);
+            close(t, i + 1, steady);
+        }
+        if (early) {
+            open[t] = static_cast<uint32_t>(windows.size());
+            windows.push_back({static_cast<uint32_t>(spans.size()), oldMax - c.end});
+            spans.push_back({i, i + 1, kAny});
+        }
+    }
+    // A window still open: nothing reads its thread's head start any more.
+
+    std::sort(spans.begin(), spans.end(), [](const Span &x, const Span &y) { return x.from < y.from; });
+    for (const Span &sp : spans) {
+        if (!spanStart.empty() && sp.from < spanEnd.back()) {
+            spanEnd.back() = std::max(spanEnd.back(), sp.to);
+            spanSteady.back() = std::min(spanSteady.back(), sp.steady);
+            continue;
+        }
+        spanStart.push_back(sp.from);
+        spanEnd.push_back(sp.to);
+        spanSteady.push_back(sp.steady);
+    }
+    spanLeaves = 1;
+    while (spanLeaves < spanSteady.size())
+        spanLeaves *= 2;
+    spanSteadyTree.assign(2 * spanLeaves, kAny);
+    std::copy(spanSteady.begin(), spanSteady.end(), spanSteadyTree.begin() + std::ptrdiff_t(spanLeaves));
+    for (size_t v = spanLeaves - 1; v >= 1; --v)
+        spanSteadyTree[v] = std::min(spanSteadyTree[2 * v], spanSteadyTree[2 * v + 1]);
+    std::sort(late.begin(), late.end());
+    hasLateReader.assign(acts.size());
+    for (const auto &l : late)
+        hasLateReader.mark(l.first);
+    hasLateReader.finish();
+    lateReaders.assign(hasLateReader.count(), 0);
+    for (const auto &l : late) {
+        uint32_t &r = lateReaders[hasLateReader.rank(l.first)];
+        r = std::max(r, l.second);
+    }
+    dependentMax.build(items.size(), [this](size_t i) { return reachOf(i); });
+    lastOrphanOn.assign(streams, 0);
+    for (uint32_t i = 0; i < items.size(); ++i)
+        if (items[i].kind == OrphanActivity)
+            lastOrphanOn[acts[items[i].ref].stream] = i + 1;
+}
+
+size_t SyncReplay::Jumps::firstSpanBelow(size_t item, TimeNs shift) const
+{
+    const size_t n = spanStart.size();
+    size_t k = static_cast<size_t>(std::upper_bound(spanEnd.begin(), spanEnd.end(), item) - spanEnd.begin());
+    if (k >= n)
+        return n;
+    // Up the min tree to the first node right of k whose minimum is below, then down.
+    size_t v = spanLeaves + k;
+    if (spanSteadyTree[v] < shift)
+        return k;
+    for (;;) {
+        while (v > 1 && (v & 1))
+            v >>= 1;
+        if (v <= 1)
+            return n;
+        ++v;
+        if (spanSteadyTree[v] < shift)
+            break;
+    }
+    while (v < spanLeaves) {
+        v *= 2;
+        if (spanSteadyTree[v] >= shift)
+            ++v;
+    }
+    return v - spanLeaves;
+}
+
+TimeNs SyncReplay::Jumps::reachOf(size_t item) const
+{
+    if (!isAct(ix.items[item]))
+        return kNever;
+    const uint32_t a = ix.items[item].ref, r = std::max(ix.lastDependent(a), lateReader(a));
+    return r > 0 ? TimeNs(r) : kNever;
+}
+
+uint32_t SyncReplay::Jumps::dependentReach(size_t from, size_t to) const
+{
+    const TimeNs r = dependentMax.max(from, to, [this](size_t i) { return reachOf(i); });
+    return r == kNever ? 0 : static_cast<uint32_t>(r);
+}
+
 SyncReplay::SyncReplay(const ReplayInput &input)
     : SyncReplay(std::make_shared<const Index>(input),
                  std::make_shared<const std::vector<char>>(input.activities.size(), 0))
@@ -465,6 +654,8 @@ void SyncReplay::reset(const std::vector<size_t> &removed)
     m_nonZeroHeads = m_divergedStreams = m_headStreams = 0;
     m_pending.clear();
     m_pendingUntil = 0;
+    m_lateUntil = 0;
+    m_skips.clear();
 }
 
 void SyncReplay::clearRemoved(const std::vector<size_t> &removed)
@@ -551,7 +742,52 @@ void SyncReplay::visit(size_t i)
 TimeNs SyncReplay::newEnd(uint32_t a) const
 {
     const TimeNs old = m_in.activities[a].end;
-    return !m_newEnd.empty() && m_newEnd.has(a) ? m_newEnd.get(a, old) : old;
+    if (!m_newEnd.empty() && m_newEnd.has(a))
+        return m_newEnd.get(a, old);
+    return m_skips.empty() ? old : old - skippedShift(m_ix->actItem[a]);
+}
+
+TimeNs SyncReplay::lastRunEnd(uint32_t a) const
+{
+    if (m_ix->actItem[a] >= m_lastStop)
+        return m_in.activities[a].end - m_lastShift;
+    return newEnd(a);
+}
+
+TimeNs SyncReplay::skippedShift(size_t item) const
+{
+    const auto it = std::upper_bound(m_skips.begin(), m_skips.end(), item,
+                                     [](size_t i, const Skip &s) { return i < s.to; });
+    return it != m_skips.end() && it->from <= item ? it->shift : 0;
+}
+
+void SyncReplay::skipUniform(size_t from, size_t to, TimeNs d)
+{
+    const uint32_t reach = m_jx->dependentReach(from, to);
+    m_skips.push_back({static_cast<uint32_t>(from), static_cast<uint32_t>(to), d, reach});
+    m_pendingUntil = std::max(m_pendingUntil, reach); // d > 0: they moved
+    m_lateUntil = std::max(m_lateUntil, reach);
+    // At `to` every thread with host events left holds d, and each stream's
+    // last activity ends d early (only that lead is read, not its old end).
+    for (uint32_t t = 0; t < m_ix->threads; ++t)
+        if (m_ix->lastOfThread[t] >= from) {
+            touchThread(t);
+            setHead(t, d);
+        }
+    for (uint32_t q = 0; q < m_ix->streams; ++q) {
+        if (m_ix->lastOfStream[q] < from)
+            continue;
+        const bool seen = m_strStamp[q] == m_gen;
+        const bool wasDiverged = seen && m_strLastNew[q] != m_strLastOld[q];
+        const bool hadHead = seen && m_strLastHead[q] != 0;
+        if (!seen)
+            m_strLastOld[q] = 0;
+        m_strStamp[q] = m_gen;
+        m_strLastNew[q] = m_strLastOld[q] - d;
+        m_strLastHead[q] = d;
+        m_divergedStreams += size_t(1) - size_t(wasDiverged);
+        m_headStreams += size_t(1) - size_t(hadHead);
+    }
 }
 
 TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
@@ -566,6 +802,8 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
         h = m_head[it.thread];
     } else if (p >= 0 && m_newEnd.has(static_cast<size_t>(p))) {
         h = m_predHead[m_ix->headSlot(static_cast<uint32_t>(p))];
+    } else if (p >= 0 && !m_skips.empty()) { // jumped over: it took the shift
+        h = skippedShift(m_ix->actItem[static_cast<size_t>(p)]);
     }
     headUsed = h;
     // The measured start's latency after the last ready constraint stays with
@@ -641,6 +879,12 @@ void SyncReplay::settle(size_t i, TimeNs ne, TimeNs headUsed)
     m_strLastHead[q] = headUsed;
     m_divergedStreams += size_t(ne != act.end) - size_t(wasDiverged);
     m_headStreams += size_t(headUsed != 0) - size_t(hadHead);
+    if (m_jx && (ne != act.end || headUsed != 0)) {
+        // A reader that comes after another activity of its stream was walked.
+        const uint32_t late = m_jx->lateReader(a);
+        if (late > i)
+            m_lateUntil = std::max(m_lateUntil, late);
+    }
     const uint32_t lastDependent = m_ix->lastDependent(a);
     if (lastDependent > i) {
         // Its dependents still to come start from its new end, moved or not.
@@ -667,8 +911,11 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
 {
     std::vector<TimeNs> out(m_ix->devices.size(), 0);
     m_lastWalked = 0;
+    m_lastStop = 0;
+    m_lastShift = 0;
     if (removed.empty() || m_in.activities.empty())
         return out;
+    m_jx = &m_ix->jumps();
     reset(removed);
     const size_t first = firstRemovedItem(removed);
     size_t last = 0;
@@ -678,21 +925,39 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
 
     size_t stop = m_ix->items.size();
     TimeNs shift = 0; // of everything from `stop` on
-    const size_t checkEvery = std::max<size_t>(256, m_ix->threads + m_ix->streams);
+    const size_t checkEvery =
+        m_checkEvery > 0 ? m_checkEvery : std::max<size_t>(256, m_ix->threads + m_ix->streams);
+    size_t walked = 0, sinceCheck = 0;
     for (size_t i = first; i < m_ix->items.size(); ++i) {
         step(i);
-        if (converged(i, last)) {
+        ++walked;
+        if (m_fullWalk)
+            continue;
+        if (converged(i, last) && i >= m_lateUntil) {
             stop = i + 1;
             break;
         }
-        if (i >= last && i + 1 >= m_ix->lastIrregular &&
-            (i - first) % checkEvery == checkEvery - 1 && uniformShift(i, shift)) {
+        // Past the last removed call, now and then: is everything shifted alike?
+        if (i < last || ++sinceCheck < checkEvery)
+            continue;
+        sinceCheck = 0;
+        TimeNs d = 0;
+        if (!uniformShift(i, d))
+            continue;
+        const size_t k = m_jx->firstSpanBelow(i + 1, d);
+        if (k == m_jx->spanStart.size()) { // nothing to come takes any of it
             stop = i + 1;
+            shift = d;
             break;
+        }
+        if (m_jx->spanStart[k] > i + 1) { // on to the span that may
+            skipUniform(i + 1, m_jx->spanStart[k], d);
+            i = m_jx->spanStart[k] - 1;
         }
     }
-    m_lastWalked = stop - first;
+    m_lastWalked = walked;
     m_lastShift = shift;
+    m_lastStop = stop;
     clearRemoved(removed);
 
     for (size_t d = 0; d < m_ix->devices.size(); ++d)
@@ -835,6 +1100,11 @@ bool SyncReplay::converged(size_t i, size_t last) const
 TimeNs SyncReplay::lastNewEnd(size_t d, size_t from, size_t to, TimeNs shift) const
 {
     TimeNs best = std::max(m_devNewMax[d], m_ix->deviceOldMax(d, 0, from));
+    for (const Skip &s : m_skips) {
+        const TimeNs v = m_ix->deviceOldMax(d, s.from, s.to);
+        if (v != kNever)
+            best = std::max(best, v - s.shift);
+    }
     if (to < m_ix->items.size()) {
         const TimeNs after = m_ix->deviceOldMax(d, to, m_ix->items.size());
         if (after != kNever)
@@ -866,11 +1136,18 @@ bool SyncReplay::uniformShift(size_t item, TimeNs &shift)
             continue;
         if (m_strStamp[q] != m_gen || m_strLastNew[q] != m_strLastOld[q] - d)
             return false;
+        // An orphan to come takes the head start its predecessor took.
+        // (A job's walk checks after the last orphan only.)
+        if (m_jx && m_jx->lastOrphanOn[q] > item + 1 && m_strLastHead[q] != d)
+            return false;
     }
     // Activities whose dependents are still to come must be D early too; those
     // before the walk did not move at all.
     if (m_ix->depReachBefore(m_runFirst) > item)
         return false;
+    for (const Skip &s : m_skips)
+        if (s.reach > item && s.shift != d)
+            return false;
     size_t kept = 0;
     for (const Pending &p : m_pending)
         if (p.until > item)

@@ -45,6 +45,17 @@
 // activity, overlap or call that returned before its GPU work ended is left: from
 // there on every activity moves by exactly D.
 //
+// run() goes further: a uniform shift D passes through the host order
+// unchanged except in a few unsteady spans (Jumps::spanStart), each known to
+// let every shift up to its steady limit through as is. Once everything is
+// shifted by D (and every stream with an orphan to come last took D as its
+// head start), the walk jumps to the first span whose limit is below D (the
+// items before it all move by D, unwalked), walks that span, and stops where
+// no such span is left, so a replay costs its unsteady spans, not the length
+// of the trace (docs/analysis.md "What a sync costs"). Its stop where nothing
+// moves also waits for the late readers of moved activities (a stream
+// successor read after another activity of its stream was walked).
+//
 // For a job, the ranks' replays walk together (walkJob in jobscale.cpp): a
 // coupled activity (a collective) pauses its rank's walk once its new start is
 // known, and resumes when the job gives it its new end.
@@ -56,6 +67,7 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <mutex>
 #include <vector>
 
 namespace syncscope {
@@ -67,6 +79,8 @@ public:
     // it is built, so replays on several threads can share one. Keeps a
     // reference to its input, which must outlive it.
     struct Index;
+    // What run() reads to jump and stop, derived from an Index (see there).
+    struct Jumps;
 
     // Keeps a reference to `input`, which must outlive the replay.
     explicit SyncReplay(const ReplayInput &input);
@@ -92,6 +106,15 @@ public:
     // Items the last run() walked, and the shift of the rest (for tests of the early stops).
     size_t lastWalked() const { return m_lastWalked; }
     TimeNs lastTailShift() const { return m_lastShift; }
+    size_t lastJumps() const { return m_skips.size(); } // stretches it jumped over
+    // Activity a's new end in the last run(), walked, jumped over or after its stop.
+    TimeNs lastRunEnd(uint32_t a) const;
+    // With `on`, run() walks every item from the first removed call to the end:
+    // no early stop and no jump (what the early stops are tested against).
+    void setFullWalk(bool on) { m_fullWalk = on; }
+    // How many items run() walks between two looks for a uniform shift (at
+    // least 256 or threads + streams unless set; tests look more often).
+    void setShiftCheckEvery(size_t items) { m_checkEvery = items; }
 
     // A walk in pieces, for the job: coupled activities pause it.
     void setCoupled(const std::vector<uint32_t> &activities);
@@ -168,6 +191,8 @@ private:
     };
     std::vector<Pending> m_pending; // moved activities with a dependent still to come
     uint32_t m_pendingUntil = 0;
+    uint32_t m_lateUntil = 0; // a moved activity's late reader still to come (run() only)
+    const Jumps *m_jx = nullptr; // run()'s, from its first call on
     size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
     size_t m_walkLastRemoved = 0, m_convergedAt = SIZE_MAX;
     TimeNs m_tailShift = 0;   // of the items from m_convergedAt on (endShifted)
@@ -178,6 +203,17 @@ private:
     std::vector<size_t> m_walkRemoved;
     size_t m_lastWalked = 0;
     TimeNs m_lastShift = 0;
+    bool m_fullWalk = false;
+    size_t m_checkEvery = 0; // 0: the default
+    size_t m_lastStop = 0; // where the last run() stopped (the shift of what follows: m_lastShift)
+    // Item ranges run() jumped over, in order: every activity in [from, to)
+    // ends `shift` earlier; reach is the last item position of their dependents.
+    struct Skip {
+        uint32_t from, to;
+        TimeNs shift;
+        uint32_t reach;
+    };
+    std::vector<Skip> m_skips;
     // What limitedBy records during its walk.
     struct Recorder {
         enum Bind : uint8_t { Launch = 0, Pred = 1, Dep = 2, NotWalked = 3 };
@@ -208,6 +244,9 @@ private:
     bool converged(size_t item, size_t lastRemoved) const;
     TimeNs lastNewEnd(size_t device, size_t from, size_t to, TimeNs shift) const;
     bool uniformShift(size_t item, TimeNs &shift);
+    // Everything in items [from, to) moves by `shift`, unwalked; the walk goes on at `to`.
+    void skipUniform(size_t from, size_t to, TimeNs shift);
+    TimeNs skippedShift(size_t item) const; // of a skipped item, else 0
 };
 
 struct SyncReplay::Index {
@@ -262,6 +301,9 @@ struct SyncReplay::Index {
     uint32_t depReachBefore(size_t item) const;
     // W(c) of every blocking call (waitStart, waitOn), from the host order.
     void buildWaits(const std::vector<TimeNs> &itemTime);
+    // What run() reads to jump and stop (SyncReplay::Jumps), built at its
+    // first call (once, whichever thread comes first); a job's walks never need it.
+    const Jumps &jumps() const;
 
     const ReplayInput &in;
     std::vector<Item> items;         // in host order
@@ -292,6 +334,53 @@ struct SyncReplay::Index {
     std::vector<DeviceIndex> devices;
     uint32_t threads = 0, streams = 0;
     BlockRangeMax blockMax; // the old ends of the items' activities
+
+private:
+    mutable std::once_flag m_jumpsOnce;
+    mutable std::unique_ptr<const Jumps> m_jumps;
+};
+
+struct SyncReplay::Jumps {
+    explicit Jumps(const Index &ix);
+    // The first unsteady span that ends after item position `item` and whose
+    // steady limit is below `shift`; spanStart.size() when there is none.
+    size_t firstSpanBelow(size_t item, TimeNs shift) const;
+    // The latest last dependent or late reader of the activities at item
+    // positions [from, to), or 0.
+    uint32_t dependentReach(size_t from, size_t to) const;
+    uint32_t lateReader(uint32_t a) const
+    {
+        return hasLateReader.marked(a) ? lateReaders[hasLateReader.rank(a)] : 0;
+    }
+
+    const Index &ix;
+    // Unsteady spans, sorted and disjoint: item positions [spanStart[k],
+    // spanEnd[k]). Start every thread and stream with the same head start D at
+    // an item position outside them, or at a span's start: every activity up to
+    // the next span's start ends exactly D earlier and the state there is the
+    // same D again; through span k as well where D <= spanSteady[k]. A span
+    // holds an item that may take in a shift as it is not (its limit 0: an
+    // activity whose stream predecessor or dependency is not the one walked
+    // before it, one with a constraint ready between its start and R), or a
+    // kept call that returned before its GPU work ended (it lowers its thread's
+    // head start by how much later that work ended), up to the next item that
+    // reads that thread's head start and the last orphan that takes the lowered
+    // one from its stream predecessor (its limit: the wait of a kept call that
+    // gives it back, and the slack of the launches in between).
+    std::vector<uint32_t> spanStart, spanEnd;
+    std::vector<TimeNs> spanSteady;
+    std::vector<TimeNs> spanSteadyTree; // a min tree over spanSteady, for firstSpanBelow
+    size_t spanLeaves = 0;
+    BlockRangeMax dependentMax; // the last dependent or late reader of the items' activities
+    std::vector<uint32_t> lastOrphanOn; // per stream: 1 + the item position of its last orphan, or 0
+    // Activities whose stream successor reads them after another activity of
+    // their stream was walked (so that stream's last walked activity does not
+    // stand for them): the item position of that reader, by rank in hasLateReader.
+    MarkedPositions hasLateReader;
+    std::vector<uint32_t> lateReaders;
+
+private:
+    TimeNs reachOf(size_t item) const; // of one item's activity (kNever: none)
 };
 
 static_assert(sizeof(SyncReplay::Index::Item) == 8, "a host-order item is one word of kind and thread, and its index");

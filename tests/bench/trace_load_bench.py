@@ -5,12 +5,18 @@ One run measures, side by side, load throughput (MB/s of decompressed JSON,
 median of several runs, wall time of the whole process) and peak RSS for
   - the 26 MB hta_16rank_job_rank0 trace (decompressed to a temp dir), and
   - a ~1 GB trace generated now under /tmp from it (ranks' events repeated with
-    shifted timestamps and ids); never committed.
+    shifted timestamps and ids: a GPU-bound trace); never committed.
+With --analyze CLI it also times `CLI analyze FILE` end to end on those and on
+a host-bound trace of the same size (tests/bench/hostbound_gen.py: the GPU
+waits for the host, a blocking read every --every launches), each CLI in turn
+within every run; --json writes those runs for docs/bench (scripts/gen-benchmarks).
 Usage: tests/bench/trace_load_bench.py BENCH_EXE [--shared DIR] [--size-gb 1.0] [--runs 5]
+       [--analyze CLI [--baseline-cli CLI] [--analyze-runs 3] [--every 1200] [--json OUT]] [--skip-loaders]
 BENCH_EXE is the syncscope_trace_bench target (build/<dir>/tests/trace/).
 """
 import argparse
 import gzip
+import json
 import os
 import re
 import shutil
@@ -19,6 +25,9 @@ import subprocess
 import sys
 import tempfile
 import time
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import hostbound_gen  # noqa: E402
 
 PY_LOAD = "import json,sys\nwith open(sys.argv[1],'rb') as f: json.load(f)\n"
 
@@ -80,12 +89,14 @@ def generate(src_json, dst, target_bytes):
     return copies
 
 
-def analyze_table(args, small, big):
+def analyze_table(args, files):
     """`analyze` end to end, each CLI in turn within every run (so both see the same machine)."""
     clis = [("this build", args.analyze)] + ([("baseline", args.baseline_cli)] if args.baseline_cli else [])
+    load_before = os.getloadavg()
     print("| file | size | cli | runs | min s | median s | max s | MB/s (median) | peak RSS | RSS / size |")
     print("|---|---:|---|---:|---:|---:|---:|---:|---:|---:|")
-    for name, path in (("rank0 26 MB", small), ("generated", big)):
+    rows = []
+    for name, path in files:
         size = os.path.getsize(path)
         walls = {label: [] for label, _ in clis}
         rss = {label: 0 for label, _ in clis}
@@ -97,9 +108,20 @@ def analyze_table(args, small, big):
         for label, _ in clis:
             v = walls[label]
             med = statistics.median(v)
+            rows.append({"file": name, "size_bytes": size, "cli": label, "walls_s": v,
+                         "median_s": med, "peak_rss_bytes": rss[label]})
             print(f"| {name} | {size / 1e6:.0f} MB | {label} | {len(v)} | {min(v):.3f} | {med:.3f} | "
                   f"{max(v):.3f} | {size / med / 1e6:.0f} | {rss[label] / 1e6:.0f} MB | {rss[label] / size:.2f} |")
-    print(f"\nload average after the analyze runs: {os.getloadavg()[0]:.2f} on {os.cpu_count()} CPUs\n")
+    load_after = os.getloadavg()
+    print(f"\nload average before / after the analyze runs: {load_before[0]:.2f} / {load_after[0]:.2f} "
+          f"on {os.cpu_count()} CPUs\n")
+    if args.json:
+        doc = {"kind": "analyze", "command": " ".join(sys.argv), "cpus": os.cpu_count(),
+               "load_before": list(load_before), "load_after": list(load_after),
+               "omp_wait_policy": os.environ.get("OMP_WAIT_POLICY", ""), "rows": rows}
+        with open(args.json, "w") as f:
+            json.dump(doc, f, indent=1)
+            f.write("\n")
 
 
 def main():
@@ -117,6 +139,9 @@ def main():
     ap.add_argument("--baseline-cli", metavar="CLI",
                     help="with --analyze: another syncscope-cli timed in the same runs, interleaved")
     ap.add_argument("--analyze-runs", type=int, default=6)
+    ap.add_argument("--every", type=int, default=1200,
+                    help="the host-bound trace's launches between two blocking reads")
+    ap.add_argument("--json", metavar="OUT", help="with --analyze: write its runs as JSON")
     ap.add_argument("--skip-loaders", action="store_true", help="only the --analyze table")
     args = ap.parse_args()
 
@@ -137,7 +162,16 @@ def main():
         time.sleep(5)
 
         if args.analyze:
-            analyze_table(args, small, big)
+            host = os.path.join(tmp, "hostbound.json")
+            t0 = time.perf_counter()
+            steps, launches, reads = hostbound_gen.generate(host, int(os.path.getsize(big)), args.every)
+            print(f"generated {os.path.getsize(host) / 1e9:.2f} GB host-bound ({steps} steps, {launches} launches, "
+                  f"{reads} reads) in {time.perf_counter() - t0:.0f} s", file=sys.stderr)
+            os.sync()
+            time.sleep(5)
+            analyze_table(args, [("rank0 26 MB", small), ("GPU-bound (generated)", big),
+                                 (f"host-bound (a read every {args.every} launches)", host)])
+            os.remove(host)
         if args.skip_loaders:
             return
         rows = []
