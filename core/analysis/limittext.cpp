@@ -17,7 +17,7 @@ std::string streamText(const ReplayInput &in, int32_t s)
 std::string threadText(const ReplayInput &in, int64_t t)
 {
     if (t >= 0 && size_t(t) < in.threadNames.size() && !in.threadNames[size_t(t)].empty())
-        return "thread " + in.threadNames[size_t(t)];
+        return "thread " + std::string(in.threadNames[size_t(t)]);
     return "a thread";
 }
 

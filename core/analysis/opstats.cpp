@@ -22,7 +22,26 @@ struct Launched {
 // Each GPU activity's count and duration onto its launching call: the first
 // cuda_runtime/cuda_driver event (track order, then start) with its correlation.
 // Per track, in no particular order.
-void attributeGpuWork(const TraceModel &model, std::vector<std::vector<Launched>> &launched)
+struct LaunchedByTrack {
+    // A list per track that launches and an empty one shared by the rest: a
+    // trace of a million threads launches from a few.
+    std::vector<uint32_t> listOf; // per track: its list in lists, or 0 (the empty one)
+    std::vector<std::vector<Launched>> lists{1};
+    void add(uint32_t track, Launched l)
+    {
+        if (listOf.empty())
+            return;
+        uint32_t &k = listOf[track];
+        if (k == 0) {
+            k = uint32_t(lists.size());
+            lists.emplace_back();
+        }
+        lists[k].push_back(l);
+    }
+    const std::vector<Launched> &of(size_t track) const { return lists[listOf.empty() ? 0 : listOf[track]]; }
+};
+
+void attributeGpuWork(const TraceModel &model, LaunchedByTrack &launched)
 {
     const category::Ids cats(model);
     if (cats.runtime == kNoStr && cats.driver == kNoStr)
@@ -36,6 +55,7 @@ void attributeGpuWork(const TraceModel &model, std::vector<std::vector<Launched>
                 launchOf.add(t.correlation[i], CallRef{ti, i});
     }
     launchOf.finish();
+    launched.listOf.assign(tracks.size(), 0);
     for (uint32_t ti = 0; ti < tracks.size(); ++ti) {
         const Track &t = tracks[ti];
         for (uint32_t i = 0; i < t.size(); ++i) {
@@ -43,7 +63,7 @@ void attributeGpuWork(const TraceModel &model, std::vector<std::vector<Launched>
             if (!cats.gpuActivity(cat) || t.correlation[i] == kNoValue)
                 continue;
             if (const CallRef *call = launchOf.find(t.correlation[i]))
-                launched[call->track].push_back({call->index, t.dur[i]});
+                launched.add(call->track, {call->index, t.dur[i]});
         }
     }
 }
@@ -93,7 +113,7 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
     std::vector<TimeNs> childTime;
     const auto &tracks = model.tracks();
     // GPU work per launching call (whole trace only), per track.
-    std::vector<std::vector<Launched>> launched(tracks.size());
+    LaunchedByTrack launched;
     if (!clip)
         attributeGpuWork(model, launched);
     std::vector<std::pair<uint64_t, TimeNs>> subtree;
@@ -120,11 +140,12 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
         childTime.assign(e - b, 0);
         // GPU work in each event's subtree: children follow their parent.
         subtree.assign(e - b, {0, 0});
-        for (const Launched &l : launched[ti]) {
+        const std::vector<Launched> &launchedHere = launched.of(ti);
+        for (const Launched &l : launchedHere) {
             ++subtree[l.index - b].first;
             subtree[l.index - b].second += l.dur;
         }
-        if (!launched[ti].empty())
+        if (!launchedHere.empty())
             for (size_t i = e; i-- > b;)
                 if (const int32_t p = t.parent[i]; p >= static_cast<int32_t>(b)) {
                     subtree[static_cast<size_t>(p) - b].first += subtree[i - b].first;

@@ -39,6 +39,12 @@ public:
     void io(int64_t &v) { put(uint64_t(v), 8); }
     void io(std::string &s) { put(intern(s), 4); }
     void io(std::optional<std::string> &s) { put(s ? intern(*s) : kAbsent, 4); }
+    void io(NameList &names) // as a list of strings
+    {
+        put(uint64_t(names.size()), 8);
+        for (size_t i = 0; i < names.size(); ++i)
+            put(intern(std::string(names[i])), 4);
+    }
     template <typename T, typename Fn> void list(std::vector<T> &v, Fn &&each)
     {
         put(uint64_t(v.size()), 8);
@@ -127,6 +133,20 @@ public:
             damaged("a string index is out of range");
         else
             s = m_table[size_t(id)];
+    }
+    void io(NameList &names) // as a list of strings
+    {
+        const uint64_t n = get(8);
+        if (n > remaining() / 4)
+            damaged("a list is longer than the file");
+        names.clear();
+        names.reserve(size_t(n));
+        for (uint64_t i = 0; i < n; ++i) {
+            const uint64_t id = get(4);
+            if (id >= m_table.size())
+                damaged("a string index is out of range");
+            names.push_back(m_table[size_t(id)]);
+        }
     }
     template <typename T, typename Fn> void list(std::vector<T> &v, Fn &&each)
     {
@@ -378,7 +398,7 @@ template <typename Ar> void serialize(Ar &ar, ReplayInput &r)
     uint8_t threadMode = uint8_t(r.threadMode);
     ar.io(threadMode);
     r.threadMode = ThreadMode(threadMode);
-    ar.list(r.threadNames, [&](std::string &n) { ar.io(n); });
+    ar.io(r.threadNames);
     ar.list(r.deps, [&](StreamDependency &d) {
         ar.io(d.activity);
         ar.io(d.on);

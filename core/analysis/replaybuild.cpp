@@ -161,8 +161,12 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     ReplayInput in;
     in.deviceIds = deviceIds;
     in.threads = static_cast<uint32_t>(model.tracks().size());
+    size_t nameChars = 0;
     for (const Track &t : model.tracks())
-        in.threadNames.push_back(std::string(model.str(t.tid.text)));
+        nameChars += model.str(t.tid.text).size();
+    in.threadNames.reserve(model.tracks().size(), nameChars);
+    for (const Track &t : model.tracks())
+        in.threadNames.push_back(model.str(t.tid.text));
     auto denseDevice = [&](int64_t device) {
         return static_cast<uint32_t>(std::lower_bound(in.deviceIds.begin(), in.deviceIds.end(), device) -
                                      in.deviceIds.begin());

@@ -5,10 +5,13 @@
 // rank's own clock. The analysis builds it from a trace model
 // (buildReplayInput); a rank summary stores it, so the job analysis can run
 // without the trace (docs/analysis.md "Job scale: what a sync costs the job").
+#include "common/error.h"
 #include "trace/tracemodel.h"
 
 #include <cstdint>
+#include <initializer_list>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace syncscope {
@@ -105,6 +108,49 @@ struct ReplayLimit {
 };
 const char *limitKindName(ReplayLimit::Kind k);
 
+// Names kept end to end in one buffer: a trace of a million one-event threads
+// holds a million short names, which as separate strings cost 32 bytes each
+// and twice that while the vector grows.
+class NameList {
+public:
+    NameList() = default;
+    NameList(std::initializer_list<std::string_view> names)
+    {
+        for (std::string_view n : names)
+            push_back(n);
+    }
+    void reserve(size_t names, size_t chars = 0)
+    {
+        m_ends.reserve(names);
+        m_chars.reserve(chars);
+    }
+    void push_back(std::string_view name)
+    {
+        if (name.size() > UINT32_MAX - m_chars.size())
+            throw Error("the thread names of the trace take more than 4 GiB");
+        m_chars.append(name);
+        m_ends.push_back(uint32_t(m_chars.size()));
+    }
+    void clear()
+    {
+        m_chars.clear();
+        m_ends.clear();
+    }
+    size_t size() const { return m_ends.size(); }
+    bool empty() const { return m_ends.empty(); }
+    std::string_view operator[](size_t i) const
+    {
+        const size_t begin = i == 0 ? 0 : m_ends[i - 1];
+        return std::string_view(m_chars).substr(begin, m_ends[i] - begin);
+    }
+    bool operator==(const NameList &o) const { return m_chars == o.m_chars && m_ends == o.m_ends; }
+    bool operator!=(const NameList &o) const { return !(*this == o); }
+
+private:
+    std::string m_chars;
+    std::vector<uint32_t> m_ends; // end of each name in m_chars
+};
+
 struct ReplayInput {
     std::vector<int64_t> deviceIds;                  // dense device -> device id, ascending
     std::vector<std::pair<int64_t, int64_t>> streamIds; // dense stream -> (device id, stream id)
@@ -114,7 +160,7 @@ struct ReplayInput {
     std::vector<ReplayBlocking> calls;
     std::vector<ReplayHandoff> handoffs; // by at, then back
     ThreadMode threadMode = ThreadMode::None;
-    std::vector<std::string> threadNames; // per dense host thread: its tid as written, for sentences
+    NameList threadNames; // per dense host thread: its tid as written, for sentences
     std::vector<StreamDependency> deps;  // sorted by activity, then on
     WaitMode waitMode = WaitMode::Inferred;
     std::vector<CollectiveKernel> collectives; // by activity start
