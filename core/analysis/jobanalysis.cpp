@@ -145,18 +145,30 @@ std::string analysisToJson(const JobAnalysis &job, size_t topN,
     return out;
 }
 
-void writeAnalysisJson(const JobAnalysis &job, size_t topN,
-                       const std::vector<std::string> &topCategories, const JsonWriter::Sink &sink,
-                       int indent)
+namespace {
+
+// A member of the document with one row per element of each file's `member`,
+// in file order: each row an object that starts with its file's index, then
+// what row(file, element) writes.
+template <class T, class Row>
+void perFileArray(JsonWriter &w, const char *key, const JobAnalysis &job, std::vector<T> FileReport::*member,
+                  const Row &row)
 {
-    JsonWriter w(indent, sink);
-    auto each = [&](auto &&fn) {
-        for (size_t f = 0; f < job.files.size(); ++f)
-            fn(uint64_t(f), job.files[f]);
-    };
-    w.beginObject();
+    w.key(key).beginArray();
+    for (size_t f = 0; f < job.files.size(); ++f)
+        for (const T &e : job.files[f].*member) {
+            w.beginObject();
+            w.key("file").value(uint64_t(f));
+            row(job.files[f], e);
+            w.endObject();
+        }
+    w.endArray();
+}
+
+void writeFiles(JsonWriter &w, const JobAnalysis &job)
+{
     w.key("files").beginArray();
-    each([&](uint64_t, const FileReport &r) {
+    for (const FileReport &r : job.files) {
         w.beginObject();
         w.key("path").value(r.path);
         w.key("rank").optional(r.rank);
@@ -204,223 +216,211 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
         }
         w.endArray();
         w.endObject();
-    });
+    }
     w.endArray();
+}
+
+void writeCategories(JsonWriter &w, const JobAnalysis &job)
+{
     w.key("categories").beginObject();
     for (const auto &kv : job.categories)
         w.key(kv.first).value(kv.second);
     w.endObject();
-    w.key("devices").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const ReportDevice &d : r.devices) {
-            w.beginObject();
-            w.key("file").value(f);
-            w.key("device").value(d.device);
-            w.key("name");
-            if (d.name.empty())
-                w.null();
-            else
-                w.value(d.name);
-            w.key("kernels").value(d.kernels);
-            w.key("memcpys").value(d.memcpys);
-            w.key("memsets").value(d.memsets);
-            w.key("busy_us").micros(d.busy);
-            w.key("idle_us").micros(d.idle());
-            w.key("span_us").micros(d.span());
-            w.key("sync_gap_us").micros(d.syncGap);
-            w.key("avoidable_us").micros(d.avoidable);
-            w.key("limited_by").beginObject();
-            w.key("kind").value(d.limitedBy.kind);
-            w.key("text").value(d.limitedBy.text);
-            w.endObject();
-            w.endObject();
-        }
+}
+
+void writeDevices(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "devices", job, &FileReport::devices, [&](const FileReport &, const ReportDevice &d) {
+        w.key("device").value(d.device);
+        w.key("name");
+        if (d.name.empty())
+            w.null();
+        else
+            w.value(d.name);
+        w.key("kernels").value(d.kernels);
+        w.key("memcpys").value(d.memcpys);
+        w.key("memsets").value(d.memsets);
+        w.key("busy_us").micros(d.busy);
+        w.key("idle_us").micros(d.idle());
+        w.key("span_us").micros(d.span());
+        w.key("sync_gap_us").micros(d.syncGap);
+        w.key("avoidable_us").micros(d.avoidable);
+        w.key("limited_by").beginObject();
+        w.key("kind").value(d.limitedBy.kind);
+        w.key("text").value(d.limitedBy.text);
+        w.endObject();
     });
-    w.endArray();
-    // What a sync call and a long host call both are: where, when, which op.
-    const auto callHead = [&](uint64_t f, const ReportSyncCall &s) {
-        w.key("file").value(f);
-        w.key("name").value(s.name);
-        w.key("ts_us").micros(s.start);
-        w.key("dur_us").micros(s.dur);
-        w.key("pid");
-        id(w, s.pid);
-        w.key("tid");
-        id(w, s.tid);
+}
+
+// What a sync call and a long host call both are, after the file: where,
+// when, which op.
+void callHead(JsonWriter &w, const ReportSyncCall &s)
+{
+    w.key("name").value(s.name);
+    w.key("ts_us").micros(s.start);
+    w.key("dur_us").micros(s.dur);
+    w.key("pid");
+    id(w, s.pid);
+    w.key("tid");
+    id(w, s.tid);
+    w.key("op");
+    strOrNull(w, s.op);
+    w.key("root_op");
+    strOrNull(w, s.rootOp);
+}
+
+void writeSyncCalls(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "sync_calls", job, &FileReport::syncCalls, [&](const FileReport &r, const ReportSyncCall &s) {
+        callHead(w, s);
+        w.key("pageable_copy").value(s.pageableCopy);
+        w.key("blocks").value(s.blocks);
+        w.key("blocked_us").micros(s.dur);
+        w.key("avoidable_us").micros(s.avoidable);
+        w.key("py_frame");
+        strOrNull(w, s.pyFrame);
+        w.key("user_frame");
+        strOrNull(w, s.userFrame);
+        w.key("step");
+        stepName(w, r, s.step);
+        w.key("advice");
+        adviceId(w, s.advice);
+    });
+}
+
+void writeLongCalls(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "long_calls", job, &FileReport::longCalls,
+                 [&](const FileReport &, const ReportSyncCall &s) { callHead(w, s); });
+}
+
+void writeCudaSyncEvents(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "cuda_sync_events", job, &FileReport::cudaSyncEvents,
+                 [&](const FileReport &, const ReportCudaSyncEvent &e) {
+                     w.key("kind").value(e.kind);
+                     w.key("ts_us").micros(e.start);
+                     w.key("dur_us").micros(e.dur);
+                     w.key("device").optional(e.device);
+                     w.key("stream").optional(e.stream);
+                 });
+}
+
+void writeStreamWaits(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "stream_waits", job, &FileReport::streamWaits,
+                 [&](const FileReport &, const ReportStreamWait &s) {
+                     w.key("device").value(s.device);
+                     w.key("stream").value(s.stream);
+                     w.key("wait_on_stream").value(s.waitOnStream);
+                     w.key("from_correlation").optional(s.fromCorrelation);
+                     w.key("to_correlation").optional(s.toCorrelation);
+                 });
+}
+
+void writeHandoffs(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "handoffs", job, &FileReport::handoffs, [&](const FileReport &, const ReportHandoff &h) {
+        w.key("from_tid");
+        id(w, h.fromTid);
+        w.key("to_tid");
+        id(w, h.toTid);
+        w.key("at_us").micros(h.at);
+        w.key("back_us").micros(h.back);
+    });
+}
+
+void writeSyncGaps(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "sync_gaps", job, &FileReport::syncGaps, [&](const FileReport &r, const SyncGap &g) {
+        const ReportSyncCall &s = r.syncCalls[g.syncCall];
+        w.key("device").value(g.device);
+        w.key("start_us").micros(g.interval.start);
+        w.key("end_us").micros(g.interval.end);
+        w.key("dur_us").micros(g.interval.length());
+        w.key("sync").value(s.name);
         w.key("op");
         strOrNull(w, s.op);
         w.key("root_op");
         strOrNull(w, s.rootOp);
-    };
-    w.key("sync_calls").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const ReportSyncCall &s : r.syncCalls) {
-            w.beginObject();
-            callHead(f, s);
-            w.key("pageable_copy").value(s.pageableCopy);
-            w.key("blocks").value(s.blocks);
-            w.key("blocked_us").micros(s.dur);
-            w.key("avoidable_us").micros(s.avoidable);
-            w.key("py_frame");
-            strOrNull(w, s.pyFrame);
-            w.key("user_frame");
-            strOrNull(w, s.userFrame);
-            w.key("step");
-            stepName(w, r, s.step);
-            w.key("advice");
-            adviceId(w, s.advice);
-            w.endObject();
-        }
+        w.key("blocked_us").micros(g.blocked);
+        w.key("avoidable_us").micros(g.avoidable);
+        w.key("py_frame");
+        strOrNull(w, s.pyFrame);
+        w.key("user_frame");
+        strOrNull(w, s.userFrame);
+        w.key("step");
+        stepName(w, r, g.step);
+        w.key("advice");
+        adviceId(w, s.advice);
     });
-    w.endArray();
-    w.key("long_calls").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const ReportSyncCall &s : r.longCalls) {
-            w.beginObject();
-            callHead(f, s);
-            w.endObject();
-        }
+}
+
+void writeIdleBreakdown(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "idle_breakdown", job, &FileReport::idleBreakdown,
+                 [&](const FileReport &, const IdleBreakdown &b) {
+                     w.key("device").value(b.device);
+                     w.key("stream").optional(b.stream);
+                     w.key("host_wait_us").micros(b.hostWait);
+                     w.key("kernel_wait_us").micros(b.kernelWait);
+                     w.key("other_us").micros(b.other);
+                 });
+}
+
+void writeSteps(JsonWriter &w, const JobAnalysis &job)
+{
+    perFileArray(w, "steps", job, &FileReport::stepStats, [&](const FileReport &r, const StepDeviceStats &st) {
+        const ReportStep &step = r.steps[st.step];
+        w.key("device").value(st.device);
+        w.key("step").value(step.name);
+        w.key("start_us").micros(step.start);
+        w.key("end_us").micros(step.end);
+        w.key("gpu_busy_us").micros(st.gpuBusy);
+        w.key("sync_gaps").value(st.syncGaps);
+        w.key("sync_gap_us").micros(st.syncGapTime);
+        w.key("avoidable_us").micros(st.avoidable);
     });
-    w.endArray();
-    w.key("cuda_sync_events").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const ReportCudaSyncEvent &e : r.cudaSyncEvents) {
-            w.beginObject();
-            w.key("file").value(f);
-            w.key("kind").value(e.kind);
-            w.key("ts_us").micros(e.start);
-            w.key("dur_us").micros(e.dur);
-            w.key("device").optional(e.device);
-            w.key("stream").optional(e.stream);
-            w.endObject();
-        }
-    });
-    w.endArray();
-    w.key("stream_waits").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const ReportStreamWait &s : r.streamWaits) {
-            w.beginObject();
-            w.key("file").value(f);
-            w.key("device").value(s.device);
-            w.key("stream").value(s.stream);
-            w.key("wait_on_stream").value(s.waitOnStream);
-            w.key("from_correlation").optional(s.fromCorrelation);
-            w.key("to_correlation").optional(s.toCorrelation);
-            w.endObject();
-        }
-    });
-    w.endArray();
-    w.key("handoffs").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const ReportHandoff &h : r.handoffs) {
-            w.beginObject();
-            w.key("file").value(f);
-            w.key("from_tid");
-            id(w, h.fromTid);
-            w.key("to_tid");
-            id(w, h.toTid);
-            w.key("at_us").micros(h.at);
-            w.key("back_us").micros(h.back);
-            w.endObject();
-        }
-    });
-    w.endArray();
-    w.key("sync_gaps").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const SyncGap &g : r.syncGaps) {
-            const ReportSyncCall &s = r.syncCalls[g.syncCall];
-            w.beginObject();
-            w.key("file").value(f);
-            w.key("device").value(g.device);
-            w.key("start_us").micros(g.interval.start);
-            w.key("end_us").micros(g.interval.end);
-            w.key("dur_us").micros(g.interval.length());
-            w.key("sync").value(s.name);
-            w.key("op");
-            strOrNull(w, s.op);
-            w.key("root_op");
-            strOrNull(w, s.rootOp);
-            w.key("blocked_us").micros(g.blocked);
-            w.key("avoidable_us").micros(g.avoidable);
-            w.key("py_frame");
-            strOrNull(w, s.pyFrame);
-            w.key("user_frame");
-            strOrNull(w, s.userFrame);
-            w.key("step");
-            stepName(w, r, g.step);
-            w.key("advice");
-            adviceId(w, s.advice);
-            w.endObject();
-        }
-    });
-    w.endArray();
-    w.key("idle_breakdown").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const IdleBreakdown &b : r.idleBreakdown) {
-            w.beginObject();
-            w.key("file").value(f);
-            w.key("device").value(b.device);
-            w.key("stream").optional(b.stream);
-            w.key("host_wait_us").micros(b.hostWait);
-            w.key("kernel_wait_us").micros(b.kernelWait);
-            w.key("other_us").micros(b.other);
-            w.endObject();
-        }
-    });
-    w.endArray();
-    w.key("steps").beginArray();
-    each([&](uint64_t f, const FileReport &r) {
-        for (const StepDeviceStats &st : r.stepStats) {
-            const ReportStep &step = r.steps[st.step];
-            w.beginObject();
-            w.key("file").value(f);
-            w.key("device").value(st.device);
-            w.key("step").value(step.name);
-            w.key("start_us").micros(step.start);
-            w.key("end_us").micros(step.end);
-            w.key("gpu_busy_us").micros(st.gpuBusy);
-            w.key("sync_gaps").value(st.syncGaps);
-            w.key("sync_gap_us").micros(st.syncGapTime);
-            w.key("avoidable_us").micros(st.avoidable);
-            w.endObject();
-        }
-    });
-    w.endArray();
+}
+
+// All files' sources, longest avoidable first.
+void writeSyncSources(JsonWriter &w, const JobAnalysis &job)
+{
+    std::vector<std::pair<uint64_t, const ReportSource *>> all;
+    for (size_t f = 0; f < job.files.size(); ++f)
+        for (const ReportSource &s : job.files[f].sources)
+            all.push_back({uint64_t(f), &s});
+    std::stable_sort(all.begin(), all.end(),
+                     [](const auto &x, const auto &y) { return x.second->avoidable > y.second->avoidable; });
     w.key("sync_sources").beginArray();
-    {
-        // All files' sources, longest avoidable first.
-        std::vector<std::pair<uint64_t, const ReportSource *>> all;
-        each([&](uint64_t f, const FileReport &r) {
-            for (const ReportSource &s : r.sources)
-                all.push_back({f, &s});
-        });
-        std::stable_sort(all.begin(), all.end(), [](const auto &x, const auto &y) {
-            return x.second->avoidable > y.second->avoidable;
-        });
-        for (const auto &e : all) {
-            const ReportSource &s = *e.second;
-            w.beginObject();
-            w.key("file").value(e.first);
-            w.key("sync").value(s.sync);
-            w.key("op");
-            strOrNull(w, s.op);
-            w.key("user_frame");
-            strOrNull(w, s.userFrame);
-            w.key("count").value(s.count);
-            w.key("gaps").value(s.gaps);
-            w.key("gap_us").micros(s.gapTime);
-            w.key("avoidable_us").micros(s.avoidable);
-            w.key("advice");
-            writeAdviceJson(w, s.advice, job.files[e.first].torchVersion);
-            w.key("advice_calls").value(s.adviceCalls);
-            w.key("limited_by").beginObject();
-            w.key("kind").value(s.limitedBy.kind);
-            w.key("text").value(s.limitedBy.text);
-            w.endObject();
-            w.endObject();
-        }
+    for (const auto &e : all) {
+        const ReportSource &s = *e.second;
+        w.beginObject();
+        w.key("file").value(e.first);
+        w.key("sync").value(s.sync);
+        w.key("op");
+        strOrNull(w, s.op);
+        w.key("user_frame");
+        strOrNull(w, s.userFrame);
+        w.key("count").value(s.count);
+        w.key("gaps").value(s.gaps);
+        w.key("gap_us").micros(s.gapTime);
+        w.key("avoidable_us").micros(s.avoidable);
+        w.key("advice");
+        writeAdviceJson(w, s.advice, job.files[e.first].torchVersion);
+        w.key("advice_calls").value(s.adviceCalls);
+        w.key("limited_by").beginObject();
+        w.key("kind").value(s.limitedBy.kind);
+        w.key("text").value(s.limitedBy.text);
+        w.endObject();
+        w.endObject();
     }
     w.endArray();
+}
+
+// The first topN ops of the given categories (all: none given).
+void writeTopOps(JsonWriter &w, const JobAnalysis &job, size_t topN, const std::vector<std::string> &topCategories)
+{
     w.key("top_ops").beginArray();
     size_t listed = 0;
     for (const NamedOpStat &o : job.ops) {
@@ -441,6 +441,29 @@ void writeAnalysisJson(const JobAnalysis &job, size_t topN,
         w.endObject();
     }
     w.endArray();
+}
+
+} // namespace
+
+void writeAnalysisJson(const JobAnalysis &job, size_t topN,
+                       const std::vector<std::string> &topCategories, const JsonWriter::Sink &sink,
+                       int indent)
+{
+    JsonWriter w(indent, sink);
+    w.beginObject();
+    writeFiles(w, job);
+    writeCategories(w, job);
+    writeDevices(w, job);
+    writeSyncCalls(w, job);
+    writeLongCalls(w, job);
+    writeCudaSyncEvents(w, job);
+    writeStreamWaits(w, job);
+    writeHandoffs(w, job);
+    writeSyncGaps(w, job);
+    writeIdleBreakdown(w, job);
+    writeSteps(w, job);
+    writeSyncSources(w, job);
+    writeTopOps(w, job, topN, topCategories);
     if (job.hasJobScale)
         writeJobScaleJson(w, job.jobScale);
     if (job.hasWhatIf)

@@ -170,353 +170,392 @@ std::vector<FileRow<T>> rowsOfEveryFile(const JobAnalysis &job, std::vector<T> F
     return rows;
 }
 
+// The device that host waits cost the most, and whether single sources explain it.
+void costliestDevice(const JobAnalysis &job, bool several, std::vector<Block> &blocks)
+{
+    const FileReport *bf = nullptr;
+    const ReportDevice *bd = nullptr;
+    size_t bfi = 0;
+    for (size_t f = 0; f < job.files.size(); ++f)
+        for (const ReportDevice &d : job.files[f].devices)
+            if (!bd || d.avoidable > bd->avoidable) {
+                bd = &d;
+                bf = &job.files[f];
+                bfi = f;
+            }
+    if (!bd) {
+        blocks.push_back(paragraph({{"No GPU activity in these traces: nothing to replay.", false, false}}));
+    } else if (!bf->unevenCut.empty()) {
+        // Cut inside its kinds of events: no figure of it is a finding.
+        blocks.push_back(paragraph({{"Incomplete:", true, false},
+                                    {" ", false, false},
+                                    {baseName(bf->path), false, true},
+                                    {": " + bf->unevenCut + ".", false, false}}));
+    } else {
+        blocks.push_back(paragraph(
+            {{gpuLabel(*bf, bfi, several, bd->device) + " would finish up to ", false, false},
+             {formatMillis(bd->avoidable), true, false},
+             {" earlier without host waits (" + formatPercent(bd->avoidable, bd->span()) +
+                  " of its span; every blocking call removed in the sync-free replay, an upper bound).",
+              false, false}}));
+        if (!bf->syncCalls.empty() && !bd->limitedBy.text.empty())
+            blocks.push_back(paragraph({{"Limited by:", true, false}, {" " + bd->limitedBy.text + ".", false, false}}));
+        const size_t di = size_t(bd - bf->devices.data());
+        TimeNs largest = 0;
+        for (const ReportSource &s : bf->sources)
+            if (di < s.avoidableByDevice.size())
+                largest = std::max(largest, s.avoidableByDevice[di]);
+        if (noSingleSourceExplains(largest, bd->avoidable))
+            blocks.push_back(paragraph(
+                {{"No single source saves much: the largest saves " + formatMillis(largest) +
+                      " there. The syncs re-synchronize each other; removing all " +
+                      std::to_string(bf->syncCalls.size()) + " blocking calls together saves " +
+                      formatMillis(bd->avoidable) + " (pick a set with analyze --what-if).",
+                  false, false}}));
+    }
+}
+
+// Every file's devices: span, busy, sync-gap and avoidable time, what limits the saving.
+void devicesTable(const JobAnalysis &job, bool several, std::vector<Block> &blocks)
+{
+    Block t;
+    t.kind = Block::TableBlock;
+    t.table.id = "devices";
+    t.table.head = {"Rank", "Trace", "Device", "Span", "GPU busy", "Sync-gap time", "Avoidable", "Limited by"};
+    t.table.right = {false, false, true, true, true, true, true, false};
+    for (size_t f = 0; f < job.files.size(); ++f)
+        for (const ReportDevice &d : job.files[f].devices) {
+            const bool cut = !job.files[f].unevenCut.empty();
+            t.table.rows.push_back({{rankLabel(job.files[f], f, several)},
+                                    {baseName(job.files[f].path), true},
+                                    {"GPU " + std::to_string(d.device)},
+                                    {formatMillis(d.span())},
+                                    {cut ? std::string("incomplete")
+                                         : formatMillis(d.busy) + " (" + formatPercent(d.busy, d.span()) + ")"},
+                                    {cut ? std::string("incomplete") : formatMillis(d.syncGap)},
+                                    {cut ? std::string("incomplete") : formatMillis(d.avoidable)},
+                                    {cut ? std::string("the file was cut inside its events")
+                                     : job.files[f].syncCalls.empty() ? std::string("no blocking call to remove")
+                                                                      : d.limitedBy.text}});
+        }
+    if (!t.table.rows.empty())
+        blocks.push_back(std::move(t));
+}
+
+// A sentence for each truncated file.
+void truncatedFiles(const JobAnalysis &job, std::vector<Block> &blocks)
+{
+    for (const FileReport &f : job.files)
+        if (f.truncated)
+            blocks.push_back(paragraph({{baseName(f.path), false, true},
+                                        {": " + truncationSentence(f) + (f.unevenCut.empty() ? "" : "; " + f.unevenCut) + ".",
+                                         false, false}}));
+}
+
+// The ranks by what removing their own blocking calls saves the job.
+void ranksTable(const JobAnalysis &job, std::vector<Block> &blocks)
+{
+    if (!job.hasJobScale || job.jobScale.rankRows.empty())
+        return;
+    Block r;
+    r.kind = Block::TableBlock;
+    r.table.id = "ranks";
+    r.table.head = {"Rank", "Saves the job", "Saves its GPU alone", "Last to arrive", "Waited"};
+    r.table.right = {false, true, true, true, true};
+    std::vector<const JobRank *> rows;
+    for (const JobRank &jr : job.jobScale.rankRows)
+        rows.push_back(&jr);
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const JobRank *a, const JobRank *b) { return a->jobAvoidable > b->jobAvoidable; });
+    for (const JobRank *jr : rows)
+        r.table.rows.push_back({{"rank " + std::to_string(jr->rank)},
+                                {formatMillis(jr->jobAvoidable)},
+                                {formatMillis(jr->localAvoidable)},
+                                {std::to_string(jr->lastArrivals) + " collective(s)"},
+                                {formatMillis(jr->wait)}});
+    blocks.push_back(paragraph({{"Ranks by what removing their own blocking calls saves the job:", false, false}}));
+    blocks.push_back(std::move(r));
+}
+
+// Headline: the files, what the job and the costliest device would save, the
+// devices, truncated files and the ranks.
+Section headlineSection(const ReportInput &in)
+{
+    const JobAnalysis &job = *in.job;
+    const bool several = job.files.size() >= 2;
+    Section sec{"headline", "Headline", {}};
+    Para files{{std::to_string(job.files.size()) + " trace(s): ", false, false}};
+    for (size_t f = 0; f < job.files.size(); ++f) {
+        if (f)
+            files.push_back({", ", false, false});
+        files.push_back({baseName(job.files[f].path), false, true});
+    }
+    sec.blocks.push_back(paragraph(files));
+    if (job.hasJobScale) {
+        sec.blocks.push_back(paragraph({{"The job would finish up to ", false, false},
+                                        {formatMillis(job.jobScale.avoidable), true, false},
+                                        {" earlier without host waits (every blocking call of every rank "
+                                         "removed, through the collectives; its span " +
+                                             formatMillis(job.jobScale.span) + ", " +
+                                             std::to_string(job.jobScale.ranks) + " ranks).",
+                                         false, false}}));
+    }
+    costliestDevice(job, several, sec.blocks);
+    devicesTable(job, several, sec.blocks);
+    truncatedFiles(job, sec.blocks);
+    ranksTable(job, sec.blocks);
+    return sec;
+}
+
+// Per step: the file and device that host waits cost the most.
+Section stepsSection(const ReportInput &in)
+{
+    const JobAnalysis &job = *in.job;
+    const bool several = job.files.size() >= 2;
+    Section sec{"steps", "Per step", {}};
+    const FileReport *bf = nullptr;
+    int64_t dev = 0;
+    size_t bfi = 0;
+    TimeNs best = -1;
+    for (size_t f = 0; f < job.files.size(); ++f)
+        for (const ReportDevice &d : job.files[f].devices)
+            if (!job.files[f].steps.empty() && d.avoidable > best) {
+                best = d.avoidable;
+                bf = &job.files[f];
+                dev = d.device;
+                bfi = f;
+            }
+    if (!bf) {
+        sec.blocks.push_back(paragraph(
+            {{"No steps in these traces (ProfilerStep#N, or --step-regex): no per-step figures.", false,
+              false}}));
+    } else {
+        const std::string caption = "Per step on " + gpuLabel(*bf, bfi, several, dev) +
+                                    ": sync-gap time and avoidable time";
+        Block c;
+        c.kind = Block::Chart;
+        c.svg = stepChart(*bf, dev, caption);
+        c.title = caption;
+        sec.blocks.push_back(std::move(c));
+        Block t;
+        t.kind = Block::TableBlock;
+        t.table.id = "step-table";
+        t.table.head = {"Step", "Duration", "GPU busy", "Sync gaps", "Sync-gap time", "Avoidable"};
+        t.table.right = {false, true, true, true, true, true};
+        for (const StepDeviceStats &st : bf->stepStats)
+            if (st.device == dev && st.step < bf->steps.size()) {
+                const ReportStep &s = bf->steps[st.step];
+                t.table.rows.push_back({{s.name},
+                                        {formatMillis(s.end - s.start)},
+                                        {formatMillis(st.gpuBusy)},
+                                        {std::to_string(st.syncGaps)},
+                                        {formatMillis(st.syncGapTime)},
+                                        {formatMillis(st.avoidable)}});
+            }
+        sec.blocks.push_back(std::move(t));
+    }
+    return sec;
+}
+
+// Sync sources and what to change: the top sources, then each advice rule they name.
+Section sourcesSection(const ReportInput &in)
+{
+    const JobAnalysis &job = *in.job;
+    const bool several = job.files.size() >= 2;
+    std::vector<std::string> rulesShown;
+    Section sec{"sources", "Sync sources and what to change", {}};
+    using Row = FileRow<ReportSource>;
+    std::vector<Row> rows = rowsOfEveryFile(job, &FileReport::sources);
+    std::stable_sort(rows.begin(), rows.end(),
+                     [](const Row &a, const Row &b) { return a.s->avoidable > b.s->avoidable; });
+    if (rows.size() > in.topSources)
+        rows.resize(in.topSources);
+    if (rows.empty()) {
+        sec.blocks.push_back(paragraph({{"No blocking calls: nothing to change.", false, false}}));
+    } else {
+        sec.blocks.push_back(paragraph(
+            {{"Blocking calls by (sync, op, user frame), by what removing all of them would save "
+              "(summed over devices)" +
+                  std::string(rows.size() == in.topSources ? ", the top " + std::to_string(in.topSources) : "") +
+                  ".",
+              false, false}}));
+        Block t;
+        t.kind = Block::TableBlock;
+        t.table.id = "source-table";
+        t.table.head = {"Avoidable", "Calls", "Gaps", "Gap time", "Source", "What to change"};
+        t.table.right = {true, true, true, true, false, false};
+        if (several) {
+            t.table.head.insert(t.table.head.begin() + 4, "Rank");
+            t.table.right.insert(t.table.right.begin() + 4, false);
+        }
+        const AdviceRules &rules = builtinAdviceRules();
+        for (const Row &r : rows) {
+            const ReportSource &s = *r.s;
+            Cell advice{"no known rewrite"};
+            const int at = s.advice.empty() ? -1 : rules.find(s.advice);
+            if (at >= 0) {
+                const AdviceRule &rule = rules.rules[size_t(at)];
+                advice = {rule.title + (s.adviceCalls < s.count ? " (" + std::to_string(s.adviceCalls) + " of " +
+                                                                      std::to_string(s.count) + " calls)"
+                                                                : std::string()),
+                          false, "advice-" + rule.id};
+                if (std::find(rulesShown.begin(), rulesShown.end(), rule.id) == rulesShown.end())
+                    rulesShown.push_back(rule.id);
+            }
+            std::vector<Cell> row = {{formatMillis(s.avoidable)},
+                                     {std::to_string(s.count)},
+                                     {std::to_string(s.gaps)},
+                                     {formatMillis(s.gapTime)},
+                                     {sourceText(s.sync, s.op, s.userFrame), true},
+                                     advice};
+            if (several)
+                row.insert(row.begin() + 4, Cell{rankLabel(job.files[r.file], r.file, true)});
+            t.table.rows.push_back(std::move(row));
+        }
+        sec.blocks.push_back(std::move(t));
+        const std::string torch = job.files.empty() ? std::string() : job.files.front().torchVersion;
+        for (const std::string &id : rulesShown) {
+            const AdviceRule &rule = rules.rules[size_t(rules.find(id))];
+            Block b;
+            b.kind = Block::Rule;
+            b.anchor = "advice-" + rule.id;
+            b.title = rule.title + " [" + rule.id + ", " + std::string(adviceClassName(rule.cls)) + "]";
+            b.lines.push_back({{rule.why, false, false}});
+            b.lines.push_back({{rule.rewrite, false, false}});
+            if (!rule.minTorch.empty())
+                b.lines.push_back({{torchNeedSentence(rule, torch) + ".", torchOlderThan(torch, rule.minTorch),
+                                    false}});
+            std::string refs = "References: ";
+            for (size_t k = 0; k < rule.refs.size(); ++k)
+                refs += (k ? ", " : "") + rule.refs[k];
+            b.lines.push_back({{refs, false, false}});
+            b.before = rule.before;
+            b.after = rule.after;
+            sec.blocks.push_back(std::move(b));
+        }
+    }
+    return sec;
+}
+
+// The top gaps.
+Section gapsSection(const ReportInput &in)
+{
+    const JobAnalysis &job = *in.job;
+    const bool several = job.files.size() >= 2;
+    Section sec{"gaps", "Top sync gaps", {}};
+    using Row = FileRow<SyncGap>;
+    std::vector<Row> rows = rowsOfEveryFile(job, &FileReport::syncGaps);
+    std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
+        if (a.s->avoidable != b.s->avoidable)
+            return a.s->avoidable > b.s->avoidable;
+        return a.s->interval.length() > b.s->interval.length();
+    });
+    if (rows.size() > in.topGaps)
+        rows.resize(in.topGaps);
+    if (rows.empty()) {
+        sec.blocks.push_back(paragraph({{"No sync gaps: the GPU was never idle while the host blocked.", false,
+                                         false}}));
+    } else {
+        Block t;
+        t.kind = Block::TableBlock;
+        t.table.id = "gap-table";
+        t.table.head = {"Avoidable", "Gap", "Host blocked", "At", "Device", "Blocking call", "Step"};
+        t.table.right = {true, true, true, true, false, false, false};
+        for (const Row &r : rows) {
+            const FileReport &f = job.files[r.file];
+            const SyncGap &g = *r.s;
+            const ReportSyncCall &c = f.syncCalls[g.syncCall];
+            t.table.rows.push_back({{formatMillis(g.avoidable)},
+                                    {formatMillis(g.interval.length())},
+                                    {formatMillis(g.blocked)},
+                                    {formatMillis(g.interval.start - f.minTime)},
+                                    {gpuLabel(f, r.file, several, g.device)},
+                                    {sourceText(c.name, c.op, c.userFrame), true},
+                                    {g.step >= 0 ? f.steps[size_t(g.step)].name : std::string()}});
+        }
+        sec.blocks.push_back(paragraph({{"By what removing the gap's cause alone would save; \"At\" is from "
+                                         "the start of its trace.",
+                                         false, false}}));
+        sec.blocks.push_back(std::move(t));
+    }
+    return sec;
+}
+
+// Before and after (a report with a compared pair).
+Section compareSection(const ReportInput &in)
+{
+    const TraceDiff &d = *in.compare;
+    Section sec{"compare", "Before and after", {}};
+    sec.blocks.push_back(paragraph({{"Before: ", false, false},
+                                    {baseName(d.before.path), false, true},
+                                    {"; after: ", false, false},
+                                    {baseName(d.after.path), false, true},
+                                    {". Deltas are after - before.", false, false}}));
+    auto fig = [](const std::optional<TimeNs> &v) { return v ? formatMillis(*v) : std::string("-"); };
+    auto delta = [](const std::optional<TimeNs> &a, const std::optional<TimeNs> &b) {
+        return formatMillis(b.value_or(0) - a.value_or(0), true);
+    };
+    Block dev;
+    dev.kind = Block::TableBlock;
+    dev.table.id = "compare-devices";
+    dev.table.head = {"Device", "Avoidable before", "after", "delta", "Sync-gap time before", "after",
+                      "delta"};
+    dev.table.right = {false, true, true, true, true, true, true};
+    for (const DeviceDiff &x : d.devices) {
+        const std::optional<TimeNs> ab = x.before ? std::optional<TimeNs>(x.before->avoidable) : std::nullopt;
+        const std::optional<TimeNs> aa = x.after ? std::optional<TimeNs>(x.after->avoidable) : std::nullopt;
+        const std::optional<TimeNs> gb = x.before ? std::optional<TimeNs>(x.before->syncGap) : std::nullopt;
+        const std::optional<TimeNs> ga = x.after ? std::optional<TimeNs>(x.after->syncGap) : std::nullopt;
+        dev.table.rows.push_back({{"GPU " + std::to_string(x.device)},
+                                  {fig(ab)},
+                                  {fig(aa)},
+                                  {delta(ab, aa)},
+                                  {fig(gb)},
+                                  {fig(ga)},
+                                  {delta(gb, ga)}});
+    }
+    sec.blocks.push_back(std::move(dev));
+    if (d.stepTimeBefore.count || d.stepTimeAfter.count) {
+        auto st = [](const StepTime &t) {
+            return t.count ? formatMillis(t.median) + " (p5 " + formatMillis(t.p5) + ", p95 " +
+                                 formatMillis(t.p95) + ", " + std::to_string(t.count) + " steps)"
+                           : std::string("no steps");
+        };
+        sec.blocks.push_back(paragraph({{"Median step time: before " + st(d.stepTimeBefore) + ", after " +
+                                             st(d.stepTimeAfter) + ".",
+                                         false, false}}));
+    }
+    Block src;
+    src.kind = Block::TableBlock;
+    src.table.id = "compare-sources";
+    src.table.head = {"Source", "Calls before", "after", "Avoidable before", "after", "delta"};
+    src.table.right = {false, true, true, true, true, true};
+    size_t n = 0;
+    for (const SourceDiff &s : d.sources) {
+        if (n++ >= in.topSources)
+            break;
+        const std::optional<TimeNs> ab = s.before ? std::optional<TimeNs>(s.before->avoidable) : std::nullopt;
+        const std::optional<TimeNs> aa = s.after ? std::optional<TimeNs>(s.after->avoidable) : std::nullopt;
+        src.table.rows.push_back({{sourceText(s.sync, s.op, s.userFrame), true},
+                                  {s.before ? std::to_string(s.before->count) : "-"},
+                                  {s.after ? std::to_string(s.after->count) : "-"},
+                                  {fig(ab)},
+                                  {fig(aa)},
+                                  {delta(ab, aa)}});
+    }
+    if (!src.table.rows.empty())
+        sec.blocks.push_back(std::move(src));
+    return sec;
+}
 std::vector<Section> content(const ReportInput &in)
 {
     std::vector<Section> out;
-    const JobAnalysis &job = *in.job;
-    const bool several = job.files.size() >= 2;
-
-    // Headline.
-    {
-        Section sec{"headline", "Headline", {}};
-        Para files{{std::to_string(job.files.size()) + " trace(s): ", false, false}};
-        for (size_t f = 0; f < job.files.size(); ++f) {
-            if (f)
-                files.push_back({", ", false, false});
-            files.push_back({baseName(job.files[f].path), false, true});
-        }
-        sec.blocks.push_back(paragraph(files));
-        if (job.hasJobScale) {
-            sec.blocks.push_back(paragraph({{"The job would finish up to ", false, false},
-                                            {formatMillis(job.jobScale.avoidable), true, false},
-                                            {" earlier without host waits (every blocking call of every rank "
-                                             "removed, through the collectives; its span " +
-                                                 formatMillis(job.jobScale.span) + ", " +
-                                                 std::to_string(job.jobScale.ranks) + " ranks).",
-                                             false, false}}));
-        }
-        // The device that host waits cost the most, and whether single sources explain it.
-        const FileReport *bf = nullptr;
-        const ReportDevice *bd = nullptr;
-        size_t bfi = 0;
-        for (size_t f = 0; f < job.files.size(); ++f)
-            for (const ReportDevice &d : job.files[f].devices)
-                if (!bd || d.avoidable > bd->avoidable) {
-                    bd = &d;
-                    bf = &job.files[f];
-                    bfi = f;
-                }
-        if (!bd) {
-            sec.blocks.push_back(paragraph({{"No GPU activity in these traces: nothing to replay.", false, false}}));
-        } else if (!bf->unevenCut.empty()) {
-            // Cut inside its kinds of events: no figure of it is a finding.
-            sec.blocks.push_back(paragraph({{"Incomplete:", true, false},
-                                            {" ", false, false},
-                                            {baseName(bf->path), false, true},
-                                            {": " + bf->unevenCut + ".", false, false}}));
-        } else {
-            sec.blocks.push_back(paragraph(
-                {{gpuLabel(*bf, bfi, several, bd->device) + " would finish up to ", false, false},
-                 {formatMillis(bd->avoidable), true, false},
-                 {" earlier without host waits (" + formatPercent(bd->avoidable, bd->span()) +
-                      " of its span; every blocking call removed in the sync-free replay, an upper bound).",
-                  false, false}}));
-            if (!bf->syncCalls.empty() && !bd->limitedBy.text.empty())
-                sec.blocks.push_back(paragraph({{"Limited by:", true, false}, {" " + bd->limitedBy.text + ".", false, false}}));
-            const size_t di = size_t(bd - bf->devices.data());
-            TimeNs largest = 0;
-            for (const ReportSource &s : bf->sources)
-                if (di < s.avoidableByDevice.size())
-                    largest = std::max(largest, s.avoidableByDevice[di]);
-            if (noSingleSourceExplains(largest, bd->avoidable))
-                sec.blocks.push_back(paragraph(
-                    {{"No single source saves much: the largest saves " + formatMillis(largest) +
-                          " there. The syncs re-synchronize each other; removing all " +
-                          std::to_string(bf->syncCalls.size()) + " blocking calls together saves " +
-                          formatMillis(bd->avoidable) + " (pick a set with analyze --what-if).",
-                      false, false}}));
-        }
-        Block t;
-        t.kind = Block::TableBlock;
-        t.table.id = "devices";
-        t.table.head = {"Rank", "Trace", "Device", "Span", "GPU busy", "Sync-gap time", "Avoidable", "Limited by"};
-        t.table.right = {false, false, true, true, true, true, true, false};
-        for (size_t f = 0; f < job.files.size(); ++f)
-            for (const ReportDevice &d : job.files[f].devices) {
-                const bool cut = !job.files[f].unevenCut.empty();
-                t.table.rows.push_back({{rankLabel(job.files[f], f, several)},
-                                        {baseName(job.files[f].path), true},
-                                        {"GPU " + std::to_string(d.device)},
-                                        {formatMillis(d.span())},
-                                        {cut ? std::string("incomplete")
-                                             : formatMillis(d.busy) + " (" + formatPercent(d.busy, d.span()) + ")"},
-                                        {cut ? std::string("incomplete") : formatMillis(d.syncGap)},
-                                        {cut ? std::string("incomplete") : formatMillis(d.avoidable)},
-                                        {cut ? std::string("the file was cut inside its events")
-                                         : job.files[f].syncCalls.empty() ? std::string("no blocking call to remove")
-                                                                          : d.limitedBy.text}});
-            }
-        if (!t.table.rows.empty())
-            sec.blocks.push_back(std::move(t));
-        for (const FileReport &f : job.files)
-            if (f.truncated)
-                sec.blocks.push_back(paragraph({{baseName(f.path), false, true},
-                                                {": " + truncationSentence(f) + (f.unevenCut.empty() ? "" : "; " + f.unevenCut) + ".",
-                                                 false, false}}));
-        if (job.hasJobScale && !job.jobScale.rankRows.empty()) {
-            Block r;
-            r.kind = Block::TableBlock;
-            r.table.id = "ranks";
-            r.table.head = {"Rank", "Saves the job", "Saves its GPU alone", "Last to arrive", "Waited"};
-            r.table.right = {false, true, true, true, true};
-            std::vector<const JobRank *> rows;
-            for (const JobRank &jr : job.jobScale.rankRows)
-                rows.push_back(&jr);
-            std::stable_sort(rows.begin(), rows.end(),
-                             [](const JobRank *a, const JobRank *b) { return a->jobAvoidable > b->jobAvoidable; });
-            for (const JobRank *jr : rows)
-                r.table.rows.push_back({{"rank " + std::to_string(jr->rank)},
-                                        {formatMillis(jr->jobAvoidable)},
-                                        {formatMillis(jr->localAvoidable)},
-                                        {std::to_string(jr->lastArrivals) + " collective(s)"},
-                                        {formatMillis(jr->wait)}});
-            sec.blocks.push_back(paragraph({{"Ranks by what removing their own blocking calls saves the job:",
-                                             false, false}}));
-            sec.blocks.push_back(std::move(r));
-        }
-        out.push_back(std::move(sec));
-    }
-
-    // Per step: the file and device that host waits cost the most.
-    {
-        Section sec{"steps", "Per step", {}};
-        const FileReport *bf = nullptr;
-        int64_t dev = 0;
-        size_t bfi = 0;
-        TimeNs best = -1;
-        for (size_t f = 0; f < job.files.size(); ++f)
-            for (const ReportDevice &d : job.files[f].devices)
-                if (!job.files[f].steps.empty() && d.avoidable > best) {
-                    best = d.avoidable;
-                    bf = &job.files[f];
-                    dev = d.device;
-                    bfi = f;
-                }
-        if (!bf) {
-            sec.blocks.push_back(paragraph(
-                {{"No steps in these traces (ProfilerStep#N, or --step-regex): no per-step figures.", false,
-                  false}}));
-        } else {
-            const std::string caption = "Per step on " + gpuLabel(*bf, bfi, several, dev) +
-                                        ": sync-gap time and avoidable time";
-            Block c;
-            c.kind = Block::Chart;
-            c.svg = stepChart(*bf, dev, caption);
-            c.title = caption;
-            sec.blocks.push_back(std::move(c));
-            Block t;
-            t.kind = Block::TableBlock;
-            t.table.id = "step-table";
-            t.table.head = {"Step", "Duration", "GPU busy", "Sync gaps", "Sync-gap time", "Avoidable"};
-            t.table.right = {false, true, true, true, true, true};
-            for (const StepDeviceStats &st : bf->stepStats)
-                if (st.device == dev && st.step < bf->steps.size()) {
-                    const ReportStep &s = bf->steps[st.step];
-                    t.table.rows.push_back({{s.name},
-                                            {formatMillis(s.end - s.start)},
-                                            {formatMillis(st.gpuBusy)},
-                                            {std::to_string(st.syncGaps)},
-                                            {formatMillis(st.syncGapTime)},
-                                            {formatMillis(st.avoidable)}});
-                }
-            sec.blocks.push_back(std::move(t));
-        }
-        out.push_back(std::move(sec));
-    }
-
-    // Sync sources and what to change.
-    std::vector<std::string> rulesShown;
-    {
-        Section sec{"sources", "Sync sources and what to change", {}};
-        using Row = FileRow<ReportSource>;
-        std::vector<Row> rows = rowsOfEveryFile(job, &FileReport::sources);
-        std::stable_sort(rows.begin(), rows.end(),
-                         [](const Row &a, const Row &b) { return a.s->avoidable > b.s->avoidable; });
-        if (rows.size() > in.topSources)
-            rows.resize(in.topSources);
-        if (rows.empty()) {
-            sec.blocks.push_back(paragraph({{"No blocking calls: nothing to change.", false, false}}));
-        } else {
-            sec.blocks.push_back(paragraph(
-                {{"Blocking calls by (sync, op, user frame), by what removing all of them would save "
-                  "(summed over devices)" +
-                      std::string(rows.size() == in.topSources ? ", the top " + std::to_string(in.topSources) : "") +
-                      ".",
-                  false, false}}));
-            Block t;
-            t.kind = Block::TableBlock;
-            t.table.id = "source-table";
-            t.table.head = {"Avoidable", "Calls", "Gaps", "Gap time", "Source", "What to change"};
-            t.table.right = {true, true, true, true, false, false};
-            if (several) {
-                t.table.head.insert(t.table.head.begin() + 4, "Rank");
-                t.table.right.insert(t.table.right.begin() + 4, false);
-            }
-            const AdviceRules &rules = builtinAdviceRules();
-            for (const Row &r : rows) {
-                const ReportSource &s = *r.s;
-                Cell advice{"no known rewrite"};
-                const int at = s.advice.empty() ? -1 : rules.find(s.advice);
-                if (at >= 0) {
-                    const AdviceRule &rule = rules.rules[size_t(at)];
-                    advice = {rule.title + (s.adviceCalls < s.count ? " (" + std::to_string(s.adviceCalls) + " of " +
-                                                                          std::to_string(s.count) + " calls)"
-                                                                    : std::string()),
-                              false, "advice-" + rule.id};
-                    if (std::find(rulesShown.begin(), rulesShown.end(), rule.id) == rulesShown.end())
-                        rulesShown.push_back(rule.id);
-                }
-                std::vector<Cell> row = {{formatMillis(s.avoidable)},
-                                         {std::to_string(s.count)},
-                                         {std::to_string(s.gaps)},
-                                         {formatMillis(s.gapTime)},
-                                         {sourceText(s.sync, s.op, s.userFrame), true},
-                                         advice};
-                if (several)
-                    row.insert(row.begin() + 4, Cell{rankLabel(job.files[r.file], r.file, true)});
-                t.table.rows.push_back(std::move(row));
-            }
-            sec.blocks.push_back(std::move(t));
-            const std::string torch = job.files.empty() ? std::string() : job.files.front().torchVersion;
-            for (const std::string &id : rulesShown) {
-                const AdviceRule &rule = rules.rules[size_t(rules.find(id))];
-                Block b;
-                b.kind = Block::Rule;
-                b.anchor = "advice-" + rule.id;
-                b.title = rule.title + " [" + rule.id + ", " + std::string(adviceClassName(rule.cls)) + "]";
-                b.lines.push_back({{rule.why, false, false}});
-                b.lines.push_back({{rule.rewrite, false, false}});
-                if (!rule.minTorch.empty())
-                    b.lines.push_back({{torchNeedSentence(rule, torch) + ".", torchOlderThan(torch, rule.minTorch),
-                                        false}});
-                std::string refs = "References: ";
-                for (size_t k = 0; k < rule.refs.size(); ++k)
-                    refs += (k ? ", " : "") + rule.refs[k];
-                b.lines.push_back({{refs, false, false}});
-                b.before = rule.before;
-                b.after = rule.after;
-                sec.blocks.push_back(std::move(b));
-            }
-        }
-        out.push_back(std::move(sec));
-    }
-
-    // The top gaps.
-    {
-        Section sec{"gaps", "Top sync gaps", {}};
-        using Row = FileRow<SyncGap>;
-        std::vector<Row> rows = rowsOfEveryFile(job, &FileReport::syncGaps);
-        std::stable_sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
-            if (a.s->avoidable != b.s->avoidable)
-                return a.s->avoidable > b.s->avoidable;
-            return a.s->interval.length() > b.s->interval.length();
-        });
-        if (rows.size() > in.topGaps)
-            rows.resize(in.topGaps);
-        if (rows.empty()) {
-            sec.blocks.push_back(paragraph({{"No sync gaps: the GPU was never idle while the host blocked.", false,
-                                             false}}));
-        } else {
-            Block t;
-            t.kind = Block::TableBlock;
-            t.table.id = "gap-table";
-            t.table.head = {"Avoidable", "Gap", "Host blocked", "At", "Device", "Blocking call", "Step"};
-            t.table.right = {true, true, true, true, false, false, false};
-            for (const Row &r : rows) {
-                const FileReport &f = job.files[r.file];
-                const SyncGap &g = *r.s;
-                const ReportSyncCall &c = f.syncCalls[g.syncCall];
-                t.table.rows.push_back({{formatMillis(g.avoidable)},
-                                        {formatMillis(g.interval.length())},
-                                        {formatMillis(g.blocked)},
-                                        {formatMillis(g.interval.start - f.minTime)},
-                                        {gpuLabel(f, r.file, several, g.device)},
-                                        {sourceText(c.name, c.op, c.userFrame), true},
-                                        {g.step >= 0 ? f.steps[size_t(g.step)].name : std::string()}});
-            }
-            sec.blocks.push_back(paragraph({{"By what removing the gap's cause alone would save; \"At\" is from "
-                                             "the start of its trace.",
-                                             false, false}}));
-            sec.blocks.push_back(std::move(t));
-        }
-        out.push_back(std::move(sec));
-    }
-
-    // Before and after.
-    if (in.compare) {
-        const TraceDiff &d = *in.compare;
-        Section sec{"compare", "Before and after", {}};
-        sec.blocks.push_back(paragraph({{"Before: ", false, false},
-                                        {baseName(d.before.path), false, true},
-                                        {"; after: ", false, false},
-                                        {baseName(d.after.path), false, true},
-                                        {". Deltas are after - before.", false, false}}));
-        auto fig = [](const std::optional<TimeNs> &v) { return v ? formatMillis(*v) : std::string("-"); };
-        auto delta = [](const std::optional<TimeNs> &a, const std::optional<TimeNs> &b) {
-            return formatMillis(b.value_or(0) - a.value_or(0), true);
-        };
-        Block dev;
-        dev.kind = Block::TableBlock;
-        dev.table.id = "compare-devices";
-        dev.table.head = {"Device", "Avoidable before", "after", "delta", "Sync-gap time before", "after",
-                          "delta"};
-        dev.table.right = {false, true, true, true, true, true, true};
-        for (const DeviceDiff &x : d.devices) {
-            const std::optional<TimeNs> ab = x.before ? std::optional<TimeNs>(x.before->avoidable) : std::nullopt;
-            const std::optional<TimeNs> aa = x.after ? std::optional<TimeNs>(x.after->avoidable) : std::nullopt;
-            const std::optional<TimeNs> gb = x.before ? std::optional<TimeNs>(x.before->syncGap) : std::nullopt;
-            const std::optional<TimeNs> ga = x.after ? std::optional<TimeNs>(x.after->syncGap) : std::nullopt;
-            dev.table.rows.push_back({{"GPU " + std::to_string(x.device)},
-                                      {fig(ab)},
-                                      {fig(aa)},
-                                      {delta(ab, aa)},
-                                      {fig(gb)},
-                                      {fig(ga)},
-                                      {delta(gb, ga)}});
-        }
-        sec.blocks.push_back(std::move(dev));
-        if (d.stepTimeBefore.count || d.stepTimeAfter.count) {
-            auto st = [](const StepTime &t) {
-                return t.count ? formatMillis(t.median) + " (p5 " + formatMillis(t.p5) + ", p95 " +
-                                     formatMillis(t.p95) + ", " + std::to_string(t.count) + " steps)"
-                               : std::string("no steps");
-            };
-            sec.blocks.push_back(paragraph({{"Median step time: before " + st(d.stepTimeBefore) + ", after " +
-                                                 st(d.stepTimeAfter) + ".",
-                                             false, false}}));
-        }
-        Block src;
-        src.kind = Block::TableBlock;
-        src.table.id = "compare-sources";
-        src.table.head = {"Source", "Calls before", "after", "Avoidable before", "after", "delta"};
-        src.table.right = {false, true, true, true, true, true};
-        size_t n = 0;
-        for (const SourceDiff &s : d.sources) {
-            if (n++ >= in.topSources)
-                break;
-            const std::optional<TimeNs> ab = s.before ? std::optional<TimeNs>(s.before->avoidable) : std::nullopt;
-            const std::optional<TimeNs> aa = s.after ? std::optional<TimeNs>(s.after->avoidable) : std::nullopt;
-            src.table.rows.push_back({{sourceText(s.sync, s.op, s.userFrame), true},
-                                      {s.before ? std::to_string(s.before->count) : "-"},
-                                      {s.after ? std::to_string(s.after->count) : "-"},
-                                      {fig(ab)},
-                                      {fig(aa)},
-                                      {delta(ab, aa)}});
-        }
-        if (!src.table.rows.empty())
-            sec.blocks.push_back(std::move(src));
-        out.push_back(std::move(sec));
-    }
+    out.push_back(headlineSection(in));
+    out.push_back(stepsSection(in));
+    out.push_back(sourcesSection(in));
+    out.push_back(gapsSection(in));
+    if (in.compare)
+        out.push_back(compareSection(in));
     return out;
 }
 
