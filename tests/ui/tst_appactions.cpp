@@ -6,6 +6,7 @@
 #include "mainwindow.h"
 #include "shared/noticebar.h"
 #include "timeline/timelinepage.h"
+#include "tinytrace.h"
 
 #include <QAction>
 #include <QApplication>
@@ -25,20 +26,9 @@
 #include <sys/stat.h>
 
 using namespace syncscope::ui;
+using syncscope::test::writeTinyTrace;
 
 namespace {
-QString writeTrace(const QString &path, int pid)
-{
-    QFile f(path);
-    if (!f.open(QIODevice::WriteOnly))
-        return {};
-    f.write(QStringLiteral(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":%1,"tid":1,"ts":0,"dur":5},
-{"ph":"X","cat":"cpu_op","name":"aten::add","pid":%1,"tid":1,"ts":10,"dur":5}]})")
-                .arg(pid)
-                .toUtf8());
-    return f.fileName();
-}
-
 // The window with its lab pages built (or the lab refused): the state a user
 // meets a few seconds after start.
 bool waitForLab(MainWindow &window)
@@ -159,8 +149,8 @@ private Q_SLOTS:
     void folderOpensAsTheRanksOfAJob()
     {
         QTemporaryDir dir;
-        writeTrace(dir.filePath(QStringLiteral("rank1.json")), 2);
-        writeTrace(dir.filePath(QStringLiteral("rank0.json")), 1);
+        writeTinyTrace(dir.filePath(QStringLiteral("rank1.json")), 2);
+        writeTinyTrace(dir.filePath(QStringLiteral("rank0.json")), 1);
         QFile notes(dir.filePath(QStringLiteral("notes.txt")));
         QVERIFY(notes.open(QIODevice::WriteOnly));
         notes.write("not a trace");

@@ -5,6 +5,8 @@
 #include "common/error.h"
 #include "compare/comparedata.h"
 #include "jobs/jobrunner.h"
+#include "jobs/progressrow.h"
+#include "shared/noticebar.h"
 #include "shared/savefolder.h"
 #include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
@@ -21,7 +23,6 @@
 #include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QSplitter>
@@ -98,20 +99,12 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
     layout->addWidget(m_header);
-    m_error = new QLabel(this);
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
-    m_error->hide();
+    m_error = new NoticeBar(this, NoticeBar::Look::Line);
+    m_error->setObjectName(QStringLiteral("compareError"));
     layout->addWidget(m_error);
-    m_progressRow = new QWidget(this);
-    auto *pl = new QHBoxLayout(m_progressRow);
-    pl->setContentsMargins(0, 0, 0, 0);
-    m_progress = new QProgressBar(m_progressRow);
-    m_progress->setRange(0, 1000);
-    auto *cancel = new QPushButton(tr("Cancel"), m_progressRow);
-    pl->addWidget(m_progress, 1);
-    pl->addWidget(cancel);
-    m_progressRow->hide();
+    m_loader = new JobRunner(this);
+    // The bar alone, with Cancel: the title would only repeat the window's.
+    m_progressRow = new ProgressRow(m_loader, ProgressRow::Style{false, false}, this);
     layout->addWidget(m_progressRow);
 
     auto *split = new QSplitter(Qt::Vertical, this);
@@ -202,20 +195,10 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     bottom->addWidget(exportAll);
     layout->addLayout(bottom);
 
-    m_loader = new JobRunner(this);
-    connect(cancel, &QPushButton::clicked, m_loader, &JobRunner::cancel);
-    connect(m_loader, &JobRunner::started, this, [this](quint64, const QString &) {
-        m_progress->setValue(0);
-        m_progressRow->show();
-    });
-    connect(m_loader, &JobRunner::progress, this,
-            [this](quint64, double f, const QString &) { m_progress->setValue(int(f * 1000)); });
     connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
-        m_progressRow->hide();
         showError(error);
         Q_EMIT loadFailed(error);
     });
-    connect(m_loader, &JobRunner::cancelled, this, [this](quint64) { m_progressRow->hide(); });
     resize(1280, 900);
 }
 
@@ -259,7 +242,7 @@ QWidget *CompareView::makeTablePage(DiffTableModel::Section s)
 
 void CompareView::openFiles(const QString &before, const QString &after)
 {
-    m_error->hide();
+    m_error->clear();
     m_loader->start(
         tr("Comparing"),
         [before, after](const ProgressFn &progress, const CancelToken *cancel) {
@@ -280,8 +263,7 @@ bool CompareView::isLoading() const
 
 void CompareView::showError(const QString &text)
 {
-    m_error->setText(text);
-    m_error->show();
+    m_error->showMessage(text);
 }
 
 void CompareView::setData(std::shared_ptr<const CompareData> data)

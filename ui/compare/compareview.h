@@ -17,7 +17,6 @@
 
 class QComboBox;
 class QLabel;
-class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
@@ -31,6 +30,8 @@ namespace syncscope::ui {
 
 struct CompareData;
 class JobRunner;
+class NoticeBar;
+class ProgressRow;
 class TimelineView;
 
 class CompareView : public QWidget {
@@ -86,9 +87,8 @@ private:
     int m_alignStep[2] = {-1, -1};
     bool m_locking = false;
     QLabel *m_header = nullptr;
-    QLabel *m_error = nullptr;
-    QWidget *m_progressRow = nullptr;
-    QProgressBar *m_progress = nullptr;
+    NoticeBar *m_error = nullptr;
+    ProgressRow *m_progressRow = nullptr;
     QTabWidget *m_tabs = nullptr;
     DiffTableModel *m_models[4] = {};
     QSortFilterProxyModel *m_proxies[4] = {};

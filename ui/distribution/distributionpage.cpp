@@ -6,6 +6,7 @@
 #include "jobs/jobrunner.h"
 #include "lab/api/variants.h"
 #include "shared/countspinbox.h"
+#include "shared/noticebar.h"
 
 #include <QAction>
 #include <QComboBox>
@@ -35,6 +36,23 @@ constexpr int kChartPoints = 1600; // about twice a wide chart's pixel width
 DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QWidget(parent), m_lab(lab)
 {
     m_jobs = new JobRunner(this);
+    createActions();
+    QWidget *left = buildJobPanel();
+    QWidget *right = buildChartPanel();
+    buildLayout(left, right);
+    connectSignals();
+    m_summary->setText(tr("Sample one fixed input many times with the chosen variant, then test whether every "
+                          "eligible item is equally likely to be picked and whether positives are spread "
+                          "uniformly over the output. Press <b>Run</b> (Ctrl+R)."));
+    for (ChartPanel *c : charts())
+        c->clear(tr("No sampling run yet."));
+    updateChartActions();
+    setBusy(false);
+    validateForm();
+}
+
+void DistributionPage::createActions()
+{
     m_runAction = new QAction(QIcon::fromTheme("media-playback-start"), tr("Run &Sampling Test"), this);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -58,7 +76,11 @@ DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QW
     }
     connect(m_exportChartsAction, &QAction::triggered, this, &DistributionPage::exportChartsWithDialog);
     connect(m_copyChartsAction, &QAction::triggered, this, &DistributionPage::copyCharts);
+}
 
+// The sampling run's parameters, and under them what is wrong with them.
+QGroupBox *DistributionPage::buildForm()
+{
     auto *formBox = new QGroupBox(tr("Sampling run"), this);
     auto *form = new QFormLayout(formBox);
     m_variant = new QComboBox(formBox);
@@ -113,15 +135,18 @@ DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QW
     form->addRow(tr("Input seed"), m_inputSeed);
     form->addRow(tr("First sampler seed"), m_seed);
     form->addRow(tr("Runs"), m_runs);
-    m_formError = new QLabel(formBox);
-    m_formError->setStyleSheet(QStringLiteral("color: #b00020;"));
-    m_formError->setWordWrap(true);
-    m_formError->hide();
+    m_formError = new NoticeBar(formBox, NoticeBar::Look::Line);
+    m_formError->setObjectName(QStringLiteral("distributionError"));
     form->addRow(m_formError);
+    return formBox;
+}
 
+// Left: the form, and the buttons that run and cancel it, scrolled in a small window.
+QWidget *DistributionPage::buildJobPanel()
+{
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
-    leftLayout->addWidget(formBox);
+    leftLayout->addWidget(buildForm());
     auto *take = new QPushButton(tr("Take Parameters from Explore"), left);
     take->setToolTip(tr("Copy N, K, B, fractions, seed and the first checked variant from the Explore page"));
     connect(take, &QPushButton::clicked, this, &DistributionPage::takeFromExploreRequested);
@@ -148,7 +173,12 @@ DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QW
     scroll->setWidgetResizable(true);
     scroll->setFrameShape(QFrame::NoFrame);
     scroll->setMinimumWidth(300);
+    return scroll;
+}
 
+// Right: the summary of the test, over its charts.
+QWidget *DistributionPage::buildChartPanel()
+{
     auto *right = new QWidget(this);
     auto *rightLayout = new QVBoxLayout(right);
     rightLayout->setContentsMargins(0, 0, 0, 0);
@@ -179,16 +209,23 @@ DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QW
     chartScroll->setFrameShape(QFrame::NoFrame);
     chartScroll->setHorizontalScrollBarPolicy(Qt::ScrollBarAlwaysOff);
     rightLayout->addWidget(chartScroll, 1);
+    return right;
+}
 
+void DistributionPage::buildLayout(QWidget *left, QWidget *right)
+{
     auto *split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(scroll);
+    split->addWidget(left);
     split->addWidget(right);
     split->setStretchFactor(1, 1);
     split->setSizes({320, 960});
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
+}
 
+void DistributionPage::connectSignals()
+{
     for (QSpinBox *s : {m_n, m_k, m_batch, m_runs, m_inputSeed, m_seed})
         connect(s, &QSpinBox::valueChanged, this, &DistributionPage::validateForm);
     for (QDoubleSpinBox *s : {m_posFrac, m_ignoreFrac, m_targetFrac})
@@ -200,22 +237,13 @@ DistributionPage::DistributionPage(lab::LabInterface &lab, QWidget *parent) : QW
     });
     connect(m_jobs, &JobRunner::failed, this, [this](quint64, const QString &error) {
         setBusy(false);
-        m_formError->setText(error);
-        m_formError->show();
+        m_formError->showMessage(error);
         Q_EMIT statusMessage(error);
     });
     connect(m_jobs, &JobRunner::cancelled, this, [this] {
         setBusy(false);
         Q_EMIT statusMessage(tr("Sampling test cancelled."));
     });
-    m_summary->setText(tr("Sample one fixed input many times with the chosen variant, then test whether every "
-                          "eligible item is equally likely to be picked and whether positives are spread "
-                          "uniformly over the output. Press <b>Run</b> (Ctrl+R)."));
-    for (ChartPanel *c : charts())
-        c->clear(tr("No sampling run yet."));
-    updateChartActions();
-    setBusy(false);
-    validateForm();
 }
 
 DistributionPage::~DistributionPage()
@@ -262,8 +290,10 @@ std::optional<lab::SampleRequest> DistributionPage::request(QString *error)
                 problem += QLatin1Char('.');
         }
     }
-    m_formError->setText(problem);
-    m_formError->setVisible(!problem.isEmpty());
+    if (problem.isEmpty())
+        m_formError->clear();
+    else
+        m_formError->showMessage(problem);
     if (!problem.isEmpty()) {
         if (error)
             *error = problem;

@@ -12,6 +12,7 @@ QT_BEGIN_NAMESPACE
 class QAction;
 class QComboBox;
 class QDoubleSpinBox;
+class QGroupBox;
 class QImage;
 class QSize;
 class QLabel;
@@ -25,6 +26,7 @@ namespace syncscope::ui {
 class ChartPanel;
 class ChartGrid;
 class JobRunner;
+class NoticeBar;
 
 class DistributionPage : public QWidget {
     Q_OBJECT
@@ -81,6 +83,13 @@ Q_SIGNALS:
 private:
     lab::LabInterface &m_lab;
     ChartGrid *m_chartGrid = nullptr;
+    // The constructor's parts, in the order it calls them.
+    void createActions();
+    QGroupBox *buildForm();
+    QWidget *buildJobPanel();
+    QWidget *buildChartPanel();
+    void buildLayout(QWidget *left, QWidget *right);
+    void connectSignals();
     void validateForm();
     void onFinished(lab::DistributionStats stats);
     void setBusy(bool busy);
@@ -93,7 +102,7 @@ private:
     QSpinBox *m_n = nullptr, *m_k = nullptr, *m_batch = nullptr, *m_runs = nullptr;
     QSpinBox *m_inputSeed = nullptr, *m_seed = nullptr;
     QDoubleSpinBox *m_posFrac = nullptr, *m_ignoreFrac = nullptr, *m_targetFrac = nullptr;
-    QLabel *m_formError = nullptr;
+    NoticeBar *m_formError = nullptr; // what is wrong with the form, or why the run failed
     QLabel *m_summary = nullptr;
     QProgressBar *m_progress = nullptr;
     QAction *m_runAction = nullptr;

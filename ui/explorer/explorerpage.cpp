@@ -48,8 +48,22 @@ ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(pa
     m_jobs = new JobRunner(this);
     m_model = new ResultsModel(this);
     m_params = new ParamsForm(lab, this);
+    createActions(); // first: the buttons below and the window's menus share them
+    QWidget *left = buildJobPanel();
+    auto *right = new QSplitter(Qt::Vertical, this);
+    right->addWidget(buildChartArea(right));
+    right->addWidget(buildResultsTable(right));
+    right->setStretchFactor(0, 3);
+    right->setStretchFactor(1, 2);
+    buildLayout(left, right);
+    connectSignals();
+    setBusy(false);
+    m_jobLabel->clear();
+    refreshCharts();
+}
 
-    // Actions first: the buttons below and the window's menus share them.
+void ExplorerPage::createActions()
+{
     m_runAction = new QAction(QIcon::fromTheme("media-playback-start"), tr("&Run at One Point"), this);
     m_runAction->setShortcut(QKeySequence(Qt::CTRL | Qt::Key_R));
     m_runAction->setToolTip(tr("Benchmark the checked variants at the parameters shown (Ctrl+R)"));
@@ -87,8 +101,11 @@ ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(pa
     connect(m_profileCompareAction, &QAction::triggered, this, &ExplorerPage::profileAndCompare);
     connect(m_saveAction, &QAction::triggered, this, &ExplorerPage::saveWithDialog);
     connect(m_exportCsvAction, &QAction::triggered, this, &ExplorerPage::exportCsvWithDialog);
+}
 
-    // Left: parameters and the job controls.
+// Left: parameters and the job controls.
+QWidget *ExplorerPage::buildJobPanel()
+{
     auto *left = new QWidget(this);
     auto *leftLayout = new QVBoxLayout(left);
     auto *scroll = new QScrollArea(left);
@@ -128,10 +145,13 @@ ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(pa
     leftLayout->addWidget(m_jobLabel);
     // No fixed minimum: the splitter keeps the panel at its layout's minimum
     // (the four job buttons side by side), never narrower.
+    return left;
+}
 
-    // Right: chart controls, charts (or the first-launch welcome), the table.
-    auto *right = new QSplitter(Qt::Vertical, this);
-    auto *chartArea = new QWidget(right);
+// Right, above: chart controls, charts (or the first-launch welcome).
+QWidget *ExplorerPage::buildChartArea(QWidget *parent)
+{
+    auto *chartArea = new QWidget(parent);
     auto *chartLayout = new QVBoxLayout(chartArea);
     chartLayout->setContentsMargins(0, 0, 0, 0);
     auto *controls = new QHBoxLayout;
@@ -159,6 +179,20 @@ ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(pa
     controls->addWidget(m_runLabel, 1);
     chartLayout->addLayout(controls);
 
+    chartLayout->addWidget(buildWelcome(chartArea), 1);
+    auto *charts = new QHBoxLayout;
+    m_chart = new ChartPanel(chartArea);
+    m_chart2 = new ChartPanel(chartArea);
+    m_chart2->hide();
+    charts->addWidget(m_chart, 1);
+    charts->addWidget(m_chart2, 1);
+    chartLayout->addLayout(charts, 1);
+    return chartArea;
+}
+
+// What the chart area shows before the first run: what the page is for, and a first sweep.
+QFrame *ExplorerPage::buildWelcome(QWidget *chartArea)
+{
     m_welcome = new QFrame(chartArea);
     m_welcome->setFrameShape(QFrame::StyledPanel);
     auto *wl = new QVBoxLayout(m_welcome);
@@ -183,22 +217,16 @@ ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(pa
     wl->addWidget(quick, 0, Qt::AlignLeft);
     wl->addWidget(openHint);
     wl->addStretch(1);
-    chartLayout->addWidget(m_welcome, 1);
+    return m_welcome;
+}
 
-    auto *charts = new QHBoxLayout;
-    m_chart = new ChartPanel(chartArea);
-    m_chart2 = new ChartPanel(chartArea);
-    m_chart2->hide();
-    charts->addWidget(m_chart, 1);
-    charts->addWidget(m_chart2, 1);
-    chartLayout->addLayout(charts, 1);
-    connect(m_exportChartAction, &QAction::triggered, m_chart, &ChartPanel::exportWithDialog);
-    connect(m_copyChartAction, &QAction::triggered, m_chart, &ChartPanel::copyToClipboard);
-
+// Right, below: every run of the session.
+QTableView *ExplorerPage::buildResultsTable(QWidget *parent)
+{
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ResultsModel::SortRole);
-    m_table = new QTableView(right);
+    m_table = new QTableView(parent);
     m_table->setModel(m_proxy);
     m_table->setSortingEnabled(true);
     m_table->sortByColumn(-1, Qt::AscendingOrder);
@@ -210,13 +238,11 @@ ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(pa
     m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
     m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setToolTip(tr("Every run of this session. Select a row to chart its run at its point."));
-    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
-            &ExplorerPage::onRowSelected);
-    right->addWidget(chartArea);
-    right->addWidget(m_table);
-    right->setStretchFactor(0, 3);
-    right->setStretchFactor(1, 2);
+    return m_table;
+}
 
+void ExplorerPage::buildLayout(QWidget *left, QWidget *right)
+{
     auto *split = new QSplitter(Qt::Horizontal, this);
     split->addWidget(left);
     split->addWidget(right);
@@ -226,7 +252,14 @@ ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(pa
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addWidget(split);
+}
 
+void ExplorerPage::connectSignals()
+{
+    connect(m_exportChartAction, &QAction::triggered, m_chart, &ChartPanel::exportWithDialog);
+    connect(m_copyChartAction, &QAction::triggered, m_chart, &ChartPanel::copyToClipboard);
+    connect(m_table->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
+            &ExplorerPage::onRowSelected);
     connect(m_chartKind, &QComboBox::currentIndexChanged, this, &ExplorerPage::refreshCharts);
     connect(m_baseline, &QComboBox::currentIndexChanged, this, &ExplorerPage::refreshCharts);
     connect(m_logScale, &QCheckBox::toggled, this, [this] {
@@ -243,9 +276,6 @@ ExplorerPage::ExplorerPage(lab::LabInterface &lab, QWidget *parent) : QWidget(pa
         Q_EMIT statusMessage(tr("Job cancelled."));
         keepFinishedPoints();
     });
-    setBusy(false);
-    m_jobLabel->clear();
-    refreshCharts();
 }
 
 ExplorerPage::~ExplorerPage()

@@ -101,6 +101,14 @@ Q_SIGNALS:
 
 private:
     lab::LabInterface &m_lab;
+    // The constructor's parts, in the order it calls them.
+    void createActions();
+    QWidget *buildJobPanel();
+    QWidget *buildChartArea(QWidget *parent);
+    QFrame *buildWelcome(QWidget *chartArea);
+    QTableView *buildResultsTable(QWidget *parent);
+    void buildLayout(QWidget *left, QWidget *right);
+    void connectSignals();
     void startBench(const lab::BenchRequest &request, const QString &label);
     // The capture of `variant` (the first checked one when empty) at the point shown.
     std::optional<lab::CaptureRequest> captureRequest(const std::string &variant);

@@ -4,13 +4,12 @@
 #include "common/error.h"
 #include "job/jobview.h"
 #include "jobs/jobrunner.h"
+#include "jobs/progressrow.h"
+#include "shared/noticebar.h"
 #include "timeline/timelinedata.h"
 
 #include <QAction>
-#include <QHBoxLayout>
 #include <QLabel>
-#include <QProgressBar>
-#include <QPushButton>
 #include <QVBoxLayout>
 
 #include <string>
@@ -20,27 +19,25 @@ namespace syncscope::ui {
 JobPage::JobPage(QWidget *parent) : QWidget(parent)
 {
     m_runner = new JobRunner(this);
+    buildContent();
+    createActions();
+    connectRunner();
+    connectView();
+    showNote(tr("Open several trace files of one job (the ranks, e.g. File ▸ Open with all of them "
+                "selected) to see "
+                "what a sync on one rank costs the whole job."));
+}
+
+// The analysis's progress and error over the view, or a note in its place.
+void JobPage::buildContent()
+{
     m_view = new JobView(this);
     m_note = new QLabel(this);
     m_note->setWordWrap(true);
     m_note->setAlignment(Qt::AlignCenter);
-    m_error = new QLabel(this);
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
-    m_error->hide();
-
-    m_progressRow = new QWidget(this);
-    m_progressLabel = new QLabel(m_progressRow);
-    m_progress = new QProgressBar(m_progressRow);
-    m_progress->setRange(0, 1000);
-    m_cancel = new QPushButton(tr("Cancel"), m_progressRow);
-    auto *row = new QHBoxLayout(m_progressRow);
-    row->setContentsMargins(0, 0, 0, 0);
-    row->addWidget(m_progressLabel);
-    row->addWidget(m_progress, 1);
-    row->addWidget(m_cancel);
-    m_progressRow->hide();
+    m_error = new NoticeBar(this, NoticeBar::Look::Line);
+    m_error->setObjectName(QStringLiteral("jobError"));
+    m_progressRow = new ProgressRow(m_runner, this);
 
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
@@ -48,35 +45,28 @@ JobPage::JobPage(QWidget *parent) : QWidget(parent)
     layout->addWidget(m_error);
     layout->addWidget(m_note, 1);
     layout->addWidget(m_view, 100);
+}
 
+void JobPage::createActions()
+{
     m_cancelAction = new QAction(tr("Cancel Job Analysis"), this);
     m_cancelAction->setShortcut(QKeySequence(Qt::Key_Escape));
     m_cancelAction->setShortcutContext(Qt::WidgetWithChildrenShortcut);
     m_cancelAction->setEnabled(false);
     addAction(m_cancelAction);
     connect(m_cancelAction, &QAction::triggered, this, &JobPage::cancel);
-    connect(m_cancel, &QPushButton::clicked, this, &JobPage::cancel);
+}
 
-    connect(m_runner, &JobRunner::started, this, [this](quint64, const QString &title) {
-        m_progressLabel->setText(title);
-        m_progress->setValue(0);
-        m_progressRow->show();
-        m_cancelAction->setEnabled(true);
-    });
-    connect(m_runner, &JobRunner::progress, this, [this](quint64, double f, const QString &msg) {
-        m_progress->setValue(int(f * 1000));
-        m_progress->setFormat(msg.isEmpty() ? QStringLiteral("%p%")
-                                            : msg + QStringLiteral(" — %p%"));
-    });
+// The progress row follows the runner on its own; the page says how the analysis ended.
+void JobPage::connectRunner()
+{
+    connect(m_runner, &JobRunner::started, this, [this] { m_cancelAction->setEnabled(true); });
     connect(m_runner, &JobRunner::idle, this, [this] {
-        if (!m_runner->isRunning()) {
-            m_progressRow->hide();
+        if (!m_runner->isRunning())
             m_cancelAction->setEnabled(false);
-        }
     });
     connect(m_runner, &JobRunner::failed, this, [this](quint64, const QString &error) {
-        m_error->setText(error);
-        m_error->show();
+        m_error->showMessage(error);
         showNote(tr("The job could not be analysed."));
         Q_EMIT statusMessage(error);
         Q_EMIT jobFailed(error);
@@ -86,6 +76,11 @@ JobPage::JobPage(QWidget *parent) : QWidget(parent)
             showNote(tr("The job analysis was cancelled. Reopen the ranks in the Timeline to run "
                         "it again."));
     });
+}
+
+// A rank or a blame row of the view, shown in the Timeline.
+void JobPage::connectView()
+{
     connect(m_view, &JobView::statusMessage, this, &JobPage::statusMessage);
     connect(m_view, &JobView::showRankWindow, this, [this](int rankRow, TimeNs start, TimeNs end) {
         if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()) &&
@@ -98,10 +93,6 @@ JobPage::JobPage(QWidget *parent) : QWidget(parent)
                     m_fileOfRankRow[size_t(rankRow)] >= 0)
                     Q_EMIT showBlame(m_fileOfRankRow[size_t(rankRow)], start, end, blame);
             });
-
-    showNote(tr("Open several trace files of one job (the ranks, e.g. File ▸ Open with all of them "
-                "selected) to see "
-                "what a sync on one rank costs the whole job."));
 }
 
 void JobPage::showJob(const std::shared_ptr<const JobScale> &job)
@@ -158,7 +149,7 @@ void JobPage::clear()
 {
     m_runner->cancel();
     m_runner->waitForDone();
-    m_error->hide();
+    m_error->clear();
     m_files = 0;
     m_fileOfRankRow.clear();
     showNote(tr("Loading the job…"));
@@ -167,7 +158,7 @@ void JobPage::clear()
 void JobPage::setTimelineData(std::shared_ptr<const TimelineData> data)
 {
     m_runner->cancel();
-    m_error->hide();
+    m_error->clear();
     m_files = 0;
     m_fileOfRankRow.clear();
     if (!data || data->files().size() < 2) {

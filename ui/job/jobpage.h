@@ -14,13 +14,13 @@
 
 class QAction;
 class QLabel;
-class QProgressBar;
-class QPushButton;
 
 namespace syncscope::ui {
 
 class JobRunner;
 class JobView;
+class NoticeBar;
+class ProgressRow;
 class TimelineData;
 
 class JobPage : public QWidget {
@@ -54,6 +54,11 @@ Q_SIGNALS:
     void jobFailed(const QString &error);
 
 private:
+    // The constructor's parts, in the order it calls them.
+    void buildContent();
+    void createActions();
+    void connectRunner();
+    void connectView();
     void showNote(const QString &text);
     // The analysis's result, on the GUI thread.
     void showJob(const std::shared_ptr<const JobScale> &job);
@@ -61,11 +66,8 @@ private:
     JobRunner *m_runner = nullptr;
     JobView *m_view = nullptr;
     QLabel *m_note = nullptr;
-    QLabel *m_error = nullptr;
-    QWidget *m_progressRow = nullptr;
-    QLabel *m_progressLabel = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QPushButton *m_cancel = nullptr;
+    NoticeBar *m_error = nullptr;
+    ProgressRow *m_progressRow = nullptr;
     QAction *m_cancelAction = nullptr;
     size_t m_files = 0;               // files of the job being (or last) analysed
     std::vector<int> m_fileOfRankRow; // JobScale::rankRows index -> file index

@@ -5,6 +5,7 @@
 #include "job/jobheatmap.h"
 #include "job/jobtablemodels.h"
 #include "shared/savefolder.h"
+#include "shared/tables.h"
 #include "shared/timeformat.h"
 
 #include <QAction>
@@ -55,23 +56,6 @@ protected:
 private:
     JobHeatMap *m_map;
 };
-
-QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
-{
-    auto *t = new QTableView(parent);
-    t->setModel(model);
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
-    t->setSelectionMode(QAbstractItemView::SingleSelection);
-    t->setSortingEnabled(true);
-    t->setAlternatingRowColors(true);
-    t->setWordWrap(false);
-    t->verticalHeader()->setVisible(false);
-    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
-    t->horizontalHeader()->setStretchLastSection(true);
-    t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    t->setContextMenuPolicy(Qt::CustomContextMenu);
-    return t;
-}
 
 std::vector<int> shownOrder(const QSortFilterProxyModel *proxy)
 {

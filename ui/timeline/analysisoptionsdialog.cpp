@@ -1,5 +1,7 @@
 #include "timeline/analysisoptionsdialog.h"
 
+#include "shared/noticebar.h"
+
 #include <QDialogButtonBox>
 #include <QFormLayout>
 #include <QLabel>
@@ -33,10 +35,8 @@ AnalysisOptionsDialog::AnalysisOptionsDialog(QWidget *parent) : QDialog(parent)
     m_step = new QLineEdit(this);
     m_step->setPlaceholderText(tr("e.g. ^train_step$ (ECMAScript regular expression)"));
     m_step->setToolTip(tr("Events whose name matches this pattern are steps too, besides ProfilerStep#N"));
-    m_stepError = new QLabel(this);
-    m_stepError->setWordWrap(true);
-    m_stepError->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
-    m_stepError->hide();
+    m_stepError = new NoticeBar(this, NoticeBar::Look::Line);
+    m_stepError->setObjectName(QStringLiteral("stepPatternError"));
     auto *form = new QFormLayout;
     form->addRow(tr("Library prefixes:"), m_prefixes);
     form->addRow(tr("Step pattern:"), m_step);
@@ -93,8 +93,10 @@ QString AnalysisOptionsDialog::stepPatternError() const
 void AnalysisOptionsDialog::validate()
 {
     const QString error = stepPatternError();
-    m_stepError->setText(error);
-    m_stepError->setVisible(!error.isEmpty());
+    if (error.isEmpty())
+        m_stepError->clear();
+    else
+        m_stepError->showMessage(error);
     m_ok->setEnabled(error.isEmpty());
 }
 

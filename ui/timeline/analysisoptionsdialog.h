@@ -8,12 +8,13 @@
 #include <QDialog>
 #include <QStringList>
 
-class QLabel;
 class QLineEdit;
 class QPlainTextEdit;
 class QPushButton;
 
 namespace syncscope::ui {
+
+class NoticeBar;
 
 class AnalysisOptionsDialog : public QDialog {
     Q_OBJECT
@@ -37,7 +38,7 @@ private:
     void validate();
     QPlainTextEdit *m_prefixes = nullptr;
     QLineEdit *m_step = nullptr;
-    QLabel *m_stepError = nullptr;
+    NoticeBar *m_stepError = nullptr;
     QPushButton *m_ok = nullptr;
 };
 

@@ -4,35 +4,32 @@
 
 #include "common/error.h"
 #include "jobs/jobrunner.h"
-#include "shared/elide.h"
+#include "jobs/progressrow.h"
+#include "shared/noticebar.h"
 #include "shared/timeformat.h"
 #include "timeline/advicepanel.h"
 #include "timeline/analysisoptionsdialog.h"
 #include "timeline/devicetablemodel.h"
 #include "timeline/eventdetailspanel.h"
+#include "timeline/findbar.h"
 #include "timeline/namematcher.h"
 #include "timeline/rangestatsmodel.h"
 #include "timeline/stepchart.h"
 #include "timeline/syncgapmodel.h"
 #include "timeline/syncsourcemodel.h"
+#include "timeline/tablespanel.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 #include "trace/traceloader.h"
 
 #include <QAction>
-#include <QCheckBox>
 #include <QComboBox>
 #include <QFileInfo>
 #include <QItemSelectionModel>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
-#include <QProgressBar>
 #include <QRegularExpression>
-#include <QResizeEvent>
-#include <QPushButton>
 #include <QSignalBlocker>
 #include <QSortFilterProxyModel>
 #include <QScrollBar>
@@ -41,34 +38,26 @@
 #include <QTabWidget>
 #include <QTableView>
 #include <QTimer>
-#include <QToolButton>
 #include <QVBoxLayout>
 
 namespace syncscope::ui {
 
-namespace {
-
-QTableView *makeTable(QAbstractItemModel *model, QWidget *parent)
+TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
 {
-    auto *t = new QTableView(parent);
-    t->setModel(model);
-    t->setSelectionBehavior(QAbstractItemView::SelectRows);
-    t->setSelectionMode(QAbstractItemView::SingleSelection);
-    t->setSortingEnabled(true);
-    t->setAlternatingRowColors(true);
-    t->setWordWrap(false);
-    t->verticalHeader()->setVisible(false);
-    t->verticalHeader()->setDefaultSectionSize(t->fontMetrics().height() + 6);
-    t->horizontalHeader()->setStretchLastSection(true);
-    t->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    // Long names (ops, frames) lose their middle, not their ends; the tooltip has all.
-    t->setTextElideMode(Qt::ElideMiddle);
-    return t;
+    createRunners();
+    m_options = AnalysisOptionsDialog::loadSettings();
+    buildHeader();
+    buildStatusRows();
+    buildSplit();
+    buildLayout();
+    connectFind();
+    connectLoader();
+    connectSelection();
+    connectTables();
+    createActions();
 }
 
-} // namespace
-
-TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
+void TimelinePage::createRunners()
 {
     m_loader = new JobRunner(this);
     m_loader->setObjectName(QStringLiteral("loader"));
@@ -76,268 +65,111 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     m_whatIfRunner = new JobRunner(this);
     m_reportRunner = new JobRunner(this);
     m_findRunner = new JobRunner(this);
-    m_options = AnalysisOptionsDialog::loadSettings();
+}
 
-    // Header: the job's sync summary, then find.
+// The job's sync summary, then find.
+void TimelinePage::buildHeader()
+{
     m_header = new QLabel(this);
     m_header->setTextFormat(Qt::RichText);
     m_header->setWordWrap(true); // the avoidable figure first, then the rest on a second line if need be
     m_header->setText(tr("No trace open"));
-    m_findEdit = new QLineEdit(this);
-    m_findEdit->setPlaceholderText(tr("Find by name (Ctrl+F)"));
-    m_findEdit->setClearButtonEnabled(true);
-    m_findEdit->setMinimumWidth(220);
-    m_findRegex = new QCheckBox(tr("Regex"), this);
-    m_findRegex->setToolTip(tr("Match names with a regular expression instead of a substring"));
-    m_findCase = new QToolButton(this);
-    m_findCase->setText(QStringLiteral("Aa"));
-    m_findCase->setCheckable(true);
-    m_findCase->setToolTip(tr("Match case (plain text and regular expressions)"));
-    auto *prev = new QToolButton(this);
-    prev->setArrowType(Qt::UpArrow);
-    prev->setToolTip(tr("Previous match (Shift+F3)"));
-    auto *next = new QToolButton(this);
-    next->setArrowType(Qt::DownArrow);
-    next->setToolTip(tr("Next match (F3, Enter)"));
-    m_findStatus = new QLabel(this);
-    m_findStatus->setMinimumWidth(120);
-    auto *top = new QHBoxLayout;
-    top->addWidget(m_header, 1);
-    top->addWidget(m_findEdit);
-    top->addWidget(m_findRegex);
-    top->addWidget(m_findCase);
-    top->addWidget(prev);
-    top->addWidget(next);
-    top->addWidget(m_findStatus);
+    m_findBar = new FindBar(this);
+}
 
-    m_progressRow = new QWidget(this);
-    m_progressLabel = new QLabel(m_progressRow);
-    m_progress = new QProgressBar(m_progressRow);
-    m_progress->setRange(0, 1000);
-    m_cancel = new QPushButton(tr("Cancel"), m_progressRow);
-    auto *progressLayout = new QHBoxLayout(m_progressRow);
-    progressLayout->setContentsMargins(0, 0, 0, 0);
-    progressLayout->addWidget(m_progressLabel);
-    progressLayout->addWidget(m_progress, 1);
-    progressLayout->addWidget(m_cancel);
-    m_progressRow->hide();
-
-    m_error = new QLabel(this);
-    m_error->setWordWrap(true);
-    m_error->setTextInteractionFlags(Qt::TextSelectableByMouse);
+// Under the header: the load's progress, and its error or warnings.
+void TimelinePage::buildStatusRows()
+{
+    m_progressRow = new ProgressRow(m_loader, this);
+    m_error = new NoticeBar(this, NoticeBar::Look::Line);
+    m_error->setObjectName(QStringLiteral("timelineError"));
     // As wide as the page gives it, never wider: a long path loses its middle.
-    m_error->setSizePolicy(QSizePolicy::Ignored, QSizePolicy::Preferred);
-    m_error->hide();
+    m_error->setElideLongWords(true);
+}
 
+// The timeline, and beside it the tables.
+void TimelinePage::buildSplit()
+{
     m_view = new TimelineView(this);
-    m_gapModel = new SyncGapModel(this);
-    m_gapProxy = new SyncGapSortModel(this);
-    m_gapProxy->setSourceModel(m_gapModel);
-    m_gapTable = makeTable(m_gapProxy, this);
-    // What removing the gap's cause would save first: the gap to look at.
-    m_gapTable->sortByColumn(SyncGapModel::Avoidable, Qt::DescendingOrder);
-    m_gapTable->setSelectionMode(QAbstractItemView::ExtendedSelection);
+    m_tables = new TablesPanel(this);
+    m_gapModel = m_tables->gapModel();
+    m_gapProxy = m_tables->gapProxy();
+    m_gapTable = m_tables->gapTable();
+    m_sourceModel = m_tables->sourceModel();
+    m_sourceProxy = m_tables->sourceProxy();
+    m_sourceTable = m_tables->sourceTable();
+    m_longCalls = m_tables->longCallsLabel();
+    m_stepChart = m_tables->stepChart();
+    m_rangeModel = m_tables->rangeModel();
+    m_rangeProxy = m_tables->rangeProxy();
+    m_rangeTable = m_tables->rangeTable();
+    m_rangeCategory = m_tables->rangeCategoryBox();
+    m_rangeLabel = m_tables->rangeLabel();
+    m_deviceModel = m_tables->deviceModel();
+    m_deviceProxy = m_tables->deviceProxy();
+    m_deviceTable = m_tables->deviceTable();
+    m_details = m_tables->details();
+    m_advice = m_tables->advice();
+    m_sideTabs = m_tables->tabs();
 
-    m_sourceModel = new SyncSourceModel(this);
-    m_sourceProxy = new QSortFilterProxyModel(this);
-    m_sourceProxy->setSourceModel(m_sourceModel);
-    m_sourceProxy->setSortRole(SyncSourceModel::SortRole);
-    m_sourceTable = makeTable(m_sourceProxy, this);
-    m_sourceTable->sortByColumn(SyncSourceModel::Avoidable, Qt::DescendingOrder);
-    // The numbers first, the names after them: in a narrow panel the names elide.
-    {
-        QHeaderView *h = m_sourceTable->horizontalHeader();
-        int to = 1;
-        for (int c : {int(SyncSourceModel::Count), int(SyncSourceModel::Gaps), int(SyncSourceModel::GapTime),
-                      int(SyncSourceModel::Rank)})
-            h->moveSection(h->visualIndex(c), to++);
-    }
-    m_stepChart = new StepChart(this);
-
-    m_rangeModel = new RangeStatsModel(this);
-    m_rangeProxy = new QSortFilterProxyModel(this);
-    m_rangeProxy->setSourceModel(m_rangeModel);
-    m_rangeProxy->setSortRole(RangeStatsModel::SortRole);
-    m_rangeTable = makeTable(m_rangeProxy, this);
-    m_rangeTable->sortByColumn(RangeStatsModel::Total, Qt::DescendingOrder);
-    m_rangeProxy->setFilterKeyColumn(RangeStatsModel::Category);
-    // Op names are long: the user sizes the name column; it starts readable.
-    m_rangeTable->horizontalHeader()->setSectionResizeMode(RangeStatsModel::Name, QHeaderView::Interactive);
-    m_rangeTable->setColumnWidth(RangeStatsModel::Name, 220);
-    m_rangeTable->setTextElideMode(Qt::ElideMiddle);
-    m_rangeCategory = new QComboBox(this);
-    m_rangeCategory->setToolTip(tr("Show the ops of one category only"));
-    m_rangeCategory->addItem(tr("All categories"));
-    m_rangeCategory->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-    connect(m_rangeCategory, &QComboBox::currentIndexChanged, this, [this](int index) {
-        // Item data holds the category itself ("" is a category too).
-        m_rangeProxy->setFilterRegularExpression(
-            index <= 0 ? QString()
-                       : QLatin1Char('^') + QRegularExpression::escape(m_rangeCategory->itemData(index).toString())
-                             + QLatin1Char('$'));
-    });
-    m_deviceModel = new DeviceTableModel(this);
-    m_deviceProxy = new QSortFilterProxyModel(this);
-    m_deviceProxy->setSourceModel(m_deviceModel);
-    m_deviceProxy->setSortRole(DeviceTableModel::SortRole);
-    m_deviceTable = makeTable(m_deviceProxy, this);
-    m_deviceTable->sortByColumn(DeviceTableModel::Avoidable, Qt::DescendingOrder);
-    m_deviceTable->setTextElideMode(Qt::ElideMiddle);
-    // As the sources: the rank and the numbers first, the names after them.
-    {
-        QHeaderView *h = m_deviceTable->horizontalHeader();
-        int to = 1;
-        for (int c : {int(DeviceTableModel::Avoidable), int(DeviceTableModel::SyncGapTime), int(DeviceTableModel::Gaps),
-                      int(DeviceTableModel::Busy), int(DeviceTableModel::Span)})
-            h->moveSection(h->visualIndex(c), to++);
-    }
-    m_deviceTable->setToolTip(tr("Every device of every open file; click one to show its track"));
-    connect(m_deviceTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
-        const int track = m_deviceModel->trackOf(m_deviceProxy->mapToSource(index).row());
-        if (track >= 0)
-            m_view->ensureTrackVisible(track, 0);
-    });
-    for (QTableView *t : {m_gapTable, m_sourceTable, m_rangeTable, m_deviceTable}) {
-        t->setContextMenuPolicy(Qt::CustomContextMenu);
-        connect(t, &QWidget::customContextMenuRequested, this, [this, t](const QPoint &pos) { tableMenu(t, pos); });
-    }
-    m_rangeLabel = new QLabel(tr("Shift+drag across the timeline (or drag on the ruler) to "
-                                 "see op statistics for a time range."), this);
-    m_rangeLabel->setWordWrap(true);
-    auto *rangePage = new QWidget(this);
-    auto *rangeLayout = new QVBoxLayout(rangePage);
-    rangeLayout->setContentsMargins(2, 2, 2, 2);
-    rangeLayout->addWidget(m_rangeLabel);
-    auto *filterRow = new QHBoxLayout;
-    filterRow->addWidget(new QLabel(tr("Category:"), rangePage));
-    filterRow->addWidget(m_rangeCategory);
-    filterRow->addStretch(1);
-    rangeLayout->addLayout(filterRow);
-    rangeLayout->addWidget(m_rangeTable, 1);
-
-    m_details = new EventDetailsPanel(this);
-    m_sideTabs = new QTabWidget(this);
-    m_sideTabs->addTab(m_details, tr("Details"));
-    m_sideTabs->addTab(rangePage, tr("Range"));
-    m_sideTabs->setTabToolTip(1, tr("Op statistics for a time range (Shift+drag across the timeline)"));
-    m_sideTabs->addTab(m_stepChart, tr("Steps"));
-    m_advice = new AdvicePanel(this);
-    m_sideTabs->addTab(m_advice, tr("Advice"));
-    m_sideTabs->setTabToolTip(3, tr("What to write instead of the selected sync source"));
-    m_sideTabs->addTab(m_deviceTable, tr("Devices"));
-    m_sideTabs->setTabToolTip(4, tr("The figures of every device of every open file (rank), "
-                                    "each named by its rank and device"));
-
-    auto *gapPanel = new QWidget(this);
-    auto *gapLayout = new QVBoxLayout(gapPanel);
-    gapLayout->setContentsMargins(2, 2, 2, 2);
-    auto *gapTitle = new QLabel(tr("<b>Sync gaps</b> — GPU idle while the host blocked; "
-                                   "click one to zoom to it"), gapPanel);
-    gapTitle->setWordWrap(true);
-    gapLayout->addWidget(gapTitle);
-    gapLayout->addWidget(m_gapTable, 1);
-
-    auto *sourcePanel = new QWidget(this);
-    auto *sourceLayout = new QVBoxLayout(sourcePanel);
-    sourceLayout->setContentsMargins(2, 2, 2, 2);
-    auto *sourceTitle = new QLabel(tr("<b>Sync sources</b> — blocking calls by (sync, op, user frame), "
-                                      "by what removing all of them would save; click one to select "
-                                      "its gaps"), sourcePanel);
-    sourceTitle->setWordWrap(true);
-    sourceLayout->addWidget(sourceTitle);
-    sourceLayout->addWidget(m_sourceTable, 1);
-    // Long host calls that are not syncs: the host waited inside them. Shown
-    // beside the syncs, never counted in their figures; the link selects the longest.
-    m_longCalls = new QLabel(sourcePanel);
-    m_longCalls->setWordWrap(true);
-    m_longCalls->setTextInteractionFlags(Qt::LinksAccessibleByMouse | Qt::LinksAccessibleByKeyboard);
-    m_longCalls->hide();
-    connect(m_longCalls, &QLabel::linkActivated, this, [this] {
-        const auto data = m_view->data();
-        if (!data)
-            return;
-        const SyncCall *longest = nullptr;
-        uint32_t file = 0;
-        for (uint32_t f = 0; f < data->files().size(); ++f)
-            for (const SyncCall &c : data->files()[f].sync.longCalls)
-                if (!longest || c.dur > longest->dur) {
-                    longest = &c;
-                    file = f;
-                }
-        if (longest)
-            m_view->selectEvent(data->eventOf(file, longest->event));
-    });
-    sourceLayout->addWidget(m_longCalls);
-
-    auto *side = new QSplitter(Qt::Vertical, this);
-    side->addWidget(sourcePanel);
-    side->addWidget(gapPanel);
-    side->addWidget(m_sideTabs);
-    auto *split = new QSplitter(Qt::Horizontal, this);
-    split->addWidget(m_view);
-    split->addWidget(side);
+    m_split = new QSplitter(Qt::Horizontal, this);
+    m_split->addWidget(m_view);
+    m_split->addWidget(m_tables);
     // A handle that can be seen and grabbed.
-    split->setHandleWidth(6);
-    split->setStyleSheet(QStringLiteral("QSplitter::handle:horizontal { background: palette(mid); margin: 0 2px; }"));
-    m_split = split;
-    side->setSizes({260, 320, 300});
-    split->setStretchFactor(0, 3);
-    split->setStretchFactor(1, 1);
-    split->setSizes({900, 380});
+    m_split->setHandleWidth(6);
+    m_split->setStyleSheet(QStringLiteral("QSplitter::handle:horizontal { background: palette(mid); margin: 0 2px; }"));
+    m_split->setStretchFactor(0, 3);
+    m_split->setStretchFactor(1, 1);
+    m_split->setSizes({900, 380});
     // A width the user drags to is theirs: kept, and reopened next time.
-    connect(split, &QSplitter::splitterMoved, this, [this] {
+    connect(m_split, &QSplitter::splitterMoved, this, [this] {
         m_sideDragged = true;
         QSettings().setValue(QStringLiteral("timeline/sideWidth"), m_split->sizes().value(1));
     });
+}
 
+void TimelinePage::buildLayout()
+{
+    auto *top = new QHBoxLayout;
+    top->addWidget(m_header, 1);
+    top->addWidget(m_findBar);
     auto *layout = new QVBoxLayout(this);
     layout->setContentsMargins(4, 4, 4, 4);
     layout->addLayout(top);
     layout->addWidget(m_progressRow);
     layout->addWidget(m_error);
-    layout->addWidget(split, 1);
+    layout->addWidget(m_split, 1);
+}
 
-    m_findTimer = new QTimer(this);
-    m_findTimer->setSingleShot(true);
-    m_findTimer->setInterval(250);
-    connect(m_findTimer, &QTimer::timeout, this, &TimelinePage::updateMatcher);
-    connect(m_findEdit, &QLineEdit::textChanged, this, &TimelinePage::onFindTextChanged);
-    connect(m_findRegex, &QCheckBox::toggled, this, &TimelinePage::onFindTextChanged);
-    connect(m_findCase, &QToolButton::toggled, this, &TimelinePage::onFindTextChanged);
+void TimelinePage::connectFind()
+{
+    connect(m_findBar, &FindBar::queryChanged, this, &TimelinePage::updateMatcher);
+    connect(m_findBar, &FindBar::nextRequested, this, &TimelinePage::findNext);
+    connect(m_findBar, &FindBar::previousRequested, this, &TimelinePage::findPrevious);
     connect(m_findRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_pendingFind = 0;
-        m_findStatus->setText(error);
+        m_findBar->setStatus(error);
     });
-    connect(m_findEdit, &QLineEdit::returnPressed, this, &TimelinePage::findNext);
-    connect(next, &QToolButton::clicked, this, &TimelinePage::findNext);
-    connect(prev, &QToolButton::clicked, this, &TimelinePage::findPrevious);
+}
 
-    connect(m_cancel, &QPushButton::clicked, this, &TimelinePage::cancelLoad);
-    connect(m_loader, &JobRunner::started, this, [this](quint64, const QString &title) {
-        // "Loading trace.json": a long file name loses its middle, not the window its width.
-        m_progressLabel->setText(m_progressLabel->fontMetrics().elidedText(title, Qt::ElideMiddle, std::max(200, width() / 2)));
-        m_progressLabel->setToolTip(title);
-        m_progress->setValue(0);
-        m_progressRow->show();
-    });
-    connect(m_loader, &JobRunner::progress, this, [this](quint64, double f, const QString &msg) {
-        m_progress->setValue(int(f * 1000));
-        m_progress->setFormat(msg.isEmpty() ? QStringLiteral("%p%") : msg + QStringLiteral(" — %p%"));
-    });
+// The progress row follows the loader on its own; the page says how a load ended.
+void TimelinePage::connectLoader()
+{
     connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
-        m_progressRow->hide();
         const QString sentence = refusalSentence(error);
         showError(sentence);
         Q_EMIT loadFailed(sentence);
     });
     connect(m_loader, &JobRunner::cancelled, this, [this](quint64) {
-        if (!m_loader->isRunning()) {
-            m_progressRow->hide();
+        if (!m_loader->isRunning())
             Q_EMIT statusMessage(tr("Loading cancelled"));
-        }
         Q_EMIT loadCancelled();
     });
+}
 
+// What is selected in the view, the tables and the step chart, shown in the others.
+void TimelinePage::connectSelection()
+{
     connect(m_view, &TimelineView::selectionChanged, this, &TimelinePage::onSelectionChanged);
     connect(m_view, &TimelineView::rangeSelectionChanged, this, &TimelinePage::onRangeChanged);
     connect(m_details, &EventDetailsPanel::eventRequested, this,
@@ -372,15 +204,42 @@ TimelinePage::TimelinePage(QWidget *parent) : QWidget(parent)
     connect(m_statsRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_rangeLabel->setText(tr("Range statistics failed: %1").arg(error));
     });
-
-    createActions();
 }
+
+// The tables' menus, a device's track, the longest long host call.
+void TimelinePage::connectTables()
+{
+    connect(m_deviceTable, &QTableView::clicked, this, [this](const QModelIndex &index) {
+        const int track = m_deviceModel->trackOf(m_deviceProxy->mapToSource(index).row());
+        if (track >= 0)
+            m_view->ensureTrackVisible(track, 0);
+    });
+    for (QTableView *t : m_tables->tables())
+        connect(t, &QWidget::customContextMenuRequested, this, [this, t](const QPoint &pos) { tableMenu(t, pos); });
+    connect(m_longCalls, &QLabel::linkActivated, this, [this] {
+        const auto data = m_view->data();
+        if (!data)
+            return;
+        const SyncCall *longest = nullptr;
+        uint32_t file = 0;
+        for (uint32_t f = 0; f < data->files().size(); ++f)
+            for (const SyncCall &c : data->files()[f].sync.longCalls)
+                if (!longest || c.dur > longest->dur) {
+                    longest = &c;
+                    file = f;
+                }
+        if (longest)
+            m_view->selectEvent(data->eventOf(file, longest->event));
+    });
+}
+
+QLineEdit *TimelinePage::findEdit() const { return m_findBar->edit(); }
+QCheckBox *TimelinePage::findRegexBox() const { return m_findBar->regexBox(); }
+QToolButton *TimelinePage::findCaseButton() const { return m_findBar->caseButton(); }
 
 void TimelinePage::resizeEvent(QResizeEvent *event)
 {
     QWidget::resizeEvent(event);
-    if (!m_error->isHidden())
-        setErrorText(m_errorText);
     // After the layout has given the splitter its new width.
     QTimer::singleShot(0, this, &TimelinePage::fitSidePanel);
 }
@@ -479,7 +338,7 @@ void TimelinePage::openFiles(const QStringList &paths)
 {
     if (paths.isEmpty())
         return;
-    m_error->hide();
+    m_error->clear();
     // Reopening the trace on show (it changed on disk, or Open Recent): the
     // old model goes first, or both would be in memory at the peak of the load.
     if (paths == m_files)
@@ -551,7 +410,7 @@ void TimelinePage::reanalyse()
     const auto data = m_view->data();
     if (!data)
         return;
-    m_error->hide();
+    m_error->clear();
     m_pendingFiles = m_files;
     m_keepView = true;
     Q_EMIT statusMessage(tr("Re-analysing with the new options…"));
@@ -580,19 +439,8 @@ void TimelinePage::cancelLoad()
 
 void TimelinePage::showError(const QString &text)
 {
-    m_error->setStyleSheet(QStringLiteral("QLabel { color: #a00000; }"));
-    setErrorText(text);
-    m_error->show();
+    m_error->showMessage(text);
     Q_EMIT statusMessage(text);
-}
-
-void TimelinePage::setErrorText(const QString &text)
-{
-    m_errorText = text;
-    // The page's width less its margins: the label's own is not laid out yet.
-    const QString shown = elideLongWords(text, m_error->fontMetrics(), std::max(120, width() - 16));
-    m_error->setText(shown);
-    m_error->setToolTip(shown == text ? QString() : text);
 }
 
 void TimelinePage::onLoaded(std::shared_ptr<const TimelineData> data)
@@ -667,9 +515,9 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
                 break;
             }
         msg += tr(" (%n warning(s))", nullptr, int(s.warnings));
-        m_error->setStyleSheet(QStringLiteral("QLabel { color: #8a5a00; }"));
-        setErrorText(tr("%n problem(s) in the trace were skipped; the first: %1", nullptr, int(s.warnings)).arg(first));
-        m_error->show();
+        m_error->showMessage(
+            tr("%n problem(s) in the trace were skipped; the first: %1", nullptr, int(s.warnings)).arg(first),
+            NoticeBar::Tone::Warning);
     }
     Q_EMIT statusMessage(msg);
     Q_EMIT loadFinished(paths);

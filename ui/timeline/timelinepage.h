@@ -18,14 +18,11 @@ class QCheckBox;
 class QComboBox;
 class QLabel;
 class QLineEdit;
-class QProgressBar;
-class QPushButton;
 class QSortFilterProxyModel;
 class QSplitter;
 class QTabWidget;
 class QTableView;
 class QToolButton;
-class QTimer;
 
 namespace syncscope::ui {
 
@@ -41,6 +38,10 @@ class RangeStatsModel;
 class DeviceTableModel;
 class NameMatcher;
 class EventDetailsPanel;
+class FindBar;
+class NoticeBar;
+class ProgressRow;
+class TablesPanel;
 
 class TimelinePage : public QWidget {
     Q_OBJECT
@@ -89,10 +90,10 @@ public:
     };
     const std::optional<WhatIfResult> &whatIf() const { return m_whatIf; }
     AdvicePanel *advicePanel() const { return m_advice; }
-    QLineEdit *findEdit() const { return m_findEdit; }
-    QCheckBox *findRegexBox() const { return m_findRegex; }
+    QLineEdit *findEdit() const;
+    QCheckBox *findRegexBox() const;
     // "Aa": match case, in plain and regex mode alike.
-    QToolButton *findCaseButton() const { return m_findCase; }
+    QToolButton *findCaseButton() const;
     // What the find row says: "n of m", "m matches", or why nothing matches.
     QString findStatusText() const;
     // What the Sync sources panel says of long host calls that are not syncs; empty when none.
@@ -177,8 +178,16 @@ private:
     // but the timeline's last 400 px). Once sized it only widens, as the page
     // grows, until the user drags it.
     void fitSidePanel();
-    // The error or warning line: its text with long paths elided to the page.
-    void setErrorText(const QString &text);
+    // The constructor's parts, in the order it calls them.
+    void createRunners();
+    void buildHeader();
+    void buildStatusRows();
+    void buildSplit();
+    void buildLayout();
+    void connectFind();
+    void connectLoader();
+    void connectSelection();
+    void connectTables();
     void createActions();
     void setData(std::shared_ptr<const TimelineData> data, const QStringList &paths);
     // A load's or a re-analysis's result, on the GUI thread.
@@ -196,7 +205,6 @@ private:
     void showGapImpl(int gap, bool keepTableSelection);
     void reanalyse();
     void tableMenu(QTableView *table, const QPoint &pos);
-    void onFindTextChanged();
     void updateMatcher();
     void setMatcher(std::shared_ptr<const NameMatcher> matcher, std::shared_ptr<const TimelineData> data);
     void find(bool forward);
@@ -234,25 +242,18 @@ private:
     bool m_sideSized = false; // the side panel's width was set on the first trace
     bool m_sideDragged = false; // the user dragged the handle in this session
     int m_sideNeed = 0;       // what the numbers of the side tables need
-    QString m_errorText;      // the error line's whole text
     QTabWidget *m_sideTabs = nullptr;
     QLabel *m_header = nullptr;
     QLabel *m_longCalls = nullptr; // under the sync sources: long host calls that are not syncs
     QLabel *m_rangeLabel = nullptr;
-    QLabel *m_error = nullptr;
-    QWidget *m_progressRow = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QPushButton *m_cancel = nullptr;
-    QLineEdit *m_findEdit = nullptr;
-    QCheckBox *m_findRegex = nullptr;
-    QToolButton *m_findCase = nullptr;
+    NoticeBar *m_error = nullptr; // a failed load (red), or the problems a load skipped (amber)
+    ProgressRow *m_progressRow = nullptr;
+    FindBar *m_findBar = nullptr;
+    TablesPanel *m_tables = nullptr;
     JobRunner *m_findRunner = nullptr;
     int m_pendingFind = 0; // a find asked for while the matcher builds: +1 next, -1 previous
     uint64_t m_findSyncLimit = 2'000'000;
     QComboBox *m_rangeCategory = nullptr;
-    QLabel *m_findStatus = nullptr;
-    QTimer *m_findTimer = nullptr;
-    QLabel *m_progressLabel = nullptr;
     std::shared_ptr<const NameMatcher> m_matcher;
     std::shared_ptr<const TimelineData> m_matcherData; // what m_matcher refers to
     QList<QAction *> m_actions;

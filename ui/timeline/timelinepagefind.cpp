@@ -5,16 +5,12 @@
 
 #include "jobs/jobrunner.h"
 #include "shared/timeformat.h"
+#include "timeline/findbar.h"
 #include "timeline/namematcher.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
 
-#include <QCheckBox>
-#include <QLabel>
-#include <QLineEdit>
 #include <QLocale>
-#include <QTimer>
-#include <QToolButton>
 
 #include <algorithm>
 #include <limits>
@@ -24,13 +20,7 @@ namespace syncscope::ui {
 
 void TimelinePage::focusFind()
 {
-    m_findEdit->setFocus(Qt::ShortcutFocusReason);
-    m_findEdit->selectAll();
-}
-
-void TimelinePage::onFindTextChanged()
-{
-    m_findTimer->start();
+    m_findBar->focusText();
 }
 
 QString TimelinePage::matchCountText(uint64_t n)
@@ -40,24 +30,24 @@ QString TimelinePage::matchCountText(uint64_t n)
 
 QString TimelinePage::findStatusText() const
 {
-    return m_findStatus->text();
+    return m_findBar->status();
 }
 
 void TimelinePage::updateMatcher()
 {
-    m_findTimer->stop();
+    m_findBar->settle();
     m_findRunner->cancel();
     m_matcher.reset();
     m_matcherData.reset();
     m_view->setHighlightedNames(nullptr);
     const auto data = m_view->data();
-    const QString text = m_findEdit->text();
+    const QString text = m_findBar->text();
     if (!data || text.isEmpty()) {
         m_pendingFind = 0;
-        m_findStatus->clear();
+        m_findBar->clearStatus();
         return;
     }
-    const bool regex = m_findRegex->isChecked(), matchCase = m_findCase->isChecked();
+    const bool regex = m_findBar->isRegex(), matchCase = m_findBar->matchCase();
     const uint64_t size = data->summary().events;
     if (size <= m_findSyncLimit) {
         setMatcher(std::make_shared<const NameMatcher>(*data, text, regex, matchCase), data);
@@ -65,7 +55,7 @@ void TimelinePage::updateMatcher()
     }
     // Every string of every rank through a regex, and every event counted: on a
     // job of millions of events that is too long for the GUI thread.
-    m_findStatus->setText(tr("Searching…"));
+    m_findBar->setStatus(tr("Searching…"));
     m_findRunner->start(
         tr("Find"),
         [data, text, regex, matchCase](const ProgressFn &, const CancelToken *cancel) {
@@ -85,9 +75,9 @@ void TimelinePage::setMatcher(std::shared_ptr<const NameMatcher> matcher,
     m_matcher = std::move(matcher);
     m_matcherData = std::move(data);
     if (!m_matcher->isValid()) {
-        m_findStatus->setText(m_matcher->error());
+        m_findBar->setStatus(m_matcher->error());
     } else {
-        m_findStatus->setText(matchCountText(m_matcher->eventCount()));
+        m_findBar->setStatus(matchCountText(m_matcher->eventCount()));
         if (m_matcher->eventCount() > 0)
             m_view->setHighlightedNames(m_matcher->mask());
     }
@@ -100,8 +90,8 @@ void TimelinePage::setMatcher(std::shared_ptr<const NameMatcher> matcher,
 
 void TimelinePage::find(bool forward)
 {
-    if (m_findTimer->isActive() ||
-        (!m_matcher && !m_findRunner->isRunning() && !m_findEdit->text().isEmpty()))
+    if (m_findBar->isChangePending() ||
+        (!m_matcher && !m_findRunner->isRunning() && !m_findBar->text().isEmpty()))
         updateMatcher();
     if (m_findRunner->isRunning()) { // finds once the matcher is built
         m_pendingFind = forward ? 1 : -1;
@@ -139,7 +129,7 @@ void TimelinePage::updateFindOrdinal()
     const TimelineEvent e = m_view->selectedEvent();
     if (!m_matcher || m_matcherData != m_view->data() || !m_matcher->matches(e))
         return;
-    m_findStatus->setText(tr("%1 of %2").arg(QLocale().toString(qulonglong(m_matcher->ordinal(e))),
+    m_findBar->setStatus(tr("%1 of %2").arg(QLocale().toString(qulonglong(m_matcher->ordinal(e))),
                                               QLocale().toString(qulonglong(m_matcher->eventCount()))));
 }
 
