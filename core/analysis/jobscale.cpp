@@ -7,7 +7,7 @@
 #include "analysis/syncreplay.h"
 #include "analysis/windowsearch.h"
 #include "common/error.h"
-#include "common/workerpool.h"
+#include "common/threadsperrun.h"
 
 #include <algorithm>
 #include <functional>
@@ -981,7 +981,7 @@ JobScale jobScaleImpl(const std::vector<RankInput> &input, const ProgressFn &pro
         twins.push_back(replay->twin());
         workers.push_back(twins.back().get());
     }
-    WorkerPool<JobReplay> pool(workers);
+    ThreadsPerRun<JobReplay> pool(workers);
 
     // Rows per rank: waits and last arrivals, and which ranks are critical.
     std::vector<size_t> criticalRanks;

@@ -141,13 +141,13 @@ TEST(Registry, SampleRunCopiesEverything)
         }
 }
 
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 TEST(Fused, OutputDoesNotDependOnTheThreadCount)
 {
     // Large enough for the chunked mask pass and the bucketed permutation.
     const auto in = generateInput(1, 300000, 4, 0.4, 0.1, 8, at::Device(at::kCPU));
-    auto &pool = kernels::ThreadPool::instance();
+    auto &pool = kernels::IntraOpPool::instance();
     const int before = pool.threads();
     pool.setThreads(1);
     const auto one = runVariant("fused", in.features, in.labels, {100000, 0.5, 3});

@@ -1,8 +1,9 @@
 #pragma once
 // The lab on LibTorch: the one implementation of LabInterface
 // (api/labinterface.h), which libsyncscope_lab.so hands out. Each operation is
-// defined where its work is: the facts in lab.cpp, the benchmark in bench.cpp,
-// sampling in samplerun.cpp and capture in capture.cpp. It holds no state.
+// defined where its work is, in a file named torchlab_<work>.cpp: the facts in
+// torchlab.cpp, the benchmark in torchlab_bench.cpp, sampling in
+// torchlab_sample.cpp and capture in torchlab_capture.cpp. It holds no state.
 #include "lab/api/labinterface.h"
 
 namespace syncscope::lab {

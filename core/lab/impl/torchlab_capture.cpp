@@ -4,7 +4,7 @@
 #include "lab/api/capture.h"
 
 #include "common/error.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 #include "lab/impl/sampler.h"
 #include "lab/impl/torchcompat.h"
 #include "lab/api/variants.h"

@@ -1,5 +1,6 @@
-// Registry, validation, input generation and the floor: the lab boundary,
-// where c10::Error becomes syncscope::Error.
+// TorchLab's facts (LibTorch, CUDA, devices, what can run), and what every
+// operation shares: registry, validation, input generation and the floor; the
+// lab boundary, where c10::Error becomes syncscope::Error.
 #include "common/error.h"
 #include "kernels/cpu/fusedsampler.h"
 #include "lab/impl/sampler.h"
@@ -10,7 +11,7 @@
 #include "lab/impl/cudalab.h"
 #endif
 
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 #include <ATen/Parallel.h>
 #include <torch/version.h>
@@ -31,10 +32,10 @@ void torchForRange(int threads, int64_t tasks, const std::function<void(int64_t,
 }
 } // namespace
 
-void useTorchThreadPool()
+void useTorchIntraOpPool()
 {
     static const bool installed = [] {
-        kernels::ThreadPool::instance().setBackend(&torchForRange);
+        kernels::IntraOpPool::instance().setBackend(&torchForRange);
         return true;
     }();
     (void)installed;
@@ -43,21 +44,21 @@ void useTorchThreadPool()
 namespace {
 // Installed before main, so code that reaches the kernels' pool directly
 // (tests, tools) gets the same one pool as the lab's entry points.
-const bool g_torchPoolInstalled = (useTorchThreadPool(), true);
+const bool g_torchPoolInstalled = (useTorchIntraOpPool(), true);
 } // namespace
 
 void checkThreads(int threads)
 {
-    if (threads < 0 || threads > kernels::ThreadPool::kMaxThreads)
-        throw Error("threads must be between 1 and " + std::to_string(kernels::ThreadPool::kMaxThreads) +
+    if (threads < 0 || threads > kernels::IntraOpPool::kMaxThreads)
+        throw Error("threads must be between 1 and " + std::to_string(kernels::IntraOpPool::kMaxThreads) +
                     ", or 0 for all cores (got " + std::to_string(threads) + ")");
 }
 
 int useThreads(int threads)
 {
     checkThreads(threads);
-    useTorchThreadPool();
-    auto &pool = kernels::ThreadPool::instance();
+    useTorchIntraOpPool();
+    auto &pool = kernels::IntraOpPool::instance();
     pool.setThreads(threads);
     at::set_num_threads(pool.threads());
     return pool.threads();
@@ -227,7 +228,7 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
                         const at::Tensor &labels, const SamplerConfig &cfg)
 {
     validateTensors(features, labels, cfg);
-    useTorchThreadPool();
+    useTorchIntraOpPool();
     std::string why;
     if (!torchLab().variantRunnable(name, features.is_cuda() ? "cuda" : "cpu", &why))
         throw Error("cannot run variant '" + name + "': " + why);
@@ -297,7 +298,7 @@ int64_t labelReadPass(const at::Tensor &labels)
         throw Error("CUDA labels in a build without CUDA");
 #endif
     }
-    useTorchThreadPool();
+    useTorchIntraOpPool();
     const at::Tensor lab = labels.contiguous();
     kernels::LabelType type = kernels::LabelType::Int64;
     if (lab.scalar_type() == at::kByte)

@@ -5,7 +5,7 @@
 #include "lab/api/bench.h"
 
 #include "common/error.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 #include "kernels/cpu/fusedsampler.h"
 #include "lab/impl/cancelpoint.h"
 #include "lab/impl/hostalloc.h"
@@ -31,7 +31,7 @@
 
 namespace syncscope::lab {
 
-static_assert(kMaxThreads == kernels::ThreadPool::kMaxThreads, "the lab's thread cap is the pool's");
+static_assert(kMaxThreads == kernels::IntraOpPool::kMaxThreads, "the lab's thread cap is the pool's");
 
 void TorchLab::validateBench(const BenchRequest &r)
 {
