@@ -104,7 +104,7 @@ TEST(Registry, UnknownVariantAndUnavailableDevice)
     std::string why;
     if (!torchLab().cudaAvailable(&why)) {
         r.variant = "static";
-        r.input.device = "cuda";
+        r.input.device = Device::Cuda;
         try {
             torchLab().validateSample(r);
             ADD_FAILURE() << "cuda accepted without CUDA";
@@ -112,8 +112,7 @@ TEST(Registry, UnknownVariantAndUnavailableDevice)
             EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos);
         }
     }
-    r.input.device = "tpu";
-    EXPECT_THROW(torchLab().validateSample(r), Error);
+    EXPECT_THROW(parseDevice("tpu"), Error);
     for (const auto &v : allVariants())
         EXPECT_FALSE(v.description.empty()) << v.name;
 }

@@ -96,18 +96,16 @@ bool TorchLab::cudaAvailable(std::string *why)
 #endif
 }
 
-void TorchLab::checkDevice(const std::string &device)
+void TorchLab::checkDevice(Device device)
 {
-    if (device == "cpu")
+    if (device == Device::Cpu)
         return;
-    if (device != "cuda")
-        throw Error("device must be 'cpu' or 'cuda' (got '" + device + "')");
     std::string why;
     if (!cudaAvailable(&why))
         throw Error("device 'cuda' was requested, but " + why);
 }
 
-bool TorchLab::variantRunnable(const std::string &variant, const std::string &device, std::string *why)
+bool TorchLab::variantRunnable(const std::string &variant, Device device, std::string *why)
 {
     const VariantInfo *info = findVariant(variant);
     if (!info) {
@@ -115,7 +113,7 @@ bool TorchLab::variantRunnable(const std::string &variant, const std::string &de
             *why = "unknown variant '" + variant + "'";
         return false;
     }
-    if (device == "cuda") {
+    if (device == Device::Cuda) {
         std::string reason;
         if (!cudaAvailable(&reason)) {
             if (why)
@@ -137,15 +135,14 @@ bool TorchLab::variantRunnable(const std::string &variant, const std::string &de
     return true;
 }
 
-std::string TorchLab::deviceDescription(const std::string &device)
+std::string TorchLab::deviceDescription(Device device)
 {
-    if (device == "cuda") {
+    if (device == Device::Cuda) {
         std::string why;
         if (!cudaAvailable(&why))
             return "CUDA unavailable: " + why;
-        return "cuda";
     }
-    return "cpu";
+    return deviceName(device);
 }
 
 namespace {
@@ -230,7 +227,7 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
     validateTensors(features, labels, cfg);
     useTorchIntraOpPool();
     std::string why;
-    if (!torchLab().variantRunnable(name, features.is_cuda() ? "cuda" : "cpu", &why))
+    if (!torchLab().variantRunnable(name, features.is_cuda() ? Device::Cuda : Device::Cpu, &why))
         throw Error("cannot run variant '" + name + "': " + why);
     const bool batched = labels.dim() == 2;
     try {

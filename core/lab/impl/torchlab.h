@@ -12,9 +12,9 @@ class TorchLab final : public LabInterface {
 public:
     std::string torchVersion() override;
     bool cudaAvailable(std::string *why) override;
-    std::string deviceDescription(const std::string &device) override;
-    void checkDevice(const std::string &device) override;
-    bool variantRunnable(const std::string &variant, const std::string &device, std::string *why) override;
+    std::string deviceDescription(Device device) override;
+    void checkDevice(Device device) override;
+    bool variantRunnable(const std::string &variant, Device device, std::string *why) override;
 
     void validateBench(const BenchRequest &request) override;
     BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,
