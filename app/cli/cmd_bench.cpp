@@ -85,7 +85,7 @@ void registerBench(CLI::App &app, int &exitCode)
                     if (req.variants[i] == req.variants[j])
                         throw Error("--variants lists '" + req.variants[i] +
                                     "' twice; name each variant once");
-            req.device = o->device;
+            req.device = lab::parseDevice(o->device);
             req.warmup = o->warmup;
             req.iters = o->iters;
             req.seed = o->seed;

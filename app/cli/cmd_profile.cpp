@@ -41,7 +41,7 @@ void registerProfile(CLI::App &app, int &exitCode)
             lab::CaptureRequest r;
             r.variant = o->variant;
             r.point = o->point(parseCount(o->n, "--n"));
-            r.device = o->device;
+            r.device = lab::parseDevice(o->device);
             r.steps = o->steps;
             r.warmup = o->warmup;
             r.seed = o->seed;

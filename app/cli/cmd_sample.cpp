@@ -142,7 +142,7 @@ void registerSample(CLI::App &app, int &exitCode)
             r.input.posFrac = o->posFrac;
             r.input.ignoreFrac = o->ignoreFrac;
             r.input.seed = o->seed;
-            r.input.device = o->device;
+            r.input.device = lab::parseDevice(o->device);
             r.targetPosFraction = o->targetPos;
             r.seed = o->seed;
             checkOutputs({}, {{"--json", o->json}});
@@ -155,7 +155,7 @@ void registerSample(CLI::App &app, int &exitCode)
             j.key("batch", true);
             j.scalar(run.batch);
             j.key("device");
-            j.scalar(r.input.device);
+            j.scalar(lab::deviceName(r.input.device));
             j.key("dim");
             j.scalar(run.dim);
             j.key("ignore_frac");

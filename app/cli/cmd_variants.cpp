@@ -32,8 +32,10 @@ void registerVariants(CLI::App &app, int &exitCode)
                                      {"description", v.description},
                                      {"native_batch", v.nativeBatch},
                                      {"sync_free", v.syncFree},
-                                     {"cpu", lab.variantRunnable(v.name, "cpu", &whyCpu)},
-                                     {"cuda", lab.variantRunnable(v.name, "cuda", &whyGpu)}};
+                                     {lab::deviceName(lab::Device::Cpu),
+                                      lab.variantRunnable(v.name, lab::Device::Cpu, &whyCpu)},
+                                     {lab::deviceName(lab::Device::Cuda),
+                                      lab.variantRunnable(v.name, lab::Device::Cuda, &whyGpu)}};
                     o["capturable"] = v.capturable;
                     if (!v.capturable)
                         o["not_capturable_reason"] = v.notCapturableReason;
@@ -50,8 +52,8 @@ void registerVariants(CLI::App &app, int &exitCode)
                       << (cuda ? "available" : "unavailable (" + whyCuda + ")") << "\n\n";
             for (const auto &v : lab::allVariants()) {
                 std::string why;
-                const bool cpu = lab.variantRunnable(v.name, "cpu", &why);
-                const bool gpu = lab.variantRunnable(v.name, "cuda", nullptr);
+                const bool cpu = lab.variantRunnable(v.name, lab::Device::Cpu, &why);
+                const bool gpu = lab.variantRunnable(v.name, lab::Device::Cuda, nullptr);
                 std::cout << "  " << v.name << std::string(v.name.size() < 14 ? 14 - v.name.size() : 1, ' ')
                           << "[" << (cpu ? "cpu" : "   ") << (gpu ? " cuda" : "     ") << "]  "
                           << v.description << "\n";

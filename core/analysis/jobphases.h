@@ -9,7 +9,7 @@
 // position among the inputs.
 #include "analysis/jobreplay.h"
 #include "analysis/jobscale.h"
-#include "common/workerpool.h"
+#include "common/threadsperrun.h"
 
 #include <cstdint>
 #include <functional>
@@ -109,7 +109,7 @@ void waitFigures(const std::vector<Coupled> &coupled, const PartsOf &parts, std:
 // What the replays after the job's own share: the workers, the measured job
 // and its clocks, and a tick once per task.
 struct ReplayContext {
-    WorkerPool<JobReplay> &pool;
+    ThreadsPerRun<JobReplay> &pool;
     const std::vector<TimeNs> &offset;
     TimeNs jobEnd;
     std::function<void(const char *)> tick;

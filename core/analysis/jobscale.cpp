@@ -145,7 +145,7 @@ JobScale runJobScale(const std::vector<RankInput> &input, const ProgressFn &prog
         twins.push_back(replay->twin());
         workers.push_back(twins.back().get());
     }
-    WorkerPool<JobReplay> pool(workers);
+    ThreadsPerRun<JobReplay> pool(workers);
     const ReplayContext ctx{pool, offset, measured.end, tick};
 
     waitFigures(coupled, parts, job.rankRows);

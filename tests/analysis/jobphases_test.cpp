@@ -316,7 +316,7 @@ TEST(JobPhases, ReplaysOfRanksSourcesAndSteps)
     LateJob job;
     const std::vector<Coupled> &coupled = job.collectives.coupled;
     JobReplay replay(job.ranks.ranks, coupled, job.measured.last, nullptr);
-    WorkerPool<JobReplay> pool({&replay});
+    ThreadsPerRun<JobReplay> pool({&replay});
     std::vector<std::string> ticks;
     const ReplayContext ctx{pool, job.clocks.offset, job.measured.end, [&](const char *w) { ticks.push_back(w); }};
     // Without all of rank 0's calls: nothing (it is not last); rank 1's: 70.

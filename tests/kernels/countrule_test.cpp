@@ -51,7 +51,7 @@ TEST(CountRule, TargetIsFloorOfKTimesF)
 // The permutation behind the fused sampler's output order. Above 2^16 items it
 // switches to the bucketed (Rao-Sandelius) form; both must be exact.
 #include "kernels/cpu/permutation.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 #include <algorithm>
 #include <cmath>
@@ -81,7 +81,7 @@ TEST(RandomPermutation, IsAPermutationForEverySize)
 
 TEST(RandomPermutation, SameForAnyThreadCount)
 {
-    auto &pool = syncscope::kernels::ThreadPool::instance();
+    auto &pool = syncscope::kernels::IntraOpPool::instance();
     const int before = pool.threads();
     std::vector<int64_t> a(200000), b(200000), c(200000);
     pool.setThreads(1);

@@ -6,7 +6,7 @@
 // the caller, and the count may change while runs are in flight.
 #include "kernels/cpu/fusedsampler.h"
 #include "kernels/cpu/permutation.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 #include <gtest/gtest.h>
 
@@ -20,7 +20,7 @@
 #include <thread>
 #include <vector>
 
-using syncscope::kernels::ThreadPool;
+using syncscope::kernels::IntraOpPool;
 namespace k = syncscope::kernels;
 
 namespace {
@@ -40,13 +40,13 @@ class KernelThreads : public ::testing::Test {
 protected:
     void SetUp() override
     {
-        ThreadPool::instance().setBackend(&threadForRange);
-        m_before = ThreadPool::instance().threads();
+        IntraOpPool::instance().setBackend(&threadForRange);
+        m_before = IntraOpPool::instance().threads();
     }
     void TearDown() override
     {
-        ThreadPool::instance().setThreads(m_before);
-        ThreadPool::instance().setBackend(nullptr);
+        IntraOpPool::instance().setThreads(m_before);
+        IntraOpPool::instance().setBackend(nullptr);
     }
     int m_before = 1;
 };
@@ -74,7 +74,7 @@ Sampled sampleWithThreads(int threads)
                 features[static_cast<size_t>((b * n + i) * rowBytes + c)] =
                     static_cast<uint8_t>((i >> (c % 3 * 8)) + b * 31 + c);
         }
-    ThreadPool::instance().setThreads(threads);
+    IntraOpPool::instance().setThreads(threads);
     Sampled out;
     out.indices.resize(batch * k);
     out.labels.resize(batch * k);
@@ -106,9 +106,9 @@ Sampled sampleWithThreads(int threads)
 // the rest of this file would prove nothing about races).
 TEST_F(KernelThreads, TasksRunOnSeveralThreads)
 {
-    ThreadPool::instance().setThreads(4);
+    IntraOpPool::instance().setThreads(4);
     std::vector<std::thread::id> ids(8);
-    ThreadPool::instance().run(8, [&](int t) { ids[static_cast<size_t>(t)] = std::this_thread::get_id(); });
+    IntraOpPool::instance().run(8, [&](int t) { ids[static_cast<size_t>(t)] = std::this_thread::get_id(); });
     std::sort(ids.begin(), ids.end());
     EXPECT_GE(std::unique(ids.begin(), ids.end()) - ids.begin(), 2);
 }
@@ -132,9 +132,9 @@ TEST_F(KernelThreads, PermutationIsTheSameParallelOrNot)
 {
     constexpr int64_t n = 300000; // above the bucketed (parallel) threshold
     std::vector<int64_t> serial(n), parallel(n);
-    ThreadPool::instance().setThreads(1);
+    IntraOpPool::instance().setThreads(1);
     k::randomPermutation(serial.data(), n, 99, 3, false);
-    ThreadPool::instance().setThreads(4);
+    IntraOpPool::instance().setThreads(4);
     k::randomPermutation(parallel.data(), n, 99, 3, true);
     EXPECT_EQ(parallel, serial);
     std::vector<int64_t> sorted = parallel;
@@ -148,7 +148,7 @@ TEST_F(KernelThreads, LabelReadPassCountsEveryPositiveOnce)
     std::vector<int32_t> labels(1 << 20);
     for (size_t i = 0; i < labels.size(); ++i)
         labels[i] = (i % 5 == 0) ? 1 : 0;
-    ThreadPool::instance().setThreads(4);
+    IntraOpPool::instance().setThreads(4);
     EXPECT_EQ(k::labelReadPassCpu(labels.data(), k::LabelType::Int32, static_cast<int64_t>(labels.size())),
               static_cast<int64_t>((labels.size() + 4) / 5));
 }
@@ -157,11 +157,11 @@ TEST_F(KernelThreads, LabelReadPassCountsEveryPositiveOnce)
 // keeps working afterwards.
 TEST_F(KernelThreads, ThrowingTasksReachTheCaller)
 {
-    ThreadPool::instance().setThreads(4);
+    IntraOpPool::instance().setThreads(4);
     std::atomic<int> running{0};
     int runningAtCatch = -1;
     try {
-        ThreadPool::instance().run(32, [&](int t) {
+        IntraOpPool::instance().run(32, [&](int t) {
             ++running;
             std::this_thread::yield();
             --running;
@@ -175,7 +175,7 @@ TEST_F(KernelThreads, ThrowingTasksReachTheCaller)
     }
     EXPECT_EQ(runningAtCatch, 0);
     std::atomic<int> sum{0};
-    ThreadPool::instance().run(8, [&](int t) { sum += t; });
+    IntraOpPool::instance().run(8, [&](int t) { sum += t; });
     EXPECT_EQ(sum.load(), 28);
 }
 
@@ -186,8 +186,8 @@ TEST_F(KernelThreads, CountChangesWhileKernelsRun)
     std::atomic<int> bad{0};
     std::thread setter([&] {
         for (int i = 0; !stop.load(); ++i) {
-            ThreadPool::instance().setThreads(1 + i % 4);
-            const int t = ThreadPool::instance().threads();
+            IntraOpPool::instance().setThreads(1 + i % 4);
+            const int t = IntraOpPool::instance().threads();
             if (t < 1 || t > 4)
                 ++bad;
             std::this_thread::yield();
@@ -199,7 +199,7 @@ TEST_F(KernelThreads, CountChangesWhileKernelsRun)
             static_cast<int64_t>(labels.size()))
             ++bad;
         std::vector<std::atomic<int>> hits(16);
-        ThreadPool::instance().run(16, [&](int t) { ++hits[static_cast<size_t>(t)]; });
+        IntraOpPool::instance().run(16, [&](int t) { ++hits[static_cast<size_t>(t)]; });
         for (auto &h : hits)
             if (h.load() != 1)
                 ++bad;

@@ -32,7 +32,7 @@ OrderResult orderAtOnePercent(const std::string &variant)
 {
     SampleRequest r;
     r.variant = variant;
-    r.input = {10000, 1, 1, 0.01, 0.0, 7, "cpu"};
+    r.input = {10000, 1, 1, 0.01, 0.0, 7, Device::Cpu};
     r.k = 1000;
     r.seed = 77;
     const auto st = torchLab().runDistribution(r, 100, nullptr, nullptr);
@@ -57,7 +57,7 @@ TEST(ArticleStatic, IsAReferenceOutsideTheContractTests)
     const auto names = test::cpuVariants();
     EXPECT_EQ(std::find(names.begin(), names.end(), kArticle), names.end());
     EXPECT_NE(std::find(names.begin(), names.end(), "static"), names.end());
-    EXPECT_TRUE(torchLab().variantRunnable(kArticle, "cpu", nullptr));
+    EXPECT_TRUE(torchLab().variantRunnable(kArticle, Device::Cpu, nullptr));
 }
 
 // Defect 1: gather(input, -2, idxs.unsqueeze(-1)) returns [B, K, 1], column 0

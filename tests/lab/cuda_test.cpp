@@ -64,7 +64,7 @@ TEST(CudaRequest, RefusedWithOneSentenceWhereCudaIsMissing)
     if (torchLab().cudaAvailable(&why))
         GTEST_SKIP() << "CUDA is available here; the refusal cannot be observed";
     try {
-        torchLab().checkDevice("cuda");
+        torchLab().checkDevice(Device::Cuda);
         FAIL() << "cuda accepted without CUDA";
     } catch (const Error &e) {
         const std::string msg = e.what();
@@ -73,16 +73,16 @@ TEST(CudaRequest, RefusedWithOneSentenceWhereCudaIsMissing)
         EXPECT_NE(msg.find(why), std::string::npos) << msg;
     }
     SampleRequest r;
-    r.input.device = "cuda";
+    r.input.device = Device::Cuda;
     EXPECT_THROW(torchLab().validateSample(r), Error);
     BenchRequest b;
     b.variants = {"fused"};
     b.points = {BenchPoint{}};
-    b.device = "cuda";
+    b.device = Device::Cuda;
     EXPECT_THROW(torchLab().runBench(b, nullptr, nullptr), Error);
     for (const auto &v : allVariants()) {
         std::string reason;
-        EXPECT_FALSE(torchLab().variantRunnable(v.name, "cuda", &reason)) << v.name;
+        EXPECT_FALSE(torchLab().variantRunnable(v.name, Device::Cuda, &reason)) << v.name;
         EXPECT_TRUE(oneSentence(reason)) << v.name << ": " << reason;
     }
 }
@@ -98,7 +98,7 @@ TEST(CudaRegistry, NaiveIsReportedAsNotCapturable)
     EXPECT_TRUE(graph->needsCuda);
     EXPECT_TRUE(graph->capturable);
     std::string why;
-    EXPECT_FALSE(torchLab().variantRunnable("static-graph", "cpu", &why));
+    EXPECT_FALSE(torchLab().variantRunnable("static-graph", Device::Cpu, &why));
     EXPECT_NE(why.find("CUDA"), std::string::npos) << why;
 }
 
@@ -146,13 +146,13 @@ TEST_P(CudaVariant, SameSeedSameOutputDifferentSeedDifferentOutput)
 TEST_P(CudaVariant, EveryEligibleItemIsEquallyLikely)
 {
     SKIP_WITHOUT_CUDA();
-    syncscope::test::expectUniformSelection(GetParam(), "cuda", 2000);
+    syncscope::test::expectUniformSelection(GetParam(), Device::Cuda, 2000);
 }
 
 TEST_P(CudaVariant, PositivesAreUniformOverOutputPositionsAtStrongImbalance)
 {
     SKIP_WITHOUT_CUDA();
-    syncscope::test::expectUniformOrderAtImbalance(GetParam(), "cuda");
+    syncscope::test::expectUniformOrderAtImbalance(GetParam(), Device::Cuda);
 }
 
 TEST_P(CudaVariant, OutOfMemoryIsOneClearSentence)
@@ -192,7 +192,7 @@ TEST(CudaBench, FillsEventTimingSyncsPeakMemoryAndBothFloors)
     p.k = 2000;
     p.batch = 2;
     req.points = {p};
-    req.device = "cuda";
+    req.device = Device::Cuda;
     req.warmup = 3;
     req.iters = 5;
     const auto rep = torchLab().runBench(req, nullptr, nullptr);

@@ -35,12 +35,12 @@ TEST(ChiSquare, SurvivalMatchesTables)
 
 TEST_P(VariantStats, EveryEligibleItemIsEquallyLikely)
 {
-    syncscope::test::expectUniformSelection(GetParam(), "cpu", 4000);
+    syncscope::test::expectUniformSelection(GetParam(), Device::Cpu, 4000);
 }
 
 TEST_P(VariantStats, PositivesAreUniformOverOutputPositionsAtStrongImbalance)
 {
-    syncscope::test::expectUniformOrderAtImbalance(GetParam(), "cpu");
+    syncscope::test::expectUniformOrderAtImbalance(GetParam(), Device::Cpu);
 }
 
 TEST_P(VariantStats, BatchedRowsEqualPerRowRunsInLaw)
@@ -93,7 +93,7 @@ TEST_P(VariantStats, LargeOutputsKeepAUniformOrder)
     // parallel chunks are in play. Positives' output slots, 100 bins, dof 99.
     SampleRequest r;
     r.variant = GetParam();
-    r.input = {200000, 1, 1, 0.01, 0.0, 3, "cpu"};
+    r.input = {200000, 1, 1, 0.01, 0.0, 3, Device::Cpu};
     r.k = 100000;
     r.seed = 500;
     const int64_t runs = 20, bins = 100;

@@ -104,7 +104,7 @@ TEST(Registry, UnknownVariantAndUnavailableDevice)
     std::string why;
     if (!torchLab().cudaAvailable(&why)) {
         r.variant = "static";
-        r.input.device = "cuda";
+        r.input.device = Device::Cuda;
         try {
             torchLab().validateSample(r);
             ADD_FAILURE() << "cuda accepted without CUDA";
@@ -112,8 +112,7 @@ TEST(Registry, UnknownVariantAndUnavailableDevice)
             EXPECT_NE(std::string(e.what()).find("cuda"), std::string::npos);
         }
     }
-    r.input.device = "tpu";
-    EXPECT_THROW(torchLab().validateSample(r), Error);
+    EXPECT_THROW(parseDevice("tpu"), Error);
     for (const auto &v : allVariants())
         EXPECT_FALSE(v.description.empty()) << v.name;
 }
@@ -141,13 +140,13 @@ TEST(Registry, SampleRunCopiesEverything)
         }
 }
 
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 TEST(Fused, OutputDoesNotDependOnTheThreadCount)
 {
     // Large enough for the chunked mask pass and the bucketed permutation.
     const auto in = generateInput(1, 300000, 4, 0.4, 0.1, 8, at::Device(at::kCPU));
-    auto &pool = kernels::ThreadPool::instance();
+    auto &pool = kernels::IntraOpPool::instance();
     const int before = pool.threads();
     pool.setThreads(1);
     const auto one = runVariant("fused", in.features, in.labels, {100000, 0.5, 3});

@@ -14,7 +14,7 @@ inline std::vector<std::string> cpuVariants()
 {
     std::vector<std::string> v;
     for (const auto &info : lab::allVariants())
-        if (!info.reference && lab::torchLab().variantRunnable(info.name, "cpu", nullptr))
+        if (!info.reference && lab::torchLab().variantRunnable(info.name, lab::Device::Cpu, nullptr))
             v.push_back(info.name);
     return v;
 }
@@ -33,7 +33,7 @@ constexpr double kStatAlpha = 1e-4;
 
 // N = 40, K = 10, B = 2, with ignored labels: every eligible item equally
 // likely, a uniform output order, ignored items never picked.
-inline void expectUniformSelection(const std::string &variant, const std::string &device, int64_t runs)
+inline void expectUniformSelection(const std::string &variant, lab::Device device, int64_t runs)
 {
     lab::SampleRequest r;
     r.variant = variant;
@@ -51,7 +51,7 @@ inline void expectUniformSelection(const std::string &variant, const std::string
 
 // N = 10000, K = 1000, 1% positives: the article's static sampler puts the
 // positives at mean output position ~914 instead of 499.5.
-inline void expectUniformOrderAtImbalance(const std::string &variant, const std::string &device)
+inline void expectUniformOrderAtImbalance(const std::string &variant, lab::Device device)
 {
     lab::SampleRequest r;
     r.variant = variant;

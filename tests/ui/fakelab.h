@@ -47,19 +47,20 @@ public:
             *why = "the fake lab has no CUDA";
         return false;
     }
-    std::string deviceDescription(const std::string &device) override
+    std::string deviceDescription(lab::Device device) override
     {
-        return device == "cpu" ? "fake CPU" : "unavailable";
+        return device == lab::Device::Cpu ? "fake CPU" : "unavailable";
     }
-    void checkDevice(const std::string &device) override
+    void checkDevice(lab::Device device) override
     {
-        if (device != "cpu")
-            throw Error("device '" + device + "' was requested, but the fake lab runs on the CPU only");
+        if (device != lab::Device::Cpu)
+            throw Error(std::string("device '") + lab::deviceName(device) +
+                        "' was requested, but the fake lab runs on the CPU only");
     }
-    bool variantRunnable(const std::string &variant, const std::string &device, std::string *why) override
+    bool variantRunnable(const std::string &variant, lab::Device device, std::string *why) override
     {
         const lab::VariantInfo *v = lab::findVariant(variant);
-        std::string reason = !v ? "unknown variant" : device != "cpu" ? "the fake lab has no CUDA"
+        std::string reason = !v ? "unknown variant" : device != lab::Device::Cpu ? "the fake lab has no CUDA"
                                                      : v->needsCuda ? "it needs CUDA" : "";
         if (why)
             *why = reason;
@@ -92,7 +93,7 @@ public:
             m_bench.push_back(r);
         }
         lab::BenchReport out;
-        out.device = r.device;
+        out.device = lab::deviceName(r.device);
         out.torchVersion = torchVersion();
         out.threads = 1;
         out.warmup = r.warmup;
@@ -115,7 +116,7 @@ public:
                 lab::BenchResult x;
                 x.variant = v;
                 x.point = p;
-                x.device = r.device;
+                x.device = out.device;
                 x.iters = r.iters;
                 x.stats.medianMs = x.stats.meanMs = medianMs(v, p);
                 x.stats.minMs = x.stats.p5Ms = 0.9 * x.stats.medianMs;

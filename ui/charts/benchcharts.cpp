@@ -649,7 +649,7 @@ QChart *measuredChart(const lab::BenchReport &report, const lab::BenchPoint &poi
     }
     if (items.empty()) {
         const QString what = syncs ? QStringLiteral("Syncs per step") : QStringLiteral("Peak device memory");
-        return fail(why, report.device == "cpu"
+        return fail(why, report.device == lab::deviceName(lab::Device::Cpu)
                              ? QStringLiteral("%1: not measured on CPU.").arg(what)
                              : QStringLiteral("%1: not measured in these results.").arg(what)),
                nullptr;

@@ -267,7 +267,7 @@ std::optional<lab::SampleRequest> DistributionPage::request(QString *error)
     r.input.posFrac = m_posFrac->value();
     r.input.ignoreFrac = m_ignoreFrac->value();
     r.input.seed = static_cast<uint64_t>(m_inputSeed->value());
-    r.input.device = m_device->currentData().toString().toStdString();
+    r.input.device = lab::parseDevice(m_device->currentData().toString().toStdString());
     r.k = m_k->value();
     r.targetPosFraction = m_targetFrac->value();
     r.seed = static_cast<uint64_t>(m_seed->value());
@@ -313,7 +313,7 @@ void DistributionPage::setRequest(const lab::SampleRequest &r, int64_t runs)
     const int v = m_variant->findText(QString::fromStdString(r.variant));
     if (v >= 0)
         m_variant->setCurrentIndex(v);
-    const int d = m_device->findData(QString::fromStdString(r.input.device));
+    const int d = m_device->findData(QString::fromLatin1(lab::deviceName(r.input.device)));
     if (d >= 0 && m_device->model()->index(d, 0).flags().testFlag(Qt::ItemIsEnabled))
         m_device->setCurrentIndex(d);
     m_n->setValue(int(std::min<int64_t>(r.input.n, m_n->maximum())));

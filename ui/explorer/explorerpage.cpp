@@ -363,7 +363,7 @@ void ExplorerPage::startBench(const lab::BenchRequest &request, const QString &l
     m_params->save(settings);
     m_pendingLabel = QStringLiteral("#%1 %2 · %3")
                          .arg(m_model->runCount() + 1)
-                         .arg(label, QString::fromStdString(request.device));
+                         .arg(label, QString::fromLatin1(lab::deviceName(request.device)));
     // Point by point, each finished point kept where cancel() finds it: a
     // sweep cancelled half-way keeps the points it measured. Each point gets
     // the seed runBench gives it within the whole request, so its inputs are
@@ -418,7 +418,7 @@ QString capturePath(const lab::CaptureRequest &capture, QString *error)
     const QString fileName = QStringLiteral("%1-%2-%3-n%4.json.gz")
                                  .arg(QDateTime::currentDateTime().toString(QStringLiteral("yyyyMMdd-HHmmss-zzz")),
                                       QString::fromStdString(capture.variant),
-                                      QString::fromStdString(capture.device))
+                                      QString::fromLatin1(lab::deviceName(capture.device)))
                                  .arg(capture.point.n);
     return QDir(dir).filePath(fileName);
 }

@@ -357,7 +357,7 @@ QStringList ParamsForm::validate()
         variantError = tr("Choose at least one variant.");
     for (const QString &v : variants) {
         std::string why;
-        if (!m_lab.variantRunnable(v.toStdString(), device().toStdString(), &why)) {
+        if (!m_lab.variantRunnable(v.toStdString(), lab::parseDevice(device().toStdString()), &why)) {
             variantError = tr("%1 cannot run on %2: %3.").arg(v, device(), QString::fromStdString(why));
             break;
         }
@@ -413,7 +413,7 @@ std::optional<lab::BenchRequest> ParamsForm::pointRequest(QString *error)
     r.points.push_back(*basePoint(nullptr));
     for (const QString &v : checkedVariants())
         r.variants.push_back(v.toStdString());
-    r.device = device().toStdString();
+    r.device = lab::parseDevice(device().toStdString());
     r.warmup = m_warmup->value();
     r.iters = m_iters->value();
     r.seed = static_cast<uint64_t>(*parseCount(field("seed")->text()));

@@ -13,7 +13,7 @@
 #include "kernels/countrule.h"
 #include "kernels/cpu/permutation.h"
 #include "kernels/cpu/rng.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 #include <algorithm>
 #include <cstring>
@@ -337,7 +337,7 @@ template <typename Fn> void forTasks(bool parallel, int tasks, Fn &&fn)
 {
     if (parallel && tasks > 1) {
         const std::function<void(int)> f = fn;
-        ThreadPool::instance().run(tasks, f);
+        IntraOpPool::instance().run(tasks, f);
     } else {
         for (int t = 0; t < tasks; ++t)
             fn(t);
@@ -445,10 +445,10 @@ void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
 
 template <typename T> void sampleAll(const FusedSamplerArgs &a)
 {
-    const int threads = ThreadPool::instance().threads();
+    const int threads = IntraOpPool::instance().threads();
     if (a.batch >= threads && a.batch > 1) {
         // rows are the parallel unit; each row runs on one thread
-        ThreadPool::instance().run(static_cast<int>(std::min<int64_t>(a.batch, threads * 4)),
+        IntraOpPool::instance().run(static_cast<int>(std::min<int64_t>(a.batch, threads * 4)),
                                    [&](int task) {
                                        thread_local RowScratch scratch;
                                        const int tasks = static_cast<int>(
@@ -466,7 +466,7 @@ template <typename T> void sampleAll(const FusedSamplerArgs &a)
 
 template <typename T> int64_t countOnes(const T *lab, int64_t count)
 {
-    const int threads = ThreadPool::instance().threads();
+    const int threads = IntraOpPool::instance().threads();
     const int chunks = (threads > 1 && count >= kMinParallelLabels) ? threads : 1;
     std::vector<int64_t> partial(chunks, 0);
     forTasks(chunks > 1, chunks, [&](int c) {
@@ -550,7 +550,7 @@ template <typename T> int64_t gatherFloorT(const GatherFloorArgs &a)
 {
     const T *lab = static_cast<const T *>(a.labels);
     const int64_t labels = a.batch * a.n, items = a.batch * a.k;
-    const int threads = ThreadPool::instance().threads();
+    const int threads = IntraOpPool::instance().threads();
     const int tasks = (threads > 1 && labels >= kMinParallelLabels) ? threads : 1;
     std::vector<int64_t> partial(static_cast<size_t>(tasks), 0);
     forTasks(tasks > 1, tasks, [&](int t) {

@@ -31,7 +31,7 @@ struct FusedSamplerArgs {
     int64_t *outValid = nullptr;
 };
 
-// Runs on the shared ThreadPool. Deterministic for a seed, whatever the thread count.
+// Runs on the shared IntraOpPool. Deterministic for a seed, whatever the thread count.
 void fusedSampleCpu(const FusedSamplerArgs &args);
 
 // Sampling into outputs the caller allocated is the same call: the args name

@@ -1,7 +1,7 @@
 #include "kernels/cpu/permutation.h"
 
 #include "kernels/cpu/rng.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 #include <algorithm>
 #include <array>
@@ -32,7 +32,7 @@ void fisherYates(int64_t *a, int64_t n, Xoshiro256 &rng)
 void runTasks(bool parallel, int tasks, const std::function<void(int)> &fn)
 {
     if (parallel && tasks > 1)
-        ThreadPool::instance().run(tasks, fn);
+        IntraOpPool::instance().run(tasks, fn);
     else
         for (int t = 0; t < tasks; ++t)
             fn(t);

@@ -3,6 +3,7 @@
 // parameter points, warm-up, timed steps on rotated inputs, per-step
 // statistics and the floors. Torch-free.
 #include "common/progress.h"
+#include "lab/api/device.h"
 #include "lab/api/labstats.h"
 
 #include <cstddef>
@@ -29,7 +30,7 @@ inline constexpr int kMaxThreads = 256;
 struct BenchRequest {
     std::vector<std::string> variants;
     std::vector<BenchPoint> points;
-    std::string device = "cpu";
+    Device device = Device::Cpu;
     int warmup = 5;
     int iters = 50;
     uint64_t seed = 0;
@@ -48,7 +49,7 @@ inline uint64_t pointSeed(uint64_t requestSeed, size_t point)
 struct BenchResult {
     std::string variant;
     BenchPoint point;
-    std::string device;
+    std::string device; // deviceName() of the request's; as read from a saved file
     StepStats stats;
     int iters = 0;
     double floorMs = 0;                    // one read pass over the same labels
@@ -65,7 +66,7 @@ struct BenchResult {
 };
 
 struct BenchReport {
-    std::string device;
+    std::string device; // deviceName() of the request's; as read from a saved file
     std::string torchVersion;
     int threads = 0;
     // The request's warm-up steps and seed (each result's `iters` is its timed

@@ -14,7 +14,7 @@ namespace syncscope::lab {
 struct CaptureRequest {
     std::string variant = "naive";
     BenchPoint point;
-    std::string device = "cpu";
+    Device device = Device::Cpu;
     int steps = 5;
     int warmup = 2; // untraced steps first, so one-time set-up stays out of the trace
     uint64_t seed = 0;

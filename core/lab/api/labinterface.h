@@ -13,13 +13,14 @@
 #include "common/progress.h"
 #include "lab/api/bench.h"
 #include "lab/api/capture.h"
+#include "lab/api/device.h"
 #include "lab/api/samplerun.h"
 
 #include <string>
 
 namespace syncscope::lab {
 
-inline constexpr int kLabInterfaceVersion = 1;
+inline constexpr int kLabInterfaceVersion = 2;
 
 class LabInterface {
 public:
@@ -29,11 +30,12 @@ public:
     virtual std::string torchVersion() = 0;
     // Whether CUDA is usable; if not, why (one sentence).
     virtual bool cudaAvailable(std::string *why) = 0;
-    virtual std::string deviceDescription(const std::string &device) = 0;
-    // Throws syncscope::Error with one sentence unless `device` is "cpu" or a usable "cuda".
-    virtual void checkDevice(const std::string &device) = 0;
-    // Whether `variant` (variants.h) can run on `device` ("cpu" or "cuda") here; if not, why.
-    virtual bool variantRunnable(const std::string &variant, const std::string &device, std::string *why) = 0;
+    virtual std::string deviceDescription(Device device) = 0;
+    // Throws syncscope::Error with one sentence unless `device` is usable here
+    // (the CPU always is; CUDA where this LibTorch has it and a device is visible).
+    virtual void checkDevice(Device device) = 0;
+    // Whether `variant` (variants.h) can run on `device` here; if not, why.
+    virtual bool variantRunnable(const std::string &variant, Device device, std::string *why) = 0;
 
     // The work itself. Each throws syncscope::Error (one sentence) for a bad
     // request or a failure, and syncscope::Cancelled once `cancel` is set.

@@ -3,6 +3,7 @@
 // (LabInterface::runSample), and many of them (runDistribution): what the
 // CLI's `sample` command and the desktop app's Distribution page consume.
 #include "common/progress.h"
+#include "lab/api/device.h"
 
 #include <cstdint>
 #include <string>
@@ -17,7 +18,7 @@ struct InputSpec {
     double posFrac = 0.5;    // P(label == 1)
     double ignoreFrac = 0.0; // P(label == -1); the rest are 0
     uint64_t seed = 0;
-    std::string device = "cpu";
+    Device device = Device::Cpu;
 };
 
 struct SampleRequest {

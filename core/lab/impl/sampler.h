@@ -80,7 +80,7 @@ GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFr
 
 // The CPU kernels run on LibTorch's intra-op pool (one pool per process);
 // every lab entry point calls this first.
-void useTorchThreadPool();
+void useTorchIntraOpPool();
 // Throws syncscope::Error (one sentence) unless 0 <= threads <= the kernels' cap.
 void checkThreads(int threads);
 // Validates, then gives the kernels and ATen's ops on this thread the same

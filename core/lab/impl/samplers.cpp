@@ -258,7 +258,7 @@ void sampleFusedInto(const at::Tensor &features, const at::Tensor &labels, const
     validateTensors(features, labels, cfg);
     if (labels.is_cuda())
         throw Error("sampling into caller outputs runs on the CPU only (the labels are on CUDA)");
-    useTorchThreadPool();
+    useTorchIntraOpPool();
     // No views or copies on the hot path: the kernel reads the (batched or
     // unbatched) inputs in place when they are contiguous.
     const bool batched = labels.dim() == 2;

@@ -1,8 +1,9 @@
 #pragma once
 // The lab on LibTorch: the one implementation of LabInterface
 // (api/labinterface.h), which libsyncscope_lab.so hands out. Each operation is
-// defined where its work is: the facts in lab.cpp, the benchmark in bench.cpp,
-// sampling in samplerun.cpp and capture in capture.cpp. It holds no state.
+// defined where its work is, in a file named torchlab_<work>.cpp: the facts in
+// torchlab.cpp, the benchmark in torchlab_bench.cpp, sampling in
+// torchlab_sample.cpp and capture in torchlab_capture.cpp. It holds no state.
 #include "lab/api/labinterface.h"
 
 namespace syncscope::lab {
@@ -11,9 +12,9 @@ class TorchLab final : public LabInterface {
 public:
     std::string torchVersion() override;
     bool cudaAvailable(std::string *why) override;
-    std::string deviceDescription(const std::string &device) override;
-    void checkDevice(const std::string &device) override;
-    bool variantRunnable(const std::string &variant, const std::string &device, std::string *why) override;
+    std::string deviceDescription(Device device) override;
+    void checkDevice(Device device) override;
+    bool variantRunnable(const std::string &variant, Device device, std::string *why) override;
 
     void validateBench(const BenchRequest &request) override;
     BenchReport runBench(const BenchRequest &request, const ProgressFn &progress,

@@ -1,5 +1,6 @@
-// Registry, validation, input generation and the floor: the lab boundary,
-// where c10::Error becomes syncscope::Error.
+// TorchLab's facts (LibTorch, CUDA, devices, what can run), and what every
+// operation shares: registry, validation, input generation and the floor; the
+// lab boundary, where c10::Error becomes syncscope::Error.
 #include "common/error.h"
 #include "kernels/cpu/fusedsampler.h"
 #include "lab/impl/sampler.h"
@@ -10,7 +11,7 @@
 #include "lab/impl/cudalab.h"
 #endif
 
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 #include <ATen/Parallel.h>
 #include <torch/version.h>
@@ -31,10 +32,10 @@ void torchForRange(int threads, int64_t tasks, const std::function<void(int64_t,
 }
 } // namespace
 
-void useTorchThreadPool()
+void useTorchIntraOpPool()
 {
     static const bool installed = [] {
-        kernels::ThreadPool::instance().setBackend(&torchForRange);
+        kernels::IntraOpPool::instance().setBackend(&torchForRange);
         return true;
     }();
     (void)installed;
@@ -43,21 +44,21 @@ void useTorchThreadPool()
 namespace {
 // Installed before main, so code that reaches the kernels' pool directly
 // (tests, tools) gets the same one pool as the lab's entry points.
-const bool g_torchPoolInstalled = (useTorchThreadPool(), true);
+const bool g_torchPoolInstalled = (useTorchIntraOpPool(), true);
 } // namespace
 
 void checkThreads(int threads)
 {
-    if (threads < 0 || threads > kernels::ThreadPool::kMaxThreads)
-        throw Error("threads must be between 1 and " + std::to_string(kernels::ThreadPool::kMaxThreads) +
+    if (threads < 0 || threads > kernels::IntraOpPool::kMaxThreads)
+        throw Error("threads must be between 1 and " + std::to_string(kernels::IntraOpPool::kMaxThreads) +
                     ", or 0 for all cores (got " + std::to_string(threads) + ")");
 }
 
 int useThreads(int threads)
 {
     checkThreads(threads);
-    useTorchThreadPool();
-    auto &pool = kernels::ThreadPool::instance();
+    useTorchIntraOpPool();
+    auto &pool = kernels::IntraOpPool::instance();
     pool.setThreads(threads);
     at::set_num_threads(pool.threads());
     return pool.threads();
@@ -95,18 +96,16 @@ bool TorchLab::cudaAvailable(std::string *why)
 #endif
 }
 
-void TorchLab::checkDevice(const std::string &device)
+void TorchLab::checkDevice(Device device)
 {
-    if (device == "cpu")
+    if (device == Device::Cpu)
         return;
-    if (device != "cuda")
-        throw Error("device must be 'cpu' or 'cuda' (got '" + device + "')");
     std::string why;
     if (!cudaAvailable(&why))
         throw Error("device 'cuda' was requested, but " + why);
 }
 
-bool TorchLab::variantRunnable(const std::string &variant, const std::string &device, std::string *why)
+bool TorchLab::variantRunnable(const std::string &variant, Device device, std::string *why)
 {
     const VariantInfo *info = findVariant(variant);
     if (!info) {
@@ -114,7 +113,7 @@ bool TorchLab::variantRunnable(const std::string &variant, const std::string &de
             *why = "unknown variant '" + variant + "'";
         return false;
     }
-    if (device == "cuda") {
+    if (device == Device::Cuda) {
         std::string reason;
         if (!cudaAvailable(&reason)) {
             if (why)
@@ -136,15 +135,14 @@ bool TorchLab::variantRunnable(const std::string &variant, const std::string &de
     return true;
 }
 
-std::string TorchLab::deviceDescription(const std::string &device)
+std::string TorchLab::deviceDescription(Device device)
 {
-    if (device == "cuda") {
+    if (device == Device::Cuda) {
         std::string why;
         if (!cudaAvailable(&why))
             return "CUDA unavailable: " + why;
-        return "cuda";
     }
-    return "cpu";
+    return deviceName(device);
 }
 
 namespace {
@@ -227,9 +225,9 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
                         const at::Tensor &labels, const SamplerConfig &cfg)
 {
     validateTensors(features, labels, cfg);
-    useTorchThreadPool();
+    useTorchIntraOpPool();
     std::string why;
-    if (!torchLab().variantRunnable(name, features.is_cuda() ? "cuda" : "cpu", &why))
+    if (!torchLab().variantRunnable(name, features.is_cuda() ? Device::Cuda : Device::Cpu, &why))
         throw Error("cannot run variant '" + name + "': " + why);
     const bool batched = labels.dim() == 2;
     try {
@@ -297,7 +295,7 @@ int64_t labelReadPass(const at::Tensor &labels)
         throw Error("CUDA labels in a build without CUDA");
 #endif
     }
-    useTorchThreadPool();
+    useTorchIntraOpPool();
     const at::Tensor lab = labels.contiguous();
     kernels::LabelType type = kernels::LabelType::Int64;
     if (lab.scalar_type() == at::kByte)

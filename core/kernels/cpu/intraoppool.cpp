@@ -1,4 +1,4 @@
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 
 #include <algorithm>
 #include <exception>
@@ -19,17 +19,17 @@ struct InRunGuard {
 };
 } // namespace
 
-ThreadPool &ThreadPool::instance()
+IntraOpPool &IntraOpPool::instance()
 {
-    static ThreadPool pool;
+    static IntraOpPool pool;
     return pool;
 }
 
-ThreadPool::ThreadPool() { setThreads(0); }
+IntraOpPool::IntraOpPool() { setThreads(0); }
 
-void ThreadPool::setBackend(ForRange backend) { m_backend.store(backend); }
+void IntraOpPool::setBackend(ForRange backend) { m_backend.store(backend); }
 
-void ThreadPool::setThreads(int threads)
+void IntraOpPool::setThreads(int threads)
 {
     if (threads < 0 || threads > kMaxThreads)
         throw std::invalid_argument("threads must be between 1 and " + std::to_string(kMaxThreads) +
@@ -40,7 +40,7 @@ void ThreadPool::setThreads(int threads)
     m_threads.store(threads, std::memory_order_relaxed);
 }
 
-void ThreadPool::run(int tasks, const std::function<void(int)> &fn)
+void IntraOpPool::run(int tasks, const std::function<void(int)> &fn)
 {
     if (tasks <= 0)
         return;

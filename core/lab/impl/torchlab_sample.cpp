@@ -40,7 +40,7 @@ void TorchLab::validateSample(const SampleRequest &r)
     checkDevice(r.input.device);
     std::string why;
     if (!variantRunnable(r.variant, r.input.device, &why))
-        throw Error("cannot run variant '" + r.variant + "' on " + r.input.device + ": " + why);
+        throw Error("cannot run variant '" + r.variant + "' on " + deviceName(r.input.device) + ": " + why);
 }
 
 namespace {
@@ -54,7 +54,7 @@ template <typename T> std::vector<T> toHost(const at::Tensor &t)
 GeneratedInput makeInput(const InputSpec &in, float *featuresInto = nullptr)
 {
     return generateInput(in.batch, in.n, in.dim, in.posFrac, in.ignoreFrac, in.seed,
-                         at::Device(in.device == "cuda" ? at::kCUDA : at::kCPU), featuresInto);
+                         at::Device(in.device == Device::Cuda ? at::kCUDA : at::kCPU), featuresInto);
 }
 } // namespace
 
@@ -64,7 +64,7 @@ SampleRun TorchLab::runSample(const SampleRequest &request, bool keepInputFeatur
     SampleRun run;
     // On the CPU the input's features are drawn straight into the run's vector:
     // no second copy of the largest array.
-    const bool inPlace = keepInputFeatures && request.input.device != "cuda";
+    const bool inPlace = keepInputFeatures && request.input.device != Device::Cuda;
     if (inPlace)
         run.inputFeatures.resize(static_cast<size_t>(request.input.batch * request.input.n * request.input.dim));
     const GeneratedInput in = makeInput(request.input, inPlace ? run.inputFeatures.data() : nullptr);

@@ -1,7 +1,7 @@
-// WorkerPool: every task once, on a worker of its own thread, the same results
+// ThreadsPerRun: every task once, on a worker of its own thread, the same results
 // on any number of threads, and an error or a cancel stops every thread.
 #include "common/progress.h"
-#include "common/workerpool.h"
+#include "common/threadsperrun.h"
 
 #include <gtest/gtest.h>
 
@@ -29,16 +29,16 @@ struct Pool {
         return out;
     }
     std::vector<Worker> workers;
-    WorkerPool<Worker> pool;
+    ThreadsPerRun<Worker> pool;
 };
 } // namespace
 
-TEST(WorkerPool, RunsEveryTaskOnceAndTicksOncePerTask)
+TEST(ThreadsPerRun, RunsEveryTaskOnceAndTicksOncePerTask)
 {
     for (size_t n : {1, 2, 3, 8}) {
         Pool p(n);
         std::vector<Worker> &workers = p.workers;
-        WorkerPool<Worker> &pool = p.pool;
+        ThreadsPerRun<Worker> &pool = p.pool;
         const size_t count = 2000;
         std::vector<std::atomic<int>> runs(count);
         std::vector<uint64_t> result(count, 0);
@@ -74,11 +74,11 @@ TEST(WorkerPool, RunsEveryTaskOnceAndTicksOncePerTask)
     }
 }
 
-TEST(WorkerPool, TheLowestFailingTasksErrorIsRethrown)
+TEST(ThreadsPerRun, TheLowestFailingTasksErrorIsRethrown)
 {
     for (size_t n : {1, 2, 4}) {
         Pool p(n);
-        WorkerPool<Worker> &pool = p.pool;
+        ThreadsPerRun<Worker> &pool = p.pool;
         try {
             pool.run(
                 100,
@@ -95,11 +95,11 @@ TEST(WorkerPool, TheLowestFailingTasksErrorIsRethrown)
     }
 }
 
-TEST(WorkerPool, ACancelStopsEveryThreadAtItsNextTask)
+TEST(ThreadsPerRun, ACancelStopsEveryThreadAtItsNextTask)
 {
     for (size_t n : {1, 2, 4}) {
         Pool p(n);
-        WorkerPool<Worker> &pool = p.pool;
+        ThreadsPerRun<Worker> &pool = p.pool;
         CancelToken cancel;
         std::atomic<size_t> startedAfter{0};
         const size_t count = 100000;

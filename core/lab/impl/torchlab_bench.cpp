@@ -5,7 +5,7 @@
 #include "lab/api/bench.h"
 
 #include "common/error.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 #include "kernels/cpu/fusedsampler.h"
 #include "lab/impl/cancelpoint.h"
 #include "lab/impl/hostalloc.h"
@@ -31,7 +31,7 @@
 
 namespace syncscope::lab {
 
-static_assert(kMaxThreads == kernels::ThreadPool::kMaxThreads, "the lab's thread cap is the pool's");
+static_assert(kMaxThreads == kernels::IntraOpPool::kMaxThreads, "the lab's thread cap is the pool's");
 
 void TorchLab::validateBench(const BenchRequest &r)
 {
@@ -234,14 +234,14 @@ BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &pr
     // the worker stops within one ATen call of Cancel, not one step.
     const CancelScope cancelScope(cancel);
     BenchReport report;
-    report.device = request.device;
+    report.device = deviceName(request.device);
     report.torchVersion = torchVersion();
     // Our kernels and ATen's intra-op pool get the same thread count, so the
     // comparison is fair.
     report.threads = useThreads(request.threads);
     report.warmup = request.warmup;
     report.seed = request.seed;
-    const bool cuda = request.device == "cuda";
+    const bool cuda = request.device == Device::Cuda;
     const at::Device device(cuda ? at::kCUDA : at::kCPU);
     const char *timer = cuda ? "cuda_events" : "steady_clock";
 
@@ -340,7 +340,7 @@ BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &pr
             BenchResult res;
             res.variant = variant;
             res.point = p;
-            res.device = request.device;
+            res.device = report.device;
             res.floorMs = floorMs;
             res.launchFloorMs = launchFloorMs;
             res.gatherFloorMs = gatherFloorMs;

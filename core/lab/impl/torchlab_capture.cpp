@@ -4,7 +4,7 @@
 #include "lab/api/capture.h"
 
 #include "common/error.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 #include "lab/impl/sampler.h"
 #include "lab/impl/torchcompat.h"
 #include "lab/api/variants.h"
@@ -137,7 +137,7 @@ bool captureKineto(Steps &steps, const std::string &tmpJson, std::string &note)
 {
     namespace prof = torch::profiler::impl;
     std::set<prof::ActivityType> activities{prof::ActivityType::CPU};
-    const bool cuda = steps.req.device == "cuda";
+    const bool cuda = steps.req.device == Device::Cuda;
     if (cuda)
         activities.insert(prof::ActivityType::CUDA);
     prof::ExperimentalConfig experimental(/*profiler_metrics*/ {}, /*per_kernel*/ false,
@@ -190,12 +190,12 @@ CaptureResult TorchLab::captureTrace(const CaptureRequest &req, const ProgressFn
     validateBench(probe);
     std::string why;
     if (!variantRunnable(req.variant, req.device, &why))
-        throw Error("cannot run variant '" + req.variant + "' on " + req.device + ": " + why);
+        throw Error("cannot run variant '" + req.variant + "' on " + deviceName(req.device) + ": " + why);
     checkThreads(req.threads);
     checkWritable(req.outPath);
 
     useThreads(req.threads);
-    const at::Device device(req.device == "cuda" ? at::kCUDA : at::kCPU);
+    const at::Device device(req.device == Device::Cuda ? at::kCUDA : at::kCPU);
     Steps steps{req, progress, cancel, {}};
     for (uint64_t s = 0; s < 2; ++s)
         steps.inputs.push_back(generateInput(req.point.batch, req.point.n, req.point.dim, req.point.posFrac,

@@ -10,7 +10,7 @@
 
 namespace syncscope::kernels {
 
-class ThreadPool {
+class IntraOpPool {
 public:
     // The most threads setThreads() accepts: far above any machine's cores and
     // far below what would exhaust memory or the thread limit.
@@ -22,7 +22,7 @@ public:
     using ForRange = void (*)(int threads, int64_t tasks,
                               const std::function<void(int64_t, int64_t)> &body);
 
-    static ThreadPool &instance();
+    static IntraOpPool &instance();
 
     // Installs the pool to run on; nullptr runs tasks inline. Thread-safe.
     void setBackend(ForRange backend);
@@ -40,11 +40,11 @@ public:
     // Re-entrant: run() inside a task runs its tasks inline.
     void run(int tasks, const std::function<void(int)> &fn);
 
-    ThreadPool(const ThreadPool &) = delete;
-    ThreadPool &operator=(const ThreadPool &) = delete;
+    IntraOpPool(const IntraOpPool &) = delete;
+    IntraOpPool &operator=(const IntraOpPool &) = delete;
 
 private:
-    ThreadPool();
+    IntraOpPool();
     std::atomic<int> m_threads{1};
     std::atomic<ForRange> m_backend{nullptr};
 };

@@ -2,7 +2,8 @@
 // Independent tasks on several threads, each thread with a worker of its own
 // (an object holding that thread's scratch state, such as a replay).
 // run(count, task, tick) calls task(worker, i) for every i in [0, count): the
-// calling thread with workers[0], every other worker on a thread of its own.
+// calling thread with workers[0], every other worker on a thread of its own,
+// started by that run and joined before it returns (no thread outlives a run).
 // Each task writes its result to a slot of its own, so results do not depend
 // on the threads. tick() runs on the calling thread once per task finished on
 // any thread (all of them by the time run returns). An error stops every thread
@@ -22,9 +23,9 @@
 
 namespace syncscope {
 
-template <class Worker> class WorkerPool {
+template <class Worker> class ThreadsPerRun {
 public:
-    explicit WorkerPool(std::vector<Worker *> workers) : m_workers(std::move(workers)) {}
+    explicit ThreadsPerRun(std::vector<Worker *> workers) : m_workers(std::move(workers)) {}
 
     size_t threads() const { return m_workers.size(); }
 

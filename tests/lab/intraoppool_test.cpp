@@ -2,7 +2,7 @@
 // reach the caller, and the thread count may change at any time.
 #include "lab/impl/torchlab.h"
 #include "common/error.h"
-#include "kernels/cpu/threadpool.h"
+#include "kernels/cpu/intraoppool.h"
 #include "lab/api/bench.h"
 #include "lab/impl/sampler.h"
 
@@ -21,7 +21,7 @@
 #include <thread>
 #include <vector>
 
-using syncscope::kernels::ThreadPool;
+using syncscope::kernels::IntraOpPool;
 
 namespace {
 
@@ -41,21 +41,21 @@ void withDeadline(const char *what, const std::function<void()> &fn, int seconds
 }
 
 struct ThreadsRestorer {
-    int before = ThreadPool::instance().threads();
-    ~ThreadsRestorer() { ThreadPool::instance().setThreads(before); }
+    int before = IntraOpPool::instance().threads();
+    ~ThreadsRestorer() { IntraOpPool::instance().setThreads(before); }
 };
 
 } // namespace
 
 // The kernels' tasks run on LibTorch's intra-op pool, not on threads of their
 // own that would compete with it for the cores.
-TEST(ThreadPool, TasksRunOnLibTorchsPool)
+TEST(IntraOpPool, TasksRunOnLibTorchsPool)
 {
     ThreadsRestorer restore;
     at::set_num_threads(2);
     if (at::get_num_threads() < 2)
         GTEST_SKIP() << "this LibTorch runs single-threaded: " << at::get_parallel_info();
-    auto &pool = ThreadPool::instance();
+    auto &pool = IntraOpPool::instance();
     pool.setThreads(2);
     std::mutex m;
     std::set<int> atenThreadIds;
@@ -73,10 +73,10 @@ TEST(ThreadPool, TasksRunOnLibTorchsPool)
 
 // A throwing task must not reach std::terminate: the first exception comes
 // back to the caller after every worker has stopped.
-TEST(ThreadPool, ThrowingTasksReachTheCallerAfterAllWorkersStop)
+TEST(IntraOpPool, ThrowingTasksReachTheCallerAfterAllWorkersStop)
 {
     ThreadsRestorer restore;
-    auto &pool = ThreadPool::instance();
+    auto &pool = IntraOpPool::instance();
     pool.setThreads(2);
     std::atomic<int> running{0}, started{0};
     int runningAtCatch = -1;
@@ -106,10 +106,10 @@ TEST(ThreadPool, ThrowingTasksReachTheCallerAfterAllWorkersStop)
 
 // Changing the count from inside a task, or running from inside a task, must
 // neither deadlock nor lose tasks; a run keeps the count it started with.
-TEST(ThreadPool, SetThreadsAndRunInsideATask)
+TEST(IntraOpPool, SetThreadsAndRunInsideATask)
 {
     ThreadsRestorer restore;
-    auto &pool = ThreadPool::instance();
+    auto &pool = IntraOpPool::instance();
     pool.setThreads(2);
     std::vector<std::atomic<int>> seen(8);
     std::atomic<int> inner{0};
@@ -130,10 +130,10 @@ TEST(ThreadPool, SetThreadsAndRunInsideATask)
 
 // threads()/setThreads() from one thread while another runs: every run does
 // each task exactly once, and every count read is one that was set.
-TEST(ThreadPool, ConcurrentSetThreadsAndRun)
+TEST(IntraOpPool, ConcurrentSetThreadsAndRun)
 {
     ThreadsRestorer restore;
-    auto &pool = ThreadPool::instance();
+    auto &pool = IntraOpPool::instance();
     std::atomic<bool> stop{false};
     std::atomic<int> badCount{0};
     withDeadline("concurrent set and run", [&] {
@@ -160,10 +160,10 @@ TEST(ThreadPool, ConcurrentSetThreadsAndRun)
 
 // An absurd count is refused at once with one sentence, before any thread or
 // memory is spent on it.
-TEST(ThreadPool, AbsurdThreadCountIsRefused)
+TEST(IntraOpPool, AbsurdThreadCountIsRefused)
 {
     ThreadsRestorer restore;
-    auto &pool = ThreadPool::instance();
+    auto &pool = IntraOpPool::instance();
     const int before = pool.threads();
     withDeadline("setThreads(1e9)", [&] {
         try {
