@@ -273,8 +273,13 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     std::sort(orphanPreds.begin(), orphanPreds.end());
     orphanPreds.erase(std::unique(orphanPreds.begin(), orphanPreds.end()), orphanPreds.end());
     denseHeads = orphanPreds.size() * 8 > acts.size();
-    if (denseHeads)
+    if (denseHeads) {
         std::vector<uint32_t>().swap(orphanPreds);
+    } else {
+        isOrphanPred.assign((acts.size() + 63) / 64, 0);
+        for (const uint32_t a : orphanPreds)
+            isOrphanPred[a / 64] |= uint64_t(1) << (a % 64);
+    }
     if (devices.size() > 1)
         for (size_t d = 0; d < devices.size(); ++d)
             devices[d].ends.build(items.size(), [this, d](size_t i) { return oldEndOn(d, i); });
@@ -510,6 +515,8 @@ size_t SyncReplay::Index::headSlot(uint32_t a) const
 {
     if (denseHeads)
         return a;
+    if (!((isOrphanPred[a / 64] >> (a % 64)) & 1)) // most activities: no search
+        return SIZE_MAX;
     const auto it = std::lower_bound(orphanPreds.begin(), orphanPreds.end(), a);
     return it != orphanPreds.end() && *it == a ? static_cast<size_t>(it - orphanPreds.begin()) : SIZE_MAX;
 }
