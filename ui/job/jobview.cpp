@@ -65,18 +65,6 @@ std::vector<int> shownOrder(const QSortFilterProxyModel *proxy)
     return rows;
 }
 
-QWidget *titled(const QString &title, QWidget *body, QWidget *parent)
-{
-    auto *panel = new QWidget(parent);
-    auto *layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(2, 2, 2, 2);
-    auto *label = new QLabel(title, panel);
-    label->setWordWrap(true);
-    layout->addWidget(label);
-    layout->addWidget(body, 1);
-    return panel;
-}
-
 } // namespace
 
 JobView::JobView(QWidget *parent) : QWidget(parent)

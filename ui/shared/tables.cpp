@@ -1,7 +1,9 @@
 #include "tables.h"
 
 #include <QHeaderView>
+#include <QLabel>
 #include <QTableView>
+#include <QVBoxLayout>
 
 namespace syncscope::ui {
 
@@ -21,6 +23,18 @@ QTableView *makeTable(QAbstractItemModel *model, QWidget *parent, Qt::TextElideM
     t->setTextElideMode(elide);
     t->setContextMenuPolicy(Qt::CustomContextMenu);
     return t;
+}
+
+QWidget *titled(const QString &title, QWidget *body, QWidget *parent)
+{
+    auto *panel = new QWidget(parent);
+    auto *layout = new QVBoxLayout(panel);
+    layout->setContentsMargins(2, 2, 2, 2);
+    auto *label = new QLabel(title, panel);
+    label->setWordWrap(true);
+    layout->addWidget(label);
+    layout->addWidget(body, 1);
+    return panel;
 }
 
 } // namespace syncscope::ui

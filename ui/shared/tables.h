@@ -6,6 +6,7 @@
 #include <Qt>
 
 class QAbstractItemModel;
+class QString;
 class QTableView;
 class QWidget;
 
@@ -14,5 +15,9 @@ namespace syncscope::ui {
 // `elide`: where text too long for its cell loses its letters (Qt::ElideMiddle
 // for names whose two ends both say something; the tooltip has all).
 QTableView *makeTable(QAbstractItemModel *model, QWidget *parent, Qt::TextElideMode elide = Qt::ElideRight);
+
+// `body` (a table, or anything shown as one) under its title: rich text that
+// wraps; the body takes the height.
+QWidget *titled(const QString &title, QWidget *body, QWidget *parent);
 
 } // namespace syncscope::ui

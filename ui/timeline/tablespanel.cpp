@@ -32,19 +32,6 @@ void moveColumnsForward(QTableView *table, std::initializer_list<int> first)
         h->moveSection(h->visualIndex(c), to++);
 }
 
-// A table under its title.
-QWidget *titled(const QString &title, QTableView *table, QWidget *parent)
-{
-    auto *panel = new QWidget(parent);
-    auto *layout = new QVBoxLayout(panel);
-    layout->setContentsMargins(2, 2, 2, 2);
-    auto *label = new QLabel(title, panel);
-    label->setWordWrap(true);
-    layout->addWidget(label);
-    layout->addWidget(table, 1);
-    return panel;
-}
-
 } // namespace
 
 TablesPanel::TablesPanel(QWidget *parent) : QSplitter(Qt::Vertical, parent)
