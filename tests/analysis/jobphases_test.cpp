@@ -2,6 +2,7 @@
 // figures are worked out by hand in each test.
 #include "analysis/jobphases.h"
 #include "common/error.h"
+#include "jobfixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -9,33 +10,18 @@ using namespace syncscope;
 using namespace syncscope::jobphases;
 
 namespace {
-const char *kAllReduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
+using namespace syncscope::jobfixtures;
 
-RankInput bare(int64_t r, const char *file)
+// `run` throws an Error whose sentence contains `text`.
+template <class F>
+void expectErrorContaining(F run, const std::string &text)
 {
-    RankInput in;
-    in.rank = r;
-    in.file = file;
-    in.replay.deviceIds = {0};
-    in.replay.streamIds = {{0, 7}};
-    in.replay.threads = 1;
-    in.localAvoidable = {0};
-    return in;
-}
-
-// A rank whose kernels of group `group` run at the given [start, end), seq
-// 0, 1, ..., each launched 10 before it starts by a call of correlation k + 1.
-RankInput withCollectives(int64_t r, const char *file, const std::vector<std::pair<TimeNs, TimeNs>> &kernels,
-                          const std::string &group = "g")
-{
-    RankInput in = bare(r, file);
-    for (size_t k = 0; k < kernels.size(); ++k) {
-        const int64_t corr = int64_t(k) + 1;
-        in.replay.activities.push_back({0, 0, kernels[k].first, kernels[k].second, corr});
-        in.replay.launches.push_back({0, kernels[k].first - 10, kernels[k].first - 5, corr});
-        in.replay.collectives.push_back({uint32_t(k), group, kAllReduce, uint32_t(k)});
+    try {
+        run();
+        ADD_FAILURE() << "no error";
+    } catch (const Error &e) {
+        EXPECT_NE(std::string(e.what()).find(text), std::string::npos) << e.what();
     }
-    return in;
 }
 
 std::vector<const ReplayInput *> replaysOf(const std::vector<RankInput> &in)
@@ -60,12 +46,8 @@ struct LateJob {
     Measured measured;
     LateJob()
     {
-        RankInput a = withCollectives(0, "a.json", {{20, 200}});
-        RankInput b = withCollectives(1, "b.json", {{90, 200}});
-        a.replay.launches[0].start = 10;
-        a.replay.launches[0].end = 15;
-        b.replay.launches[0].start = 80;
-        b.replay.launches[0].end = 85;
+        RankInput a = coupledRank(0, 10, 20);
+        RankInput b = coupledRank(1, 80, 90);
         a.replay.calls = {{0, 0, 10}};
         b.replay.calls = {{0, 0, 80}};
         RankSource sa, sb;
@@ -101,13 +83,7 @@ TEST(JobPhases, OrderRanksByRankThenPosition)
     EXPECT_EQ(ranks.replays[2], &in[0].replay);
     // A file of rank 1 and a file without a rank at position 1 are one rank twice.
     in[0].rank = 1;
-    try {
-        orderRanks(in);
-        ADD_FAILURE() << "no error";
-    } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find("'a.json' and 'b.json' are both rank 1"), std::string::npos)
-            << e.what();
-    }
+    expectErrorContaining([&] { orderRanks(in); }, "'a.json' and 'b.json' are both rank 1");
 }
 
 TEST(JobPhases, OrderRanksChecksEachInputFirst)
@@ -115,13 +91,7 @@ TEST(JobPhases, OrderRanksChecksEachInputFirst)
     // A damaged input is named even where two files are one rank.
     std::vector<RankInput> in = {bare(0, "a.json"), bare(0, "b.summary")};
     in[1].replay.activities = {{0, 0, 20, 10, kNoValue}}; // ends before it starts
-    try {
-        orderRanks(in);
-        ADD_FAILURE() << "no error";
-    } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find("the rank data of 'b.summary' is inconsistent"), std::string::npos)
-            << e.what();
-    }
+    expectErrorContaining([&] { orderRanks(in); }, "the rank data of 'b.summary' is inconsistent");
 }
 
 TEST(JobPhases, CoupleCollectivesWaitsLastAndLateness)

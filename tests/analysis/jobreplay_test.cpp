@@ -1,30 +1,14 @@
 // The job replay alone: small hand-made jobs whose replayed ends are worked
 // out by hand in each test.
 #include "analysis/jobreplay.h"
+#include "jobfixtures.h"
 
 #include <gtest/gtest.h>
 
 using namespace syncscope;
 
 namespace {
-const char *kAllReduce = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
-
-// One rank, one stream, one host thread: its all-reduce kernel of group "g",
-// seq 0, runs [start, 200) and is launched by a call [launch, launch + 5).
-RankInput coupledRank(int64_t r, TimeNs launch, TimeNs start)
-{
-    RankInput in;
-    in.rank = r;
-    in.file = r ? "b.json" : "a.json";
-    in.replay.deviceIds = {0};
-    in.replay.streamIds = {{0, 7}};
-    in.replay.threads = 1;
-    in.replay.activities = {{0, 0, start, 200, 1}};
-    in.replay.launches = {{0, launch, launch + 5, 1}};
-    in.replay.collectives = {{0, "g", kAllReduce, 0}};
-    in.localAvoidable = {0};
-    return in;
-}
+using namespace syncscope::jobfixtures;
 
 // The all-reduce as the job sees it: rank 0 arrives at 20, rank 1 at 90, both
 // end at 200. Communication d = min(180, 110) = 110, so rank 0 waits 70, rank

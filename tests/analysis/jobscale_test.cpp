@@ -1,6 +1,7 @@
 // The job analysis refuses what it cannot replay, in one sentence.
 #include "analysis/jobscale.h"
 #include "common/error.h"
+#include "jobfixtures.h"
 
 #include <gtest/gtest.h>
 
@@ -73,19 +74,7 @@ TEST(JobScale, ABlameRowNamesItsSourceWithoutTheSourcesCalls)
     // last (at 90 against rank 0's 20); both ranks' kernels end at 200. Without
     // that call rank 1 would arrive at 10, and the all-reduce ends when rank 0's
     // wait of 70 is used up: 70 earlier.
-    auto coupledRank = [](int64_t r, TimeNs launch, TimeNs start) {
-        RankInput in;
-        in.rank = r;
-        in.file = r ? "b.json" : "a.json";
-        in.replay.deviceIds = {0};
-        in.replay.streamIds = {{0, 7}};
-        in.replay.threads = 1;
-        in.replay.activities = {{0, 0, start, 200, 1}};
-        in.replay.launches = {{0, launch, launch + 5, 1}};
-        in.replay.collectives = {{0, "g", "ncclDevKernel_AllReduce_Sum_f32_RING_LL", 0}};
-        in.localAvoidable = {0};
-        return in;
-    };
+    using jobfixtures::coupledRank;
     RankInput a = coupledRank(0, 10, 20), b = coupledRank(1, 80, 90);
     b.replay.calls = {{0, 0, 80}};
     RankSource src;
