@@ -269,22 +269,30 @@ void callHead(JsonWriter &w, const ReportSyncCall &s)
     strOrNull(w, s.rootOp);
 }
 
+// What a sync call's row and its gaps' rows end with: what it cost, where in
+// the code, in which step, and what to write instead.
+void costTail(JsonWriter &w, const FileReport &r, const ReportSyncCall &s, TimeNs blocked, TimeNs avoidable,
+              int32_t step)
+{
+    w.key("blocked_us").micros(blocked);
+    w.key("avoidable_us").micros(avoidable);
+    w.key("py_frame");
+    strOrNull(w, s.pyFrame);
+    w.key("user_frame");
+    strOrNull(w, s.userFrame);
+    w.key("step");
+    stepName(w, r, step);
+    w.key("advice");
+    adviceId(w, s.advice);
+}
+
 void writeSyncCalls(JsonWriter &w, const JobAnalysis &job)
 {
     perFileArray(w, "sync_calls", job, &FileReport::syncCalls, [&](const FileReport &r, const ReportSyncCall &s) {
         callHead(w, s);
         w.key("pageable_copy").value(s.pageableCopy);
         w.key("blocks").value(s.blocks);
-        w.key("blocked_us").micros(s.dur);
-        w.key("avoidable_us").micros(s.avoidable);
-        w.key("py_frame");
-        strOrNull(w, s.pyFrame);
-        w.key("user_frame");
-        strOrNull(w, s.userFrame);
-        w.key("step");
-        stepName(w, r, s.step);
-        w.key("advice");
-        adviceId(w, s.advice);
+        costTail(w, r, s, s.dur, s.avoidable, s.step);
     });
 }
 
@@ -343,16 +351,7 @@ void writeSyncGaps(JsonWriter &w, const JobAnalysis &job)
         strOrNull(w, s.op);
         w.key("root_op");
         strOrNull(w, s.rootOp);
-        w.key("blocked_us").micros(g.blocked);
-        w.key("avoidable_us").micros(g.avoidable);
-        w.key("py_frame");
-        strOrNull(w, s.pyFrame);
-        w.key("user_frame");
-        strOrNull(w, s.userFrame);
-        w.key("step");
-        stepName(w, r, g.step);
-        w.key("advice");
-        adviceId(w, s.advice);
+        costTail(w, r, s, g.blocked, g.avoidable, g.step);
     });
 }
 
