@@ -4,6 +4,7 @@
 #include "charts/chartpanel.h"
 #include "distribution/distributioncharts.h"
 #include "jobs/jobrunner.h"
+#include "jobs/progressrow.h"
 #include "lab/api/variants.h"
 #include "shared/countspinbox.h"
 #include "shared/noticebar.h"
@@ -16,7 +17,6 @@
 #include <QGroupBox>
 #include <QHBoxLayout>
 #include <QLabel>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -162,10 +162,7 @@ QWidget *DistributionPage::buildJobPanel()
     buttons->addWidget(runButton);
     buttons->addWidget(cancelButton);
     leftLayout->addLayout(buttons);
-    m_progress = new QProgressBar(left);
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_progress->setMaximumHeight(10);
+    m_progress = new ProgressRow(m_jobs, ProgressRow::thinBar(), left);
     leftLayout->addWidget(m_progress);
     leftLayout->addStretch(1);
     auto *scroll = new QScrollArea(this);
@@ -232,9 +229,6 @@ void DistributionPage::connectSignals()
         connect(s, &QDoubleSpinBox::valueChanged, this, &DistributionPage::validateForm);
     connect(m_variant, &QComboBox::currentIndexChanged, this, &DistributionPage::validateForm);
     connect(m_device, &QComboBox::currentIndexChanged, this, &DistributionPage::validateForm);
-    connect(m_jobs, &JobRunner::progress, this, [this](quint64, double f, const QString &) {
-        m_progress->setValue(int(f * 1000));
-    });
     connect(m_jobs, &JobRunner::failed, this, [this](quint64, const QString &error) {
         setBusy(false);
         m_formError->showMessage(error);
@@ -330,8 +324,6 @@ void DistributionPage::setRequest(const lab::SampleRequest &r, int64_t runs)
 
 void DistributionPage::setBusy(bool busy)
 {
-    m_progress->setVisible(busy);
-    m_progress->setValue(0);
     m_cancelAction->setEnabled(busy);
     validateForm();
     Q_EMIT busyChanged(busy);

@@ -16,7 +16,6 @@ class QGroupBox;
 class QImage;
 class QSize;
 class QLabel;
-class QProgressBar;
 class QSettings;
 class QSpinBox;
 QT_END_NAMESPACE
@@ -27,6 +26,7 @@ class ChartPanel;
 class ChartGrid;
 class JobRunner;
 class NoticeBar;
+class ProgressRow;
 
 class DistributionPage : public QWidget {
     Q_OBJECT
@@ -104,7 +104,7 @@ private:
     QDoubleSpinBox *m_posFrac = nullptr, *m_ignoreFrac = nullptr, *m_targetFrac = nullptr;
     NoticeBar *m_formError = nullptr; // what is wrong with the form, or why the run failed
     QLabel *m_summary = nullptr;
-    QProgressBar *m_progress = nullptr;
+    ProgressRow *m_progress = nullptr; // follows m_jobs
     QAction *m_runAction = nullptr;
     QAction *m_cancelAction = nullptr;
     QAction *m_exportChartsAction = nullptr;

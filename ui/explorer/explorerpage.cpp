@@ -7,8 +7,11 @@
 #include "explorer/paramsform.h"
 #include "explorer/resultsmodel.h"
 #include "jobs/jobrunner.h"
+#include "jobs/progressrow.h"
 #include "lab/api/capture.h"
+#include "shared/noticebar.h"
 #include "shared/savefolder.h"
+#include "shared/tables.h"
 
 #include <QAction>
 #include <QCheckBox>
@@ -20,10 +23,8 @@
 #include <QFileInfo>
 #include <QFrame>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QMessageBox>
-#include <QProgressBar>
 #include <QPushButton>
 #include <QScrollArea>
 #include <QSettings>
@@ -135,14 +136,13 @@ QWidget *ExplorerPage::buildJobPanel()
     for (QPushButton *b : {runButton, sweepButton, m_cancelButton, profileButton})
         buttons->addWidget(b);
     leftLayout->addLayout(buttons);
-    m_progress = new QProgressBar(left);
-    m_progress->setRange(0, 1000);
-    m_progress->setTextVisible(false);
-    m_progress->setMaximumHeight(10);
+    m_progress = new ProgressRow(m_jobs, ProgressRow::thinBar(), left);
     m_jobLabel = new QLabel(left);
     m_jobLabel->setWordWrap(true);
+    m_jobError = new NoticeBar(left, NoticeBar::Look::Line);
     leftLayout->addWidget(m_progress);
     leftLayout->addWidget(m_jobLabel);
+    leftLayout->addWidget(m_jobError);
     // No fixed minimum: the splitter keeps the panel at its layout's minimum
     // (the four job buttons side by side), never narrower.
     return left;
@@ -226,17 +226,10 @@ QTableView *ExplorerPage::buildResultsTable(QWidget *parent)
     m_proxy = new QSortFilterProxyModel(this);
     m_proxy->setSourceModel(m_model);
     m_proxy->setSortRole(ResultsModel::SortRole);
-    m_table = new QTableView(parent);
-    m_table->setModel(m_proxy);
-    m_table->setSortingEnabled(true);
-    m_table->sortByColumn(-1, Qt::AscendingOrder);
-    m_table->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_table = makeTable(m_proxy, parent);
+    m_table->sortByColumn(-1, Qt::AscendingOrder); // the order of the runs until a header is clicked
     // Several rows may be selected: Save Results then asks whether to save them or all.
     m_table->setSelectionMode(QAbstractItemView::ExtendedSelection);
-    m_table->setAlternatingRowColors(true);
-    m_table->verticalHeader()->hide();
-    m_table->verticalHeader()->setDefaultSectionSize(m_table->fontMetrics().height() + 6);
-    m_table->horizontalHeader()->setStretchLastSection(true);
     m_table->setToolTip(tr("Every run of this session. Select a row to chart its run at its point."));
     return m_table;
 }
@@ -305,10 +298,10 @@ void ExplorerPage::updateActions()
 
 void ExplorerPage::setBusy(bool busy, const QString &title)
 {
-    m_progress->setVisible(busy);
-    m_progress->setValue(0);
-    if (busy)
+    if (busy) {
         m_jobLabel->setText(title);
+        m_jobError->clear();
+    }
     if (m_model->runCount() == 0) {
         m_welcome->setVisible(!busy);
         m_chart->setVisible(busy);
@@ -320,7 +313,8 @@ void ExplorerPage::setBusy(bool busy, const QString &title)
 
 void ExplorerPage::showError(const QString &text)
 {
-    m_jobLabel->setText(QStringLiteral("<span style='color:#b00020'>%1</span>").arg(text.toHtmlEscaped()));
+    m_jobLabel->clear();
+    m_jobError->showMessage(text);
     Q_EMIT statusMessage(text);
 }
 
@@ -546,9 +540,9 @@ void ExplorerPage::keepFinishedPoints()
     Q_EMIT runAdded(id);
 }
 
-void ExplorerPage::onProgress(quint64, double fraction, const QString &message)
+// The bar (m_progress) follows the runner itself; the label takes the work's words.
+void ExplorerPage::onProgress(quint64, double, const QString &message)
 {
-    m_progress->setValue(static_cast<int>(fraction * 1000));
     if (!message.isEmpty())
         m_jobLabel->setText(message);
 }

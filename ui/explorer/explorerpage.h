@@ -17,7 +17,6 @@ class QAction;
 class QCheckBox;
 class QComboBox;
 class QLabel;
-class QProgressBar;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
@@ -28,7 +27,9 @@ namespace syncscope::ui {
 
 class ChartPanel;
 class JobRunner;
+class NoticeBar;
 class ParamsForm;
+class ProgressRow;
 class ResultsModel;
 
 class ExplorerPage : public QWidget {
@@ -140,8 +141,9 @@ private:
     bool m_logScaleChosen = false;
     QLabel *m_runLabel = nullptr;
     QFrame *m_welcome = nullptr;
-    QProgressBar *m_progress = nullptr;
-    QLabel *m_jobLabel = nullptr;
+    ProgressRow *m_progress = nullptr; // follows m_jobs
+    QLabel *m_jobLabel = nullptr; // what the job is doing, or what it did
+    NoticeBar *m_jobError = nullptr; // why the last job failed
     QPushButton *m_cancelButton = nullptr;
     QAction *m_runAction = nullptr;
     QAction *m_sweepAction = nullptr;

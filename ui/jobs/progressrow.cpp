@@ -22,15 +22,21 @@ ProgressRow::ProgressRow(JobRunner *runner, Style style, QWidget *parent)
     }
     m_bar = new QProgressBar(this);
     m_bar->setRange(0, 1000);
+    if (m_style.thin) {
+        m_bar->setTextVisible(false);
+        m_bar->setMaximumHeight(10);
+    }
     layout->addWidget(m_bar, 1);
-    m_cancel = new QPushButton(tr("Cancel"), this);
-    layout->addWidget(m_cancel);
+    if (m_style.cancel) {
+        m_cancel = new QPushButton(tr("Cancel"), this);
+        layout->addWidget(m_cancel);
+        connect(m_cancel, &QPushButton::clicked, m_runner, [this] {
+            if (m_runner->isRunning())
+                m_runner->cancel();
+        });
+    }
     hide();
 
-    connect(m_cancel, &QPushButton::clicked, m_runner, [this] {
-        if (m_runner->isRunning())
-            m_runner->cancel();
-    });
     connect(m_runner, &JobRunner::started, this, [this](quint64, const QString &title) { onStarted(title); });
     connect(m_runner, &JobRunner::progress, this, [this](quint64, double f, const QString &msg) {
         m_bar->setValue(int(f * 1000));

@@ -23,11 +23,24 @@ public:
         bool title = true;
         // The work's message inside the bar, before the percentage.
         bool message = true;
+        // A Cancel button right of the bar (a page whose own button row has
+        // Cancel leaves it out).
+        bool cancel = true;
+        // A thin bar (10 px) of no text, under a page's own controls.
+        bool thin = false;
     };
+    // The look of a bar under a page's buttons: thin, no title, no text, no Cancel.
+    static Style thinBar()
+    {
+        Style s;
+        s.title = s.message = s.cancel = false;
+        s.thin = true;
+        return s;
+    }
     ProgressRow(JobRunner *runner, QWidget *parent) : ProgressRow(runner, Style{}, parent) {}
     ProgressRow(JobRunner *runner, Style style, QWidget *parent);
 
-    QPushButton *cancelButton() const { return m_cancel; }
+    QPushButton *cancelButton() const { return m_cancel; } // null without Style::cancel
     QProgressBar *bar() const { return m_bar; }
 
 private:
