@@ -1,6 +1,7 @@
 #include "charts/exportdialog.h"
 
 #include "charts/chartexport.h"
+#include "shared/noticebar.h"
 #include "shared/savefolder.h"
 
 #include <QComboBox>
@@ -47,10 +48,7 @@ ExportDialog::ExportDialog(QWidget *parent, const QString &baseName) : QDialog(p
     auto *pathRow = new QHBoxLayout;
     pathRow->addWidget(m_path, 1);
     pathRow->addWidget(browse);
-    m_error = new QLabel(this);
-    m_error->setWordWrap(true);
-    m_error->setStyleSheet(QStringLiteral("color: #b00020;"));
-    m_error->hide();
+    m_error = new NoticeBar(this, NoticeBar::Look::Line);
 
     auto *form = new QFormLayout;
     form->addRow(tr("Format:"), m_format);
@@ -109,8 +107,7 @@ void ExportDialog::accept()
         QDialog::accept();
         return;
     }
-    m_error->setText(error);
-    m_error->show();
+    m_error->showMessage(error);
 }
 
 void ExportDialog::announce(QWidget *from, const QString &path)

@@ -7,12 +7,13 @@
 
 QT_BEGIN_NAMESPACE
 class QComboBox;
-class QLabel;
 class QLineEdit;
 class QSpinBox;
 QT_END_NAMESPACE
 
 namespace syncscope::ui {
+
+class NoticeBar;
 
 class ExportDialog : public QDialog {
     Q_OBJECT
@@ -37,7 +38,7 @@ private:
     QSpinBox *m_width = nullptr;
     QSpinBox *m_height = nullptr;
     QLineEdit *m_path = nullptr;
-    QLabel *m_error = nullptr;
+    NoticeBar *m_error = nullptr; // why the export failed
 };
 
 } // namespace syncscope::ui

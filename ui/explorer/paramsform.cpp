@@ -2,6 +2,7 @@
 
 #include "common/numbers.h"
 #include "lab/api/variants.h"
+#include "shared/noticebar.h"
 
 #include <QComboBox>
 #include <QFormLayout>
@@ -125,10 +126,7 @@ ParamsForm::ParamsForm(lab::LabInterface &lab, QWidget *parent) : QWidget(parent
     }
     m_variants->setMaximumHeight(m_variants->sizeHintForRow(0) * (m_variants->count() + 1) + 6);
     vl->addWidget(m_variants);
-    m_variantError = new QLabel(variants);
-    m_variantError->setStyleSheet(QStringLiteral("color: #b00020;"));
-    m_variantError->setWordWrap(true);
-    m_variantError->hide();
+    m_variantError = new NoticeBar(variants, NoticeBar::Look::Line);
     vl->addWidget(m_variantError);
     layout->addWidget(variants);
 
@@ -177,16 +175,13 @@ QLineEdit *ParamsForm::addField(QFormLayout *form, const QString &name, const QS
     auto *edit = new QLineEdit(form->parentWidget());
     edit->setToolTip(tooltip);
     edit->setObjectName(name);
-    auto *error = new QLabel(form->parentWidget());
-    error->setStyleSheet(QStringLiteral("color: #b00020;"));
-    error->setWordWrap(true);
+    auto *error = new NoticeBar(form->parentWidget(), NoticeBar::Look::Line);
     auto *box = new QWidget(form->parentWidget());
     auto *v = new QVBoxLayout(box);
     v->setContentsMargins(0, 0, 0, 0);
     v->setSpacing(1);
     v->addWidget(edit);
     v->addWidget(error);
-    error->hide();
     if (labelWidget)
         form->addRow(labelWidget, box);
     else
@@ -253,12 +248,14 @@ SweepAxis ParamsForm::sweepAxis() const
 
 void ParamsForm::setError(const QString &name, const QString &error)
 {
-    QLabel *label = m_errorLabels.value(name);
+    NoticeBar *label = m_errorLabels.value(name);
     QLineEdit *edit = m_fields.value(name);
     if (!label || !edit)
         return;
-    label->setText(error);
-    label->setVisible(!error.isEmpty());
+    if (error.isEmpty())
+        label->clear();
+    else
+        label->showMessage(error);
     edit->setStyleSheet(error.isEmpty() ? QString() : QStringLiteral("border: 1px solid #b00020;"));
     if (!error.isEmpty())
         m_errors << error;
@@ -362,8 +359,10 @@ QStringList ParamsForm::validate()
             break;
         }
     }
-    m_variantError->setText(variantError);
-    m_variantError->setVisible(!variantError.isEmpty());
+    if (variantError.isEmpty())
+        m_variantError->clear();
+    else
+        m_variantError->showMessage(variantError);
     if (!variantError.isEmpty())
         m_errors << variantError;
 

@@ -22,6 +22,8 @@ QT_END_NAMESPACE
 
 namespace syncscope::ui {
 
+class NoticeBar;
+
 // Every field's numbers, in the grammar of common/numbers.h (the CLI's too):
 // "10000", "1e6", "1,000,000", "10k", "2M".
 std::optional<double> parseNumber(const QString &text);
@@ -76,14 +78,14 @@ private:
     void onEdited();
 
     QHash<QString, QLineEdit *> m_fields;
-    QHash<QString, QLabel *> m_errorLabels;
+    QHash<QString, NoticeBar *> m_errorLabels;
     QComboBox *m_kMode = nullptr;
     QComboBox *m_device = nullptr;
     QSpinBox *m_warmup = nullptr;
     QSpinBox *m_iters = nullptr;
     QSpinBox *m_threads = nullptr;
     QListWidget *m_variants = nullptr;
-    QLabel *m_variantError = nullptr;
+    NoticeBar *m_variantError = nullptr;
     QComboBox *m_sweepAxis = nullptr;
     QSpinBox *m_sweepPoints = nullptr;
     QLabel *m_summary = nullptr;
