@@ -8,6 +8,7 @@
 #include "jobs/progressrow.h"
 #include "shared/noticebar.h"
 #include "shared/savefolder.h"
+#include "shared/tables.h"
 #include "shared/timeformat.h"
 #include "timeline/timelinedata.h"
 #include "timeline/timelineview.h"
@@ -88,13 +89,38 @@ TimelineEvent firstEvent(const TimelineData &d, const std::string &name, const s
 CompareView::CompareView(QWidget *parent) : QWidget(parent)
 {
     setWindowTitle(tr("Compare — syncscope"));
-    // Ctrl+W and Esc close the window, as a window of its own should.
+    addCloseAction();
+    auto *layout = new QVBoxLayout(this);
+    buildHeader(layout);
+    auto *split = new QSplitter(Qt::Vertical, this);
+    for (int s = 0; s < 2; ++s)
+        split->addWidget(buildSide(s, split));
+    split->addWidget(buildTabs(split));
+    split->setStretchFactor(0, 2);
+    split->setStretchFactor(1, 2);
+    split->setStretchFactor(2, 3);
+    layout->addWidget(split, 1);
+    layout->addLayout(buildExportRow());
+    connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
+        showError(error);
+        Q_EMIT loadFailed(error);
+    });
+    resize(1280, 900);
+}
+
+// Ctrl+W and Esc close the window, as a window of its own should.
+void CompareView::addCloseAction()
+{
     auto *closeWindow = new QAction(tr("Close Window"), this);
     closeWindow->setShortcuts({QKeySequence(QKeySequence::Close), QKeySequence(Qt::Key_Escape)});
     closeWindow->setShortcutContext(Qt::WindowShortcut);
     connect(closeWindow, &QAction::triggered, this, &QWidget::close);
     addAction(closeWindow);
-    auto *layout = new QVBoxLayout(this);
+}
+
+// Above: what is compared, why it failed, the loading bar.
+void CompareView::buildHeader(QVBoxLayout *layout)
+{
     m_header = new QLabel(tr("Open two traces to compare: File ▸ Compare With…"), this);
     m_header->setWordWrap(true);
     m_header->setTextInteractionFlags(Qt::TextSelectableByMouse);
@@ -106,79 +132,86 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     // The bar alone, with Cancel: the title would only repeat the window's.
     m_progressRow = new ProgressRow(m_loader, ProgressRow::Style{false, false}, this);
     layout->addWidget(m_progressRow);
+}
 
-    auto *split = new QSplitter(Qt::Vertical, this);
-    for (int s = 0; s < 2; ++s) {
-        auto *box = new QWidget(split);
-        auto *bl = new QVBoxLayout(box);
-        bl->setContentsMargins(0, 0, 0, 0);
-        auto *row = new QHBoxLayout;
-        m_titles[s] = new QLabel(s ? tr("<b>After</b>") : tr("<b>Before</b>"), box);
-        m_titles[s]->setTextInteractionFlags(Qt::TextSelectableByMouse);
-        m_align[s] = new QComboBox(box);
-        m_align[s]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
-        m_align[s]->setToolTip(
-            tr("The step whose start lines up with the other trace's aligned step"));
-        row->addWidget(m_titles[s], 1);
-        row->addWidget(new QLabel(tr("Align at:"), box));
-        row->addWidget(m_align[s]);
-        bl->addLayout(row);
-        m_views[s] = new TimelineView(box);
-        m_views[s]->setMinimumHeight(140);
-        bl->addWidget(m_views[s], 1);
-        split->addWidget(box);
-        connect(m_views[s], &TimelineView::visibleRangeChanged, this, [this, s] { lockFrom(s); });
-        connect(m_align[s], qOverload<int>(&QComboBox::activated), this,
-                [this, s](int i) { setAlignStep(s, m_align[s]->itemData(i).toInt()); });
-    }
+// One side (0 before, 1 after): its title, the step it is aligned at, its timeline.
+QWidget *CompareView::buildSide(int s, QWidget *parent)
+{
+    auto *box = new QWidget(parent);
+    auto *bl = new QVBoxLayout(box);
+    bl->setContentsMargins(0, 0, 0, 0);
+    auto *row = new QHBoxLayout;
+    m_titles[s] = new QLabel(s ? tr("<b>After</b>") : tr("<b>Before</b>"), box);
+    m_titles[s]->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_align[s] = new QComboBox(box);
+    m_align[s]->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_align[s]->setToolTip(tr("The step whose start lines up with the other trace's aligned step"));
+    row->addWidget(m_titles[s], 1);
+    row->addWidget(new QLabel(tr("Align at:"), box));
+    row->addWidget(m_align[s]);
+    bl->addLayout(row);
+    m_views[s] = new TimelineView(box);
+    m_views[s]->setMinimumHeight(140);
+    bl->addWidget(m_views[s], 1);
+    connect(m_views[s], &TimelineView::visibleRangeChanged, this, [this, s] { lockFrom(s); });
+    connect(m_align[s], qOverload<int>(&QComboBox::activated), this,
+            [this, s](int i) { setAlignStep(s, m_align[s]->itemData(i).toInt()); });
+    return box;
+}
 
-    m_tabs = new QTabWidget(split);
+// Below: a table per section, then the chart per step.
+QTabWidget *CompareView::buildTabs(QWidget *parent)
+{
+    m_tabs = new QTabWidget(parent);
     m_tabs->addTab(makeTablePage(DiffTableModel::Sources), tr("Sync sources"));
     m_tabs->addTab(makeTablePage(DiffTableModel::Steps), tr("Steps"));
     m_tabs->addTab(makeTablePage(DiffTableModel::Ops), tr("Ops"));
     m_tabs->addTab(makeTablePage(DiffTableModel::Kernels), tr("Kernels"));
-    {
-        auto *page = new QWidget(m_tabs);
-        auto *vl = new QVBoxLayout(page);
-        auto *row = new QHBoxLayout;
-        m_metric = new QComboBox(page);
-        for (StepMetric m : {StepMetric::StepTime, StepMetric::GpuBusy, StepMetric::Avoidable})
-            m_metric->addItem(stepMetricTitle(m), int(m));
-        connect(m_metric, qOverload<int>(&QComboBox::activated), this,
-                [this](int i) { setStepMetric(StepMetric(m_metric->itemData(i).toInt())); });
-        auto *exportButton = new QPushButton(tr("Export Chart…"), page);
-        connect(exportButton, &QPushButton::clicked, this, [this] {
-            const QString path =
-                QFileDialog::getSaveFileName(this, tr("Export Chart"), defaultSavePath(QStringLiteral("steps.png")),
-                                             tr("Images (*.png *.svg *.pdf)"));
-            QString error;
-            if (path.isEmpty())
-                return;
-            if (!exportStepChart(path, QSize(1200, 700), &error))
-                QMessageBox::warning(this, tr("Export Chart"), error);
-            else
-                rememberSaveFolder(path);
-        });
-        row->addWidget(new QLabel(tr("Per step:"), page));
-        row->addWidget(m_metric);
-        row->addStretch(1);
-        row->addWidget(exportButton);
-        vl->addLayout(row);
-        m_chartView = new QChartView(page);
-        m_chartView->setRenderHint(QPainter::Antialiasing);
-        vl->addWidget(m_chartView, 1);
-        m_tabs->addTab(page, tr("Chart per step"));
-    }
-    split->addWidget(m_tabs);
-    split->setStretchFactor(0, 2);
-    split->setStretchFactor(1, 2);
-    split->setStretchFactor(2, 3);
-    layout->addWidget(split, 1);
+    m_tabs->addTab(buildChartPage(), tr("Chart per step"));
+    return m_tabs;
+}
 
+// The chart per step: which figure, the chart, its export.
+QWidget *CompareView::buildChartPage()
+{
+    auto *page = new QWidget(m_tabs);
+    auto *vl = new QVBoxLayout(page);
+    auto *row = new QHBoxLayout;
+    m_metric = new QComboBox(page);
+    for (StepMetric m : {StepMetric::StepTime, StepMetric::GpuBusy, StepMetric::Avoidable})
+        m_metric->addItem(stepMetricTitle(m), int(m));
+    connect(m_metric, qOverload<int>(&QComboBox::activated), this,
+            [this](int i) { setStepMetric(StepMetric(m_metric->itemData(i).toInt())); });
+    auto *exportButton = new QPushButton(tr("Export Chart…"), page);
+    connect(exportButton, &QPushButton::clicked, this, [this] {
+        const QString path =
+            QFileDialog::getSaveFileName(this, tr("Export Chart"), defaultSavePath(QStringLiteral("steps.png")),
+                                         tr("Images (*.png *.svg *.pdf)"));
+        QString error;
+        if (path.isEmpty())
+            return;
+        if (!exportStepChart(path, QSize(1200, 700), &error))
+            QMessageBox::warning(this, tr("Export Chart"), error);
+        else
+            rememberSaveFolder(path);
+    });
+    row->addWidget(new QLabel(tr("Per step:"), page));
+    row->addWidget(m_metric);
+    row->addStretch(1);
+    row->addWidget(exportButton);
+    vl->addLayout(row);
+    m_chartView = new QChartView(page);
+    m_chartView->setRenderHint(QPainter::Antialiasing);
+    vl->addWidget(m_chartView, 1);
+    return page;
+}
+
+// At the bottom: the whole comparison exported.
+QHBoxLayout *CompareView::buildExportRow()
+{
     auto *bottom = new QHBoxLayout;
     auto *exportAll = new QPushButton(tr("Export Comparison…"), this);
-    exportAll->setToolTip(
-        tr("The whole comparison as `syncscope-cli diff` writes it: JSON or CSV"));
+    exportAll->setToolTip(tr("The whole comparison as `syncscope-cli diff` writes it: JSON or CSV"));
     connect(exportAll, &QPushButton::clicked, this, [this] {
         const QString path =
             QFileDialog::getSaveFileName(this, tr("Export Comparison"), defaultSavePath(QStringLiteral("diff.json")),
@@ -193,13 +226,7 @@ CompareView::CompareView(QWidget *parent) : QWidget(parent)
     });
     bottom->addStretch(1);
     bottom->addWidget(exportAll);
-    layout->addLayout(bottom);
-
-    connect(m_loader, &JobRunner::failed, this, [this](quint64, const QString &error) {
-        showError(error);
-        Q_EMIT loadFailed(error);
-    });
-    resize(1280, 900);
+    return bottom;
 }
 
 CompareView::~CompareView()
@@ -216,16 +243,10 @@ QWidget *CompareView::makeTablePage(DiffTableModel::Section s)
     m_proxies[s] = new QSortFilterProxyModel(this);
     m_proxies[s]->setSourceModel(m_models[s]);
     m_proxies[s]->setSortRole(DiffTableModel::SortRole);
-    m_tables[s] = new QTableView(page);
-    m_tables[s]->setModel(m_proxies[s]);
-    m_tables[s]->setSortingEnabled(true);
-    m_tables[s]->sortByColumn(-1,
-                              Qt::AscendingOrder); // the diff's own order until a header is clicked
-    m_tables[s]->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_tables[s]->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_tables[s]->verticalHeader()->hide();
+    // Long op and kernel names keep both ends; the columns keep their widths.
+    m_tables[s] = makeTable(m_proxies[s], page, Qt::ElideMiddle);
+    m_tables[s]->sortByColumn(-1, Qt::AscendingOrder); // the diff's own order until a header is clicked
     m_tables[s]->horizontalHeader()->setStretchLastSection(false);
-    m_tables[s]->setTextElideMode(Qt::ElideMiddle); // long op and kernel names keep both ends
     connect(m_tables[s], &QTableView::clicked, this, [this, s](const QModelIndex &i) {
         activateRow(s, m_proxies[s]->mapToSource(i).row());
     });

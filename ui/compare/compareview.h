@@ -16,11 +16,13 @@
 #include <memory>
 
 class QComboBox;
+class QHBoxLayout;
 class QLabel;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTabWidget;
 class QTableView;
+class QVBoxLayout;
 
 QT_BEGIN_NAMESPACE
 class QChartView;
@@ -75,6 +77,12 @@ private:
     void lockFrom(int side);
     void fillAlignCombos();
     void rebuildChart();
+    void addCloseAction();
+    void buildHeader(QVBoxLayout *layout);
+    QWidget *buildSide(int side, QWidget *parent);
+    QTabWidget *buildTabs(QWidget *parent);
+    QWidget *buildChartPage();
+    QHBoxLayout *buildExportRow();
     QWidget *makeTablePage(DiffTableModel::Section s);
     void exportTableWithDialog(DiffTableModel::Section s);
     void showError(const QString &text);
