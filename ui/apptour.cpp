@@ -59,9 +59,10 @@ void AppTour::finish()
     if (m_done)
         return;
     m_done = true;
-    Q_EMIT done(0, m_options.screenshotDir.isEmpty()
-                       ? tr("Smoke check passed: the demo trace, a CPU sweep and a sampling test rendered on every page.")
-                       : tr("Saved %1 screenshots to %2.").arg(m_grabbed.size()).arg(m_options.screenshotDir));
+    Q_EMIT done(
+        0, m_options.screenshotDir.isEmpty()
+               ? tr("Smoke check passed: the demo trace, a CPU sweep and a sampling test rendered on every page.")
+               : tr("Saved %1 screenshots to %2.").arg(m_grabbed.size()).arg(m_options.screenshotDir));
 }
 
 bool AppTour::grab(const QString &name)
@@ -92,14 +93,17 @@ void AppTour::openTrace()
     TimelinePage *timeline = m_window->timeline();
     connect(timeline, &TimelinePage::loadFailed, this,
             [this](const QString &error) { fail(tr("The demo trace did not load: %1").arg(error)); });
-    waitFor(timeline, &TimelinePage::loadFinished, [this] {
-        // What a first launch shows: Explore, ready for its one-click sweep.
-        m_window->showPage(MainWindow::ExplorePage);
-        QTimer::singleShot(300, this, [this] {
-            if (grab(QStringLiteral("explore-welcome")))
-                runSweep();
-        });
-    }, tr("the demo trace to load"));
+    waitFor(
+        timeline, &TimelinePage::loadFinished,
+        [this] {
+            // What a first launch shows: Explore, ready for its one-click sweep.
+            m_window->showPage(MainWindow::ExplorePage);
+            QTimer::singleShot(300, this, [this] {
+                if (grab(QStringLiteral("explore-welcome")))
+                    runSweep();
+            });
+        },
+        tr("the demo trace to load"));
     QString error;
     if (!m_window->openDemo(&error))
         fail(error);
@@ -128,21 +132,24 @@ void AppTour::runSweep()
     }
     connect(explore->jobs(), &JobRunner::failed, this,
             [this](quint64, const QString &error) { fail(tr("The sweep failed: %1").arg(error)); });
-    waitFor(explore, &ExplorerPage::runAdded, [this] {
-        if (!grab(QStringLiteral("explore-sweep")))
-            return;
-        ExplorerPage *explore = m_window->explorer();
-        explore->setChartKind(ExplorerPage::SpeedupChart);
-        QTimer::singleShot(300, this, [this] {
-            if (!grab(QStringLiteral("explore-speedup")))
+    waitFor(
+        explore, &ExplorerPage::runAdded,
+        [this] {
+            if (!grab(QStringLiteral("explore-sweep")))
                 return;
-            m_window->explorer()->setChartKind(ExplorerPage::StepTimeChart);
+            ExplorerPage *explore = m_window->explorer();
+            explore->setChartKind(ExplorerPage::SpeedupChart);
             QTimer::singleShot(300, this, [this] {
-                if (grab(QStringLiteral("explore-steptime")))
-                    showTimeline();
+                if (!grab(QStringLiteral("explore-speedup")))
+                    return;
+                m_window->explorer()->setChartKind(ExplorerPage::StepTimeChart);
+                QTimer::singleShot(300, this, [this] {
+                    if (grab(QStringLiteral("explore-steptime")))
+                        showTimeline();
+                });
             });
-        });
-    }, tr("the CPU sweep"));
+        },
+        tr("the CPU sweep"));
     explore->runSweep();
     if (!explore->isBusy())
         fail(tr("The sweep did not start: %1").arg(params->errors().value(0)));
@@ -173,10 +180,13 @@ void AppTour::runDistribution()
     page->setRequest(r, m_options.quick ? 50 : 2000);
     connect(page->jobs(), &JobRunner::failed, this,
             [this](quint64, const QString &error) { fail(tr("The sampling test failed: %1").arg(error)); });
-    waitFor(page, &DistributionPage::finished, [this] {
-        if (grab(QStringLiteral("distribution")))
-            runOrderComparison(QStringLiteral("article-static"), QStringLiteral("static"));
-    }, tr("the sampling test"));
+    waitFor(
+        page, &DistributionPage::finished,
+        [this] {
+            if (grab(QStringLiteral("distribution")))
+                runOrderComparison(QStringLiteral("article-static"), QStringLiteral("static"));
+        },
+        tr("the sampling test"));
     page->run();
     if (!page->isBusy())
         fail(tr("The sampling test did not start."));
@@ -193,14 +203,17 @@ void AppTour::runOrderComparison(const QString &variant, const QString &next)
     r.k = m_options.quick ? 100 : 1000;
     r.seed = 1;
     page->setRequest(r, m_options.quick ? 20 : 300);
-    waitFor(page, &DistributionPage::finished, [this, variant, next] {
-        if (!grab(QStringLiteral("distribution-order-") + variant))
-            return;
-        if (next.isEmpty())
-            finish();
-        else
-            runOrderComparison(next, QString());
-    }, tr("the order test of %1").arg(variant));
+    waitFor(
+        page, &DistributionPage::finished,
+        [this, variant, next] {
+            if (!grab(QStringLiteral("distribution-order-") + variant))
+                return;
+            if (next.isEmpty())
+                finish();
+            else
+                runOrderComparison(next, QString());
+        },
+        tr("the order test of %1").arg(variant));
     page->run();
     if (!page->isBusy())
         fail(tr("The order test of %1 did not start.").arg(variant));

@@ -38,8 +38,8 @@ private:
     void fail(const QString &message);
     void finish();
     // Calls `next` once `signalSender` emits, or fails after the step timeout.
-    template <typename Sender, typename Signal> void waitFor(Sender *sender, Signal signal, std::function<void()> next,
-                                             const QString &what);
+    template <typename Sender, typename Signal>
+    void waitFor(Sender *sender, Signal signal, std::function<void()> next, const QString &what);
 
     MainWindow *m_window;
     Options m_options;

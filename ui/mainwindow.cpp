@@ -60,16 +60,10 @@ namespace {
 constexpr int kMaxRecent = 10;
 const char *kDemoResource = ":/demo/hta_cuda_event_sync.json.gz";
 
-QString lastOpenDir()
-{
-    return QSettings().value("window/lastOpenDir", QDir::homePath()).toString();
-}
+QString lastOpenDir() { return QSettings().value("window/lastOpenDir", QDir::homePath()).toString(); }
 } // namespace
 
-MainWindow::MainWindow(lab::LabInterface &lab, QWidget *parent) : MainWindow(parent)
-{
-    m_lab = &lab;
-}
+MainWindow::MainWindow(lab::LabInterface &lab, QWidget *parent) : MainWindow(parent) { m_lab = &lab; }
 
 MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
 {
@@ -89,8 +83,9 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     m_tabs->setTabToolTip(0, tr("Benchmark the sampler variants at your sizes (Ctrl+1)"));
     m_tabs->setTabToolTip(1, tr("Read a profiler trace with its sync gaps marked (Ctrl+2)"));
     m_tabs->setTabToolTip(2, tr("Test a sampler for bias over many runs (Ctrl+3)"));
-    m_tabs->setTabToolTip(JobPageIndex, tr("What a sync on one rank costs the whole job, for the ranks open in the "
-                                           "Timeline (Ctrl+4)"));
+    m_tabs->setTabToolTip(JobPageIndex,
+                          tr("What a sync on one rank costs the whole job, for the ranks open in the "
+                             "Timeline (Ctrl+4)"));
     // Refusals of what was opened show inline above the pages, never in a dialog.
     auto *central = new QWidget(this);
     auto *centralLayout = new QVBoxLayout(central);
@@ -145,7 +140,8 @@ MainWindow::MainWindow(QWidget *parent) : QMainWindow(parent)
     // The Job view follows the job in the Timeline: its analysis lets go of
     // the old trace before a new one loads, and starts on each (re)load.
     connect(m_timeline, &TimelinePage::loadStarting, m_job, &JobPage::clear);
-    connect(m_timeline, &TimelinePage::loadFinished, m_job, [this] { m_job->setTimelineData(m_timeline->data()); });
+    connect(m_timeline, &TimelinePage::loadFinished, m_job,
+            [this] { m_job->setTimelineData(m_timeline->data()); });
     connect(m_job, &JobPage::statusMessage, this, &MainWindow::showStatusMessage);
     connect(m_job, &JobPage::showRankWindow, this, [this](int file, TimeNs start, TimeNs end) {
         showPage(TimelinePageIndex);
@@ -359,8 +355,8 @@ CompareView *MainWindow::compareFiles(const QString &before, const QString &afte
     auto *view = new CompareView(this);
     view->setWindowFlag(Qt::Window);
     view->setAttribute(Qt::WA_DeleteOnClose);
-    view->setWindowTitle(tr("Compare %1 with %2 — syncscope")
-                             .arg(QFileInfo(before).fileName(), QFileInfo(after).fileName()));
+    view->setWindowTitle(
+        tr("Compare %1 with %2 — syncscope").arg(QFileInfo(before).fileName(), QFileInfo(after).fileName()));
     view->show();
     // The pair is listed in Open Recent once it has opened, and leaves it when
     // it no longer does.
@@ -394,8 +390,9 @@ void MainWindow::compareWithDialog()
         before = QFileDialog::getOpenFileName(this, tr("Compare: the trace before"), lastOpenDir(), filter);
     if (before.isEmpty())
         return;
-    const QString after = QFileDialog::getOpenFileName(
-        this, tr("Compare %1 with…").arg(QFileInfo(before).fileName()), QFileInfo(before).absolutePath(), filter);
+    const QString after = QFileDialog::getOpenFileName(this,
+                                                       tr("Compare %1 with…").arg(QFileInfo(before).fileName()),
+                                                       QFileInfo(before).absolutePath(), filter);
     if (!after.isEmpty())
         compareFiles(before, after);
 }
@@ -590,7 +587,8 @@ void MainWindow::routePaths(const QStringList &files, const QList<bool> &bench)
 QString MainWindow::demoTracePath(QString *error)
 {
     QFile resource(QString::fromLatin1(kDemoResource));
-    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) + QStringLiteral("/demo");
+    const QString dir = QStandardPaths::writableLocation(QStandardPaths::AppDataLocation) +
+                        QStringLiteral("/demo");
     const QString path = dir + QStringLiteral("/hta_cuda_event_sync.json.gz");
     if (!resource.exists()) {
         if (error)
@@ -710,16 +708,19 @@ void MainWindow::rebuildRecentMenu()
         if (files.isEmpty())
             continue;
         if (files.size() == 3 && files.front() == QLatin1String(kCompareMarker)) {
-            QAction *a = m_recentMenu->addAction(
-                QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(tr("Compare %1 with %2").arg(name(files[1]), name(files[2]))),
-                this, [this, files] { compareFiles(files[1], files[2]); });
+            QAction *a =
+                m_recentMenu->addAction(QStringLiteral("&%1 %2")
+                                            .arg((i + 1) % 10)
+                                            .arg(tr("Compare %1 with %2").arg(name(files[1]), name(files[2]))),
+                                        this, [this, files] { compareFiles(files[1], files[2]); });
             a->setToolTip(tr("before: %1\nafter: %2").arg(files[1], files[2]));
             a->setStatusTip(tr("Compare %1 with %2").arg(paths({files[1]}).front(), paths({files[2]}).front()));
             continue;
         }
-        const QString label = files.size() == 1
-                                  ? name(files.front())
-                                  : tr("%1 and %n more (one job)", nullptr, int(files.size() - 1)).arg(name(files.front()));
+        const QString label =
+            files.size() == 1
+                ? name(files.front())
+                : tr("%1 and %n more (one job)", nullptr, int(files.size() - 1)).arg(name(files.front()));
         QAction *a = m_recentMenu->addAction(QStringLiteral("&%1 %2").arg((i + 1) % 10).arg(label), this,
                                              [this, files] { openPaths(files); });
         a->setToolTip(files.join(QLatin1Char('\n')));
@@ -823,7 +824,8 @@ void MainWindow::showShortcuts()
     // columns, as far as the screen allows (then it scrolls).
     const int frame = 2 * table->frameWidth();
     const QSize content(table->horizontalHeader()->length() + frame,
-                        table->horizontalHeader()->sizeHint().height() + table->verticalHeader()->length() + frame);
+                        table->horizontalHeader()->sizeHint().height() + table->verticalHeader()->length() +
+                            frame);
     const QSize room = screen() ? screen()->availableGeometry().size() * 9 / 10 : content;
     const QSize chrome = layout->sizeHint() - table->sizeHint();
     table->setMinimumSize(content.boundedTo(room - chrome));
@@ -840,7 +842,7 @@ void MainWindow::showAbout()
            "(MIT License); see resources/demo/ATTRIBUTION.md.</p>")
             .arg(QStringLiteral(SYNCSCOPE_VERSION),
                  m_explorer ? QString::fromStdString(m_lab->torchVersion())
-                                  : tr("not loaded (%1)").arg(m_labError.isEmpty() ? tr("loading") : m_labError),
+                            : tr("not loaded (%1)").arg(m_labError.isEmpty() ? tr("loading") : m_labError),
                  QString::fromLatin1(qVersion())));
 }
 

@@ -136,8 +136,8 @@ private:
     QLabel *m_distributionNote = nullptr;
     QThread *m_labThread = nullptr;
     lab::LabInterface *m_lab = nullptr; // the loaded or given lab
-    bool m_painted = false; // the first frame is drawn
-    int m_kindChecks = 0;   // opens still deciding trace or bench result
+    bool m_painted = false;             // the first frame is drawn
+    int m_kindChecks = 0;               // opens still deciding trace or bench result
     QString m_labError;
     // Where the lab pages' actions go once they exist.
     QMenu *m_fileMenu = nullptr;

@@ -34,12 +34,10 @@ void MainWindow::createChartActions()
         case DistributionPageIndex:
             if (!m_distribution)
                 return nullptr;
-            return exportIt ? m_distribution->exportChartsAction()
-                            : m_distribution->copyChartsAction();
+            return exportIt ? m_distribution->exportChartsAction() : m_distribution->copyChartsAction();
         case JobPageIndex:
             return exportIt ? m_job->view()->exportHeatMapAction() : m_job->view()->copyHeatMapAction();
-        default:
-            return nullptr;
+        default: return nullptr;
         }
     };
     connect(m_exportChart, &QAction::triggered, this, [pageAction] {
@@ -96,18 +94,13 @@ void MainWindow::updateChartActions()
         copyIt = m_job->view()->copyHeatMapAction();
         why = tr("Open several ranks of one job in the Timeline first: there is no heat map yet");
         break;
-    default:
-        why = tr("The Timeline has no chart to export; its tables export from their context menus");
-        break;
+    default: why = tr("The Timeline has no chart to export; its tables export from their context menus"); break;
     }
-    const bool canExport = exportIt && exportIt->isEnabled(),
-               canCopy = copyIt && copyIt->isEnabled();
+    const bool canExport = exportIt && exportIt->isEnabled(), canCopy = copyIt && copyIt->isEnabled();
     m_exportChart->setEnabled(canExport);
     m_copyChart->setEnabled(canCopy);
-    m_exportChart->setToolTip(
-        canExport ? tr("Save the chart of this page as PNG, SVG or PDF (Ctrl+E)") : why);
-    m_copyChart->setToolTip(canCopy ? tr("Copy the chart of this page as an image (Ctrl+Shift+C)")
-                                    : why);
+    m_exportChart->setToolTip(canExport ? tr("Save the chart of this page as PNG, SVG or PDF (Ctrl+E)") : why);
+    m_copyChart->setToolTip(canCopy ? tr("Copy the chart of this page as an image (Ctrl+Shift+C)") : why);
 }
 
 } // namespace syncscope::ui

@@ -14,8 +14,8 @@ namespace {
 
 bool isTextField(QObject *o)
 {
-    return qobject_cast<QLineEdit *>(o) || qobject_cast<QAbstractSpinBox *>(o) ||
-           qobject_cast<QTextEdit *>(o) || qobject_cast<QPlainTextEdit *>(o);
+    return qobject_cast<QLineEdit *>(o) || qobject_cast<QAbstractSpinBox *>(o) || qobject_cast<QTextEdit *>(o) ||
+           qobject_cast<QPlainTextEdit *>(o);
 }
 
 bool isEditingKey(const QKeyEvent *e)
@@ -24,22 +24,35 @@ bool isEditingKey(const QKeyEvent *e)
     // Plain and shifted keys type text or move the cursor.
     if ((mods & ~Qt::ShiftModifier) == Qt::NoModifier)
         return true;
-    static const QKeySequence::StandardKey editing[] = {
-        QKeySequence::Copy,           QKeySequence::Cut,           QKeySequence::Paste,
-        QKeySequence::Undo,           QKeySequence::Redo,          QKeySequence::SelectAll,
-        QKeySequence::Delete,         QKeySequence::Backspace,     QKeySequence::DeleteStartOfWord,
-        QKeySequence::DeleteEndOfWord, QKeySequence::MoveToNextWord, QKeySequence::MoveToPreviousWord,
-        QKeySequence::SelectNextWord, QKeySequence::SelectPreviousWord, QKeySequence::SelectStartOfLine,
-        QKeySequence::SelectEndOfLine};
+    static const QKeySequence::StandardKey editing[] = {QKeySequence::Copy,
+                                                        QKeySequence::Cut,
+                                                        QKeySequence::Paste,
+                                                        QKeySequence::Undo,
+                                                        QKeySequence::Redo,
+                                                        QKeySequence::SelectAll,
+                                                        QKeySequence::Delete,
+                                                        QKeySequence::Backspace,
+                                                        QKeySequence::DeleteStartOfWord,
+                                                        QKeySequence::DeleteEndOfWord,
+                                                        QKeySequence::MoveToNextWord,
+                                                        QKeySequence::MoveToPreviousWord,
+                                                        QKeySequence::SelectNextWord,
+                                                        QKeySequence::SelectPreviousWord,
+                                                        QKeySequence::SelectStartOfLine,
+                                                        QKeySequence::SelectEndOfLine};
     for (QKeySequence::StandardKey k : editing)
         if (e->matches(k))
             return true;
     switch (e->key()) {
-    case Qt::Key_Home: case Qt::Key_End: case Qt::Key_Left: case Qt::Key_Right: case Qt::Key_Up:
-    case Qt::Key_Down: case Qt::Key_Backspace: case Qt::Key_Delete:
-        return true;
-    default:
-        return false;
+    case Qt::Key_Home:
+    case Qt::Key_End:
+    case Qt::Key_Left:
+    case Qt::Key_Right:
+    case Qt::Key_Up:
+    case Qt::Key_Down:
+    case Qt::Key_Backspace:
+    case Qt::Key_Delete: return true;
+    default: return false;
     }
 }
 
@@ -86,9 +99,6 @@ private:
 
 } // namespace
 
-void installShortcutPriority(QWidget *window)
-{
-    qApp->installEventFilter(new ShortcutPriority(window));
-}
+void installShortcutPriority(QWidget *window) { qApp->installEventFilter(new ShortcutPriority(window)); }
 
 } // namespace syncscope::ui

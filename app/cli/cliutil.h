@@ -133,9 +133,8 @@ struct PointOptions {
         }
         lab::BenchPoint p;
         p.n = n;
-        p.k = kOption && kOption->count()
-                  ? parseCount(k, "--k")
-                  : std::max<int64_t>(1, std::llround(static_cast<double>(n) * kRatio));
+        p.k = kOption && kOption->count() ? parseCount(k, "--k")
+                                          : std::max<int64_t>(1, std::llround(static_cast<double>(n) * kRatio));
         p.batch = parseCount(batch, "--batch");
         p.dim = parseCount(dim, "--dim");
         p.posFrac = posFrac;

@@ -30,10 +30,7 @@ std::string clip(std::string_view s, size_t n = 100)
     return s.size() <= n ? std::string(s) : std::string(s.substr(0, n - 3)) + "...";
 }
 
-std::string nameOf(const std::optional<std::string> &s)
-{
-    return s ? *s : "-";
-}
+std::string nameOf(const std::optional<std::string> &s) { return s ? *s : "-"; }
 
 // "cudaStreamSynchronize in aten::item at train.py(42): step"
 template <typename Source> std::string sourceText(const Source &s)
@@ -77,29 +74,26 @@ std::string causeText(const RankSource &s)
 // what removing theirs alone would, and the collectives that waited longest.
 void printJob(const JobScale &job, size_t top)
 {
-    std::cout << "\nJob of " << job.ranks << " ranks: the job would finish up to "
-              << ms(job.avoidable) << " earlier without host waits ("
-              << pct(job.avoidable, job.span) << " of its span " << ms(job.span)
+    std::cout << "\nJob of " << job.ranks << " ranks: the job would finish up to " << ms(job.avoidable)
+              << " earlier without host waits (" << pct(job.avoidable, job.span) << " of its span " << ms(job.span)
               << "; every blocking call of every rank removed)\n"
-              << "    " << job.collectives << " collective(s) matched across the ranks, "
-              << job.unmatched << " not coupled\n";
+              << "    " << job.collectives << " collective(s) matched across the ranks, " << job.unmatched
+              << " not coupled\n";
     for (const std::string &w : job.warnings)
         std::cout << "    warning: " << w << "\n";
     std::vector<const JobRank *> ranks;
     for (const JobRank &r : job.rankRows)
         ranks.push_back(&r);
-    std::stable_sort(ranks.begin(), ranks.end(), [](const JobRank *a, const JobRank *b) {
-        return a->jobAvoidable > b->jobAvoidable;
-    });
-    std::cout
-        << "    Ranks, by how much earlier the job would end without their blocking calls alone:\n";
+    std::stable_sort(ranks.begin(), ranks.end(),
+                     [](const JobRank *a, const JobRank *b) { return a->jobAvoidable > b->jobAvoidable; });
+    std::cout << "    Ranks, by how much earlier the job would end without their blocking calls alone:\n";
     for (const JobRank *r : ranks) {
         std::cout << "      rank " << r->rank << ": job " << ms(r->jobAvoidable) << ", local "
-                  << ms(r->localAvoidable) << ", last at " << r->lastArrivals
-                  << " collective(s), waited " << ms(r->wait) << ", clock offset ";
+                  << ms(r->localAvoidable) << ", last at " << r->lastArrivals << " collective(s), waited "
+                  << ms(r->wait) << ", clock offset ";
         if (r->hasClockOffset)
-            std::cout << ms(r->clockOffset) << " (p5 " << ms(r->clockOffsetP5) << ", p95 "
-                      << ms(r->clockOffsetP95) << ")";
+            std::cout << ms(r->clockOffset) << " (p5 " << ms(r->clockOffsetP5) << ", p95 " << ms(r->clockOffsetP95)
+                      << ")";
         else
             std::cout << "unknown";
         std::cout << "  " << r->file << "\n";
@@ -108,11 +102,10 @@ void printJob(const JobScale &job, size_t top)
         std::cout << "    Collectives, by how late their last rank arrived:\n";
     for (size_t i = 0; i < job.blame.size() && i < top; ++i) {
         const CollectiveBlame &b = job.blame[i];
-        std::cout << "      " << clip(b.name, 60) << " (" << b.group << " #" << b.seq << "): rank "
-                  << b.lastRank << " arrived " << ms(b.lateness) << " late";
+        std::cout << "      " << clip(b.name, 60) << " (" << b.group << " #" << b.seq << "): rank " << b.lastRank
+                  << " arrived " << ms(b.lateness) << " late";
         if (b.hasCause)
-            std::cout << "; without " << causeText(b.cause) << " it would end " << ms(b.saves)
-                      << " earlier";
+            std::cout << "; without " << causeText(b.cause) << " it would end " << ms(b.saves) << " earlier";
         else
             std::cout << "; no sync of that rank moves it";
         std::cout << "\n";
@@ -129,8 +122,8 @@ void printSummary(const JobAnalysis &job, size_t top)
         std::string specs;
         for (const std::string &s : w.specs)
             specs += (specs.empty() ? "" : " or ") + s;
-        std::cout << "\nWhat-if (" << specs << "): " << w.selectedSources << " sync source(s), "
-                  << w.selectedCalls << " blocking call(s) removed together\n";
+        std::cout << "\nWhat-if (" << specs << "): " << w.selectedSources << " sync source(s), " << w.selectedCalls
+                  << " blocking call(s) removed together\n";
         if (w.hasJob)
             std::cout << "    the job would finish " << ms(w.jobAvoidable)
                       << " earlier (every rank's selected calls removed together, through the collectives)\n";
@@ -148,9 +141,8 @@ void printSummary(const JobAnalysis &job, size_t top)
             std::cout << " (rank " << r.rank << ")";
         if (r.runtime.runtime != Runtime::None)
             std::cout << ", runtime " << runtimeLabel(r.runtime.runtime);
-        std::cout << "\n    " << r.durationEvents << " events, " << r.flows << " flows, "
-                  << r.instants << " instants, " << r.counters << " counters, span "
-                  << ms(r.maxTime - r.minTime) << "\n";
+        std::cout << "\n    " << r.durationEvents << " events, " << r.flows << " flows, " << r.instants
+                  << " instants, " << r.counters << " counters, span " << ms(r.maxTime - r.minTime) << "\n";
         if (r.truncated)
             std::cout << "    " << truncationSentence(r) << "\n";
         // Cut inside its kinds of events: counts of what was read, no finding.
@@ -158,16 +150,14 @@ void printSummary(const JobAnalysis &job, size_t top)
         if (incomplete)
             std::cout << "    INCOMPLETE: " << r.unevenCut << "\n";
         if (r.warnings) {
-            std::cout << "    " << r.warnings << " warning(s), " << r.warningKinds.size()
-                      << " kind(s):\n";
+            std::cout << "    " << r.warnings << " warning(s), " << r.warningKinds.size() << " kind(s):\n";
             for (const ReportWarningKind &k : r.warningKinds)
                 std::cout << "      " << k.count << " x " << clip(k.example, 200) << "\n";
         }
         if (r.unplacedActivities)
-            std::cout
-                << "    " << r.unplacedActivities
-                << " GPU event(s) name no device (no args.device, no numeric pid, no \"GPU n\" "
-                   "process name) and were left out\n";
+            std::cout << "    " << r.unplacedActivities
+                      << " GPU event(s) name no device (no args.device, no numeric pid, no \"GPU n\" "
+                         "process name) and were left out\n";
         for (size_t di = 0; di < r.devices.size(); ++di) {
             const ReportDevice &d = r.devices[di];
             if (incomplete) {
@@ -178,13 +168,11 @@ void printSummary(const JobAnalysis &job, size_t top)
                 continue;
             }
             std::cout << "    GPU " << d.device << (d.name.empty() ? "" : " (" + d.name + ")")
-                      << ": would finish up to " << ms(d.avoidable)
-                      << " earlier without host waits (" << pct(d.avoidable, d.span())
-                      << " of its span; every blocking call removed)\n"
+                      << ": would finish up to " << ms(d.avoidable) << " earlier without host waits ("
+                      << pct(d.avoidable, d.span()) << " of its span; every blocking call removed)\n"
                       << "           busy " << ms(d.busy) << " of " << ms(d.span()) << " ("
-                      << pct(d.busy, d.span()) << "), idle " << ms(d.idle()) << ", of which "
-                      << ms(d.syncGap) << " (" << pct(d.syncGap, d.idle())
-                      << ") in gaps that end in a blocking call\n";
+                      << pct(d.busy, d.span()) << "), idle " << ms(d.idle()) << ", of which " << ms(d.syncGap)
+                      << " (" << pct(d.syncGap, d.idle()) << ") in gaps that end in a blocking call\n";
             if (!r.syncCalls.empty())
                 std::cout << "           limited by: " << d.limitedBy.text << "\n";
             const ReportSource *best = nullptr;
@@ -193,8 +181,7 @@ void printSummary(const JobAnalysis &job, size_t top)
                     best = &s;
             if (best && best->avoidableByDevice[di] > 0)
                 std::cout << "           largest single source: " << ms(best->avoidableByDevice[di])
-                          << " earlier without the " << best->count << " call(s) of "
-                          << sourceText(*best) << "\n";
+                          << " earlier without the " << best->count << " call(s) of " << sourceText(*best) << "\n";
             const TimeNs largest = best ? best->avoidableByDevice[di] : 0;
             if (noSingleSourceExplains(largest, d.avoidable))
                 std::cout << "           no single source saves much: the syncs re-synchronize each other; "
@@ -235,13 +222,12 @@ void printSummary(const JobAnalysis &job, size_t top)
         }
         if (!r.devices.empty())
             std::cout << "    " << r.streamDependencies << " stream wait(s) kept by the replay, "
-                      << (r.waitMode == WaitMode::Exact
-                              ? "exact (from the profiler's Stream Wait Event records)"
-                              : r.format == "sqlite"
-                                  ? "inferred from the measured schedule (the export has no CUDA event records, "
-                                    "so its stream waits cannot say what they wait for)"
-                                  : "inferred from the measured schedule (no Stream Wait Event records; "
-                                    "record with enable_cuda_sync_events=True for exact ones)")
+                      << (r.waitMode == WaitMode::Exact ? "exact (from the profiler's Stream Wait Event records)"
+                          : r.format == "sqlite"
+                              ? "inferred from the measured schedule (the export has no CUDA event records, "
+                                "so its stream waits cannot say what they wait for)"
+                              : "inferred from the measured schedule (no Stream Wait Event records; "
+                                "record with enable_cuda_sync_events=True for exact ones)")
                       << "\n";
         if (!r.devices.empty()) {
             if (r.handoffs.empty())
@@ -250,25 +236,25 @@ void printSummary(const JobAnalysis &job, size_t top)
                 std::cout << "    " << r.handoffs.size()
                           << " handoff(s) between host threads carry the head start (backward on the autograd "
                              "engine's thread), found "
-                          << (r.threadMode == ThreadMode::Flows    ? "from the profiler's fwdbwd flows and sequence numbers"
-                              : r.threadMode == ThreadMode::Frames ? "from python backward frames"
-                                                                   : "from timing alone (no flows, no python frames)")
+                          << (r.threadMode == ThreadMode::Flows
+                                  ? "from the profiler's fwdbwd flows and sequence numbers"
+                              : r.threadMode == ThreadMode::Frames
+                                  ? "from python backward frames"
+                                  : "from timing alone (no flows, no python frames)")
                           << "\n";
         }
         if (!r.sources.empty()) {
             std::cout << "    Sync sources, by what removing all their calls would save:\n";
             for (size_t i = 0; i < r.sources.size() && i < top; ++i) {
                 const ReportSource &s = r.sources[i];
-                std::cout << "      " << ms(s.avoidable) << " avoidable, " << ms(s.gapTime)
-                          << " in " << s.gaps << " gap(s), " << s.count
-                          << " call(s): " << sourceText(s) << "\n";
+                std::cout << "      " << ms(s.avoidable) << " avoidable, " << ms(s.gapTime) << " in " << s.gaps
+                          << " gap(s), " << s.count << " call(s): " << sourceText(s) << "\n";
                 if (s.limitedBy.kind != "none")
                     std::cout << "        limited by: " << s.limitedBy.text << "\n";
                 std::cout << "        " << adviceLine(s.advice, r.torchVersion);
                 if (s.adviceCalls < s.count)
                     std::cout << " (for " << s.adviceCalls << " of its " << s.count
-                              << " calls; the others match other rules"
-                              << (s.advice.empty() ? ")" : " or none)");
+                              << " calls; the others match other rules" << (s.advice.empty() ? ")" : " or none)");
                 std::cout << "\n";
             }
         }
@@ -286,9 +272,8 @@ void printSummary(const JobAnalysis &job, size_t top)
             const SyncGap &g = *gaps[i];
             const ReportSyncCall &s = r.syncCalls[g.syncCall];
             std::cout << "      GPU " << g.device << " idle " << ms(g.interval.length()) << " at "
-                      << ms(g.interval.start - r.minTime) << ": avoidable " << ms(g.avoidable)
-                      << ", host blocked " << ms(g.blocked) << " in " << s.name << " in "
-                      << nameOf(s.op);
+                      << ms(g.interval.start - r.minTime) << ": avoidable " << ms(g.avoidable) << ", host blocked "
+                      << ms(g.blocked) << " in " << s.name << " in " << nameOf(s.op);
             if (s.userFrame)
                 std::cout << " at " << clip(*s.userFrame, 80);
             if (g.step >= 0)
@@ -296,17 +281,15 @@ void printSummary(const JobAnalysis &job, size_t top)
             std::cout << "\n";
         }
     }
-    std::cout
-        << "\nTop ops by total time (outermost instances; nested same-name calls counted once):\n";
+    std::cout << "\nTop ops by total time (outermost instances; nested same-name calls counted once):\n";
     for (size_t i = 0, listed = 0; i < job.ops.size() && listed < top; ++i) {
         const NamedOpStat &o = job.ops[i];
         if (!job.topCategories.empty() &&
-            std::find(job.topCategories.begin(), job.topCategories.end(), o.cat) ==
-                job.topCategories.end())
+            std::find(job.topCategories.begin(), job.topCategories.end(), o.cat) == job.topCategories.end())
             continue;
         ++listed;
-        std::cout << "  " << ms(o.total) << "  self " << ms(o.self) << "  x" << o.count << "  ["
-                  << o.cat << "] " << clip(o.name) << "\n";
+        std::cout << "  " << ms(o.total) << "  self " << ms(o.self) << "  x" << o.count << "  [" << o.cat << "] "
+                  << clip(o.name) << "\n";
     }
 }
 
@@ -315,10 +298,9 @@ void printSummary(const JobAnalysis &job, size_t top)
 void registerAnalyze(CLI::App &app, int &exitCode)
 {
     auto *cmd = app.add_subcommand(
-        "analyze",
-        "Find GPU idle time caused by host-device syncs in PyTorch profiler traces.\n"
-        "Several files are the ranks of one job; a rank summary (summarize) stands for its trace.\n"
-        "Example: syncscope-cli analyze rank0.json.gz rank1.json.gz --json out.json");
+        "analyze", "Find GPU idle time caused by host-device syncs in PyTorch profiler traces.\n"
+                   "Several files are the ranks of one job; a rank summary (summarize) stands for its trace.\n"
+                   "Example: syncscope-cli analyze rank0.json.gz rank1.json.gz --json out.json");
     struct Options {
         std::vector<std::string> files;
         std::string json;
@@ -329,25 +311,21 @@ void registerAnalyze(CLI::App &app, int &exitCode)
         int threads = 0;
     };
     auto opts = std::make_shared<Options>();
-    cmd->add_option(
-           "files", opts->files,
-           "Chrome trace files (.json or .json.gz), Nsight Systems exports (.sqlite, or .nsys-rep "
-           "with nsys on PATH; one rank per GPU process) or rank summaries (summarize), in any mix")
+    cmd->add_option("files", opts->files,
+                    "Chrome trace files (.json or .json.gz), Nsight Systems exports (.sqlite, or .nsys-rep "
+                    "with nsys on PATH; one rank per GPU process) or rank summaries (summarize), in any mix")
         ->required();
-    cmd->add_option("--json", opts->json,
-                    "Also write the analysis as JSON to this file ('-' for stdout)");
-    cmd->add_option("--top", opts->top,
-                    "How many top ops, sync sources and sync gaps to list (default 10)");
+    cmd->add_option("--json", opts->json, "Also write the analysis as JSON to this file ('-' for stdout)");
+    cmd->add_option("--top", opts->top, "How many top ops, sync sources and sync gaps to list (default 10)");
     addAnalysisOptions(cmd, opts->analysis);
     cmd->add_option("--what-if", opts->whatIf,
                     "Also replay without every sync source this selects, together: sync=, op=, frame= "
                     "substrings or advice= a rule id, comma-joined (repeatable: the union), "
                     "e.g. --what-if op=aten::item --what-if advice=cpu-index");
-    cmd->add_option(
-           "--threads", opts->threads,
-           "CPU threads for the job's replays, 0 = all cores (default 0, at most " +
-               std::to_string(kMaxThreads) +
-               "; fewer where their state would pass 1 GiB); the figures do not depend on it")
+    cmd->add_option("--threads", opts->threads,
+                    "CPU threads for the job's replays, 0 = all cores (default 0, at most " +
+                        std::to_string(kMaxThreads) +
+                        "; fewer where their state would pass 1 GiB); the figures do not depend on it")
         ->check(threadsValidator());
     cmd->add_option("--cat", opts->cats,
                     "Categories of the top-ops list (repeatable; default cpu_op, user_annotation, "
@@ -373,8 +351,7 @@ void registerAnalyze(CLI::App &app, int &exitCode)
                                           [&](size_t i, double f, const char *msg) {
                                               progress(0.95 * (double(i) + f) / double(n), msg);
                                           });
-            const std::string what =
-                n == 1 ? "'" + files.front() + "'" : std::to_string(n) + " ranks";
+            const std::string what = n == 1 ? "'" + files.front() + "'" : std::to_string(n) + " ranks";
             Doing analysing("analysing the job of " + what);
             WhatIf chosen;
             if (!whatIf.empty())

@@ -31,10 +31,9 @@ std::string fmtMs(double ms)
 
 void printTable(const lab::BenchReport &rep)
 {
-    std::printf("device %s, LibTorch %s, %d threads\n", rep.device.c_str(), rep.torchVersion.c_str(),
-                rep.threads);
-    std::printf("%-14s %10s %9s %4s %4s %5s %10s %11s %23s %10s %8s %10s %8s %7s\n", "variant", "N", "K", "B",
-                "D", "p", "min ms", "median ms", "p5 - p95 ms", "floor ms", "x floor", "gather ms", "x gather",
+    std::printf("device %s, LibTorch %s, %d threads\n", rep.device.c_str(), rep.torchVersion.c_str(), rep.threads);
+    std::printf("%-14s %10s %9s %4s %4s %5s %10s %11s %23s %10s %8s %10s %8s %7s\n", "variant", "N", "K", "B", "D",
+                "p", "min ms", "median ms", "p5 - p95 ms", "floor ms", "x floor", "gather ms", "x gather",
                 "syncs");
     for (const auto &r : rep.results) {
         if (!r.error.empty()) {
@@ -53,10 +52,10 @@ void printTable(const lab::BenchReport &rep)
             std::snprintf(gatherRatio, sizeof gatherRatio, "%.2f", r.stats.medianMs / *r.gatherFloorMs);
         std::printf("%-14s %10lld %9lld %4lld %4lld %5.3g %10s %11s %23s %10s %8.2f %10s %8s %7s\n",
                     r.variant.c_str(), static_cast<long long>(r.point.n), static_cast<long long>(r.point.k),
-                    static_cast<long long>(r.point.batch), static_cast<long long>(r.point.dim),
-                    r.point.posFrac, fmtMs(r.stats.minMs).c_str(), fmtMs(r.stats.medianMs).c_str(),
-                    spread.c_str(), fmtMs(r.floorMs).c_str(), r.floorMs > 0 ? r.stats.medianMs / r.floorMs : 0.0,
-                    gatherMs.c_str(), gatherRatio, syncs.c_str());
+                    static_cast<long long>(r.point.batch), static_cast<long long>(r.point.dim), r.point.posFrac,
+                    fmtMs(r.stats.minMs).c_str(), fmtMs(r.stats.medianMs).c_str(), spread.c_str(),
+                    fmtMs(r.floorMs).c_str(), r.floorMs > 0 ? r.stats.medianMs / r.floorMs : 0.0, gatherMs.c_str(),
+                    gatherRatio, syncs.c_str());
     }
 }
 } // namespace
@@ -83,8 +82,7 @@ void registerBench(CLI::App &app, int &exitCode)
             for (size_t i = 0; i < req.variants.size(); ++i)
                 for (size_t j = 0; j < i; ++j)
                     if (req.variants[i] == req.variants[j])
-                        throw Error("--variants lists '" + req.variants[i] +
-                                    "' twice; name each variant once");
+                        throw Error("--variants lists '" + req.variants[i] + "' twice; name each variant once");
             req.device = lab::parseDevice(o->device);
             req.warmup = o->warmup;
             req.iters = o->iters;

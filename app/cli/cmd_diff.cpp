@@ -21,10 +21,7 @@ std::string ms(TimeNs ns, bool sign = false) { return formatMillis(ns, sign); }
 
 std::string pct(TimeNs part, TimeNs whole) { return formatPercent(part, whole); }
 
-std::string clip(const std::string &s, size_t n = 90)
-{
-    return s.size() <= n ? s : s.substr(0, n - 3) + "...";
-}
+std::string clip(const std::string &s, size_t n = 90) { return s.size() <= n ? s : s.substr(0, n - 3) + "..."; }
 
 // "12.000 ms -> 8.000 ms (-4.000 ms, -33.3%)"
 std::string change(TimeNs b, TimeNs a)
@@ -37,9 +34,9 @@ std::string change(TimeNs b, TimeNs a)
 
 void printText(const TraceDiff &d, size_t top)
 {
-    std::cout << "syncscope diff\n  before: " << d.before.path << " (" << d.before.events
-              << " events, span " << ms(d.before.span) << ")\n  after:  " << d.after.path << " ("
-              << d.after.events << " events, span " << ms(d.after.span) << ")\n\n";
+    std::cout << "syncscope diff\n  before: " << d.before.path << " (" << d.before.events << " events, span "
+              << ms(d.before.span) << ")\n  after:  " << d.after.path << " (" << d.after.events << " events, span "
+              << ms(d.after.span) << ")\n\n";
     const StepTime &sb = d.stepTimeBefore, &sa = d.stepTimeAfter;
     if (fewSteps(sb, sa)) {
         // A median of a few steps hides a change in one of them: every step.
@@ -53,9 +50,9 @@ void printText(const TraceDiff &d, size_t top)
                           << (s.after ? ms(s.after->dur) : std::string("-")) << " (in one trace only)\n";
         }
     } else if (sb.count && sa.count)
-        std::cout << "  step time (median):  " << change(sb.median, sa.median) << "; p5 "
-                  << ms(sb.p5) << " -> " << ms(sa.p5) << ", p95 " << ms(sb.p95) << " -> "
-                  << ms(sa.p95) << "; " << sb.count << " -> " << sa.count << " steps\n";
+        std::cout << "  step time (median):  " << change(sb.median, sa.median) << "; p5 " << ms(sb.p5) << " -> "
+                  << ms(sa.p5) << ", p95 " << ms(sb.p95) << " -> " << ms(sa.p95) << "; " << sb.count << " -> "
+                  << sa.count << " steps\n";
     else
         std::cout << "  step time:           no steps in "
                   << (sb.count   ? "after"
@@ -64,11 +61,11 @@ void printText(const TraceDiff &d, size_t top)
                   << " (ProfilerStep#N annotations mark them)\n";
     const DiffTotals &tb = d.totalsBefore, &ta = d.totalsAfter;
     if (tb.devices || ta.devices) {
-        std::cout << "  GPU busy:            " << pct(tb.busy, tb.span) << " -> "
-                  << pct(ta.busy, ta.span) << " of the GPU span (" << ms(tb.busy) << " of "
-                  << ms(tb.span) << " -> " << ms(ta.busy) << " of " << ms(ta.span) << ")\n";
-        std::cout << "  sync-gap time:       " << change(tb.syncGap, ta.syncGap) << " in "
-                  << tb.syncGaps << " -> " << ta.syncGaps << " gaps\n";
+        std::cout << "  GPU busy:            " << pct(tb.busy, tb.span) << " -> " << pct(ta.busy, ta.span)
+                  << " of the GPU span (" << ms(tb.busy) << " of " << ms(tb.span) << " -> " << ms(ta.busy)
+                  << " of " << ms(ta.span) << ")\n";
+        std::cout << "  sync-gap time:       " << change(tb.syncGap, ta.syncGap) << " in " << tb.syncGaps << " -> "
+                  << ta.syncGaps << " gaps\n";
         std::cout << "  avoidable time:      " << change(tb.avoidable, ta.avoidable)
                   << " (how much earlier the GPUs would finish without any blocking call)\n";
     } else {
@@ -76,8 +73,7 @@ void printText(const TraceDiff &d, size_t top)
     }
     std::cout << "  sync calls:          " << tb.syncCalls << " -> " << ta.syncCalls << "\n";
     for (const SyncCallDiff &c : d.syncCalls)
-        std::cout << "    " << c.name << ": " << c.before.value_or(0) << " -> "
-                  << c.after.value_or(0) << "\n";
+        std::cout << "    " << c.name << ": " << c.before.value_or(0) << " -> " << c.after.value_or(0) << "\n";
 
     std::vector<const SourceDiff *> gone, added, changed;
     for (const SourceDiff &s : d.sources)
@@ -90,9 +86,9 @@ void printText(const TraceDiff &d, size_t top)
             const SourceDiff &s = *v[i];
             const SourceFigures zero;
             const SourceFigures &b = s.before ? *s.before : zero, &a = s.after ? *s.after : zero;
-            std::cout << "  " << clip(sourceLabel(s)) << "\n    calls " << b.count << " -> "
-                      << a.count << ", gap time " << ms(b.gapTime) << " -> " << ms(a.gapTime)
-                      << ", avoidable " << ms(b.avoidable) << " -> " << ms(a.avoidable) << "\n";
+            std::cout << "  " << clip(sourceLabel(s)) << "\n    calls " << b.count << " -> " << a.count
+                      << ", gap time " << ms(b.gapTime) << " -> " << ms(a.gapTime) << ", avoidable "
+                      << ms(b.avoidable) << " -> " << ms(a.avoidable) << "\n";
         }
         if (v.size() > top)
             std::cout << "  (" << v.size() - top << " more)\n";
@@ -106,11 +102,9 @@ void printText(const TraceDiff &d, size_t top)
         for (size_t i = 0; i < d.ops.size() && i < top; ++i) {
             const OpDiff &o = d.ops[i];
             const TimeNs b = o.before ? o.before->self : 0, a = o.after ? o.after->self : 0;
-            std::cout << "  " << ms(a - b, true) << "  self " << (o.before ? ms(b) : "absent")
-                      << " -> " << (o.after ? ms(a) : "absent") << ", x"
-                      << (o.before ? o.before->count : 0) << " -> x"
-                      << (o.after ? o.after->count : 0) << "  [" << o.cat << "] " << clip(o.name)
-                      << "\n";
+            std::cout << "  " << ms(a - b, true) << "  self " << (o.before ? ms(b) : "absent") << " -> "
+                      << (o.after ? ms(a) : "absent") << ", x" << (o.before ? o.before->count : 0) << " -> x"
+                      << (o.after ? o.after->count : 0) << "  [" << o.cat << "] " << clip(o.name) << "\n";
         }
     }
     if (!d.kernels.empty()) {
@@ -119,8 +113,8 @@ void printText(const TraceDiff &d, size_t top)
             const KernelDiff &k = d.kernels[i];
             const TimeNs b = k.before ? k.before->total : 0, a = k.after ? k.after->total : 0;
             std::cout << "  " << ms(a - b, true) << "  " << (k.before ? ms(b) : "absent") << " -> "
-                      << (k.after ? ms(a) : "absent") << ", x" << (k.before ? k.before->count : 0)
-                      << " -> x" << (k.after ? k.after->count : 0) << "  " << clip(k.name) << "\n";
+                      << (k.after ? ms(a) : "absent") << ", x" << (k.before ? k.before->count : 0) << " -> x"
+                      << (k.after ? k.after->count : 0) << "  " << clip(k.name) << "\n";
         }
     }
 }
@@ -142,24 +136,20 @@ TraceModelPtr loadOne(const std::string &path, const char *which)
 void registerDiff(CLI::App &app, int &exitCode)
 {
     auto *cmd = app.add_subcommand(
-        "diff",
-        "Compare two traces: what a change did to step time, GPU busy time, sync gaps and\n"
-        "their sources, ops and kernels.\n"
-        "Example: syncscope-cli diff naive.json.gz static.json.gz --json diff.json --csv diff.csv");
+        "diff", "Compare two traces: what a change did to step time, GPU busy time, sync gaps and\n"
+                "their sources, ops and kernels.\n"
+                "Example: syncscope-cli diff naive.json.gz static.json.gz --json diff.json --csv diff.csv");
     struct Options {
         std::string before, after, json, csv;
         std::string top = "10";
         AnalysisOptions analysis;
     };
     auto opts = std::make_shared<Options>();
-    cmd->add_option("before", opts->before, "The trace before the change (.json or .json.gz)")
-        ->required();
+    cmd->add_option("before", opts->before, "The trace before the change (.json or .json.gz)")->required();
     cmd->add_option("after", opts->after, "The trace after the change")->required();
-    cmd->add_option("--json", opts->json,
-                    "Also write the comparison as JSON to this file ('-' for stdout)");
+    cmd->add_option("--json", opts->json, "Also write the comparison as JSON to this file ('-' for stdout)");
     cmd->add_option("--csv", opts->csv, "Also write it as CSV, one row per (section, key, metric)");
-    cmd->add_option("--top", opts->top,
-                    "How many sources, ops and kernels the text lists (default 10)");
+    cmd->add_option("--top", opts->top, "How many sources, ops and kernels the text lists (default 10)");
     addAnalysisOptions(cmd, opts->analysis);
     cmd->callback([&exitCode, opts] {
         guarded(exitCode, [&] {

@@ -53,8 +53,8 @@ void registerProfile(CLI::App &app, int &exitCode)
             StderrProgress progress;
             const auto res = lab::requireLab().captureTrace(
                 r, [&](double f, const char *what) { progress(f, what); }, nullptr);
-            std::cout << "wrote " << res.path << ": " << res.steps << " steps of " << r.variant << " ("
-                      << res.note << ")\n";
+            std::cout << "wrote " << res.path << ": " << res.steps << " steps of " << r.variant << " (" << res.note
+                      << ")\n";
             return 0;
         });
     });

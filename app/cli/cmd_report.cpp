@@ -30,12 +30,12 @@ void registerReport(CLI::App &app, int &exitCode)
         size_t top = 20;
     };
     auto opts = std::make_shared<Options>();
-    cmd->add_option("files", opts->files, "Trace files (.json or .json.gz), Nsight Systems exports (.sqlite, .nsys-rep) or rank "
+    cmd->add_option("files", opts->files,
+                    "Trace files (.json or .json.gz), Nsight Systems exports (.sqlite, .nsys-rep) or rank "
                     "summaries of one job");
     cmd->add_option("--html", opts->html, "Write the report as one HTML file");
     cmd->add_option("--md", opts->md, "Write the report as Markdown");
-    cmd->add_option("--compare", opts->compare, "BEFORE AFTER: add the deltas between two traces")
-        ->expected(2);
+    cmd->add_option("--compare", opts->compare, "BEFORE AFTER: add the deltas between two traces")->expected(2);
     cmd->add_option("--top", opts->top, "How many sync sources to list (default 20)");
     addAnalysisOptions(cmd, opts->analysis);
     cmd->callback([&exitCode, opts] {
@@ -63,10 +63,9 @@ void registerReport(CLI::App &app, int &exitCode)
             const TraceInputs expanded = expandTraceInputs(files);
             files = expanded.paths;
             const size_t n = files.size();
-            JobRanks ranks = loadJobRanks(files, opts->analysis, n >= 2,
-                                          [&](size_t i, double f, const char *msg) {
-                                              progress(0.8 * (double(i) + f) / double(n), msg);
-                                          });
+            JobRanks ranks = loadJobRanks(files, opts->analysis, n >= 2, [&](size_t i, double f, const char *msg) {
+                progress(0.8 * (double(i) + f) / double(n), msg);
+            });
             JobAnalysis job;
             {
                 Doing analysing("analysing the job of " + std::to_string(n) + " file(s)");

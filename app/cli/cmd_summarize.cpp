@@ -13,15 +13,15 @@ namespace syncscope::cli {
 void registerSummarize(CLI::App &app, int &exitCode)
 {
     auto *cmd = app.add_subcommand(
-        "summarize",
-        "Write the summary of one rank's trace, which analyze accepts in place of the trace.\n"
-        "Example: syncscope-cli summarize rank3.json.gz -o rank3.summary");
+        "summarize", "Write the summary of one rank's trace, which analyze accepts in place of the trace.\n"
+                     "Example: syncscope-cli summarize rank3.json.gz -o rank3.summary");
     struct Options {
         std::string file, out;
         AnalysisOptions analysis;
     };
     auto opts = std::make_shared<Options>();
-    cmd->add_option("file", opts->file, "A Chrome trace file (.json or .json.gz) of one rank, or one process of an Nsight "
+    cmd->add_option("file", opts->file,
+                    "A Chrome trace file (.json or .json.gz) of one rank, or one process of an Nsight "
                     "Systems export (REPORT.sqlite#PID)")
         ->required();
     cmd->add_option("-o,--out", opts->out, "The summary to write")->required();
@@ -32,8 +32,7 @@ void registerSummarize(CLI::App &app, int &exitCode)
                 throw Error("a summary is a binary file: give -o a file name, not '-'");
             checkOutputs({opts->file}, {{"--out", opts->out}});
             if (isRankSummaryFile(opts->file))
-                throw Error("'" + opts->file +
-                            "' is a rank summary already; summarize takes a trace");
+                throw Error("'" + opts->file + "' is a rank summary already; summarize takes a trace");
             // An Nsight Systems export of several GPU processes holds several ranks.
             const TraceInputs ranks = expandTraceInputs({opts->file});
             if (ranks.paths.size() > 1) {

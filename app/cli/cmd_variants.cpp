@@ -54,9 +54,8 @@ void registerVariants(CLI::App &app, int &exitCode)
                 std::string why;
                 const bool cpu = lab.variantRunnable(v.name, lab::Device::Cpu, &why);
                 const bool gpu = lab.variantRunnable(v.name, lab::Device::Cuda, nullptr);
-                std::cout << "  " << v.name << std::string(v.name.size() < 14 ? 14 - v.name.size() : 1, ' ')
-                          << "[" << (cpu ? "cpu" : "   ") << (gpu ? " cuda" : "     ") << "]  "
-                          << v.description << "\n";
+                std::cout << "  " << v.name << std::string(v.name.size() < 14 ? 14 - v.name.size() : 1, ' ') << "["
+                          << (cpu ? "cpu" : "   ") << (gpu ? " cuda" : "     ") << "]  " << v.description << "\n";
             }
             return 0;
         });

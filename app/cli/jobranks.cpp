@@ -22,8 +22,7 @@ JobAnalysis JobRanks::assemble(const ProgressFn &progress, size_t threads)
     return assembleJob(std::move(files), std::move(jobScale));
 }
 
-JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptions &options,
-                      bool withJobInput,
+JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptions &options, bool withJobInput,
                       const std::function<void(size_t, double, const char *)> &progress)
 {
     const size_t n = files.size();

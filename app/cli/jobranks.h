@@ -27,13 +27,12 @@ struct JobRanks {
     // numbers in packedOrder.
     SpillFile packed;
     std::vector<size_t> packedOrder;
-    std::vector<FileReport> reports;  // one file
+    std::vector<FileReport> reports; // one file
 };
 
 // Loads each file, marking the phase with its name (Doing); progress(i, f, msg)
 // reports file i's share f.
-JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptions &options,
-                      bool withJobInput,
+JobRanks loadJobRanks(const std::vector<std::string> &files, const AnalysisOptions &options, bool withJobInput,
                       const std::function<void(size_t, double, const char *)> &progress);
 
 } // namespace syncscope::cli

@@ -41,28 +41,30 @@ namespace {
 
 void addOptions(QCommandLineParser &parser)
 {
-    parser.setApplicationDescription(QStringLiteral(
-        "Find, measure and fix host-device syncs in PyTorch code.\n\n"
-        "Opens trace files (.json, .json.gz; several = ranks of one job) in the Timeline and\n"
-        "bench results (syncscope-cli bench --json) in Explore."));
+    parser.setApplicationDescription(
+        QStringLiteral("Find, measure and fix host-device syncs in PyTorch code.\n\n"
+                       "Opens trace files (.json, .json.gz; several = ranks of one job) in the Timeline and\n"
+                       "bench results (syncscope-cli bench --json) in Explore."));
     parser.addHelpOption();
     parser.addVersionOption();
     parser.addPositionalArgument(QStringLiteral("FILE"), QStringLiteral("Traces or bench results to open."),
                                  QStringLiteral("[FILE...]"));
     parser.addOptions({
         {QStringLiteral("demo"), QStringLiteral("Open the bundled demo trace and show Explore ready to run.")},
-        {QStringLiteral("page"), QStringLiteral("Page to show first: explore, timeline, distribution or job. With "
-                                                "--screenshot-dir and FILEs, job saves DIR/job-NAME.png (the Job view "
-                                                "once the job is analysed) instead of the Timeline."),
+        {QStringLiteral("page"),
+         QStringLiteral("Page to show first: explore, timeline, distribution or job. With "
+                        "--screenshot-dir and FILEs, job saves DIR/job-NAME.png (the Job view "
+                        "once the job is analysed) instead of the Timeline."),
          QStringLiteral("PAGE")},
         {QStringLiteral("run-sweep"), QStringLiteral("Start a CPU sweep of N (10^3 to 10^6) at launch.")},
         {QStringLiteral("smoke"),
          QStringLiteral("Offscreen self-check: load the demo trace, run a tiny sweep and sampling test, "
                         "render every page, exit 0 on success.")},
         {QStringLiteral("screenshot-dir"),
-         QStringLiteral("Drive every page with real data and save window screenshots (PNG) to DIR, then quit. "
-                        "With FILEs: open them as one job in the Timeline, select the top row of the sync-gap table, save "
-                        "DIR/timeline-NAME.png (NAME: --screenshot-name, else the first file's name), then quit."),
+         QStringLiteral(
+             "Drive every page with real data and save window screenshots (PNG) to DIR, then quit. "
+             "With FILEs: open them as one job in the Timeline, select the top row of the sync-gap table, save "
+             "DIR/timeline-NAME.png (NAME: --screenshot-name, else the first file's name), then quit."),
          QStringLiteral("DIR")},
         {QStringLiteral("screenshot-name"),
          QStringLiteral("Name of the Timeline screenshot taken with --screenshot-dir and FILEs."),
@@ -201,7 +203,10 @@ int runTiming(ui::MainWindow &window, const QStringList &files)
     int exitCode = 1;
     auto *shown = new PaintProbe(&window);
     auto *frame = new PaintProbe(&window);
-    shown->arm(&window, [] { std::printf("window shown at %.0f ms\n", msSinceProcessStart()); std::fflush(stdout); });
+    shown->arm(&window, [] {
+        std::printf("window shown at %.0f ms\n", msSinceProcessStart());
+        std::fflush(stdout);
+    });
     ui::TimelinePage *timeline = window.timeline();
     QObject::connect(timeline, &ui::TimelinePage::loadFinished, frame, [&, frame, timeline, files] {
         frame->arm(timeline->view()->viewport(), [&exitCode, files] {
@@ -292,7 +297,8 @@ int main(int argc, char **argv)
                                       QStringLiteral("distribution"), QStringLiteral("job")};
     const QString page = parser.value(QStringLiteral("page"));
     if (!page.isEmpty() && !pages.contains(page))
-        return failWith(QStringLiteral("--page must be explore, timeline, distribution or job (got '%1').").arg(page));
+        return failWith(
+            QStringLiteral("--page must be explore, timeline, distribution or job (got '%1').").arg(page));
     const QString shotDir = parser.value(QStringLiteral("screenshot-dir"));
     if (!shotDir.isEmpty() && !QDir().mkpath(shotDir))
         return failWith(QStringLiteral("cannot create the screenshot folder '%1'.").arg(shotDir));
@@ -305,8 +311,8 @@ int main(int argc, char **argv)
         // as compare.png once both traces are shown, then quits.
         const QStringList files = parser.positionalArguments();
         if (files.size() != 1)
-            return failWith(QStringLiteral("--compare BEFORE takes exactly one more file, AFTER (got %1).")
-                                .arg(files.size()));
+            return failWith(
+                QStringLiteral("--compare BEFORE takes exactly one more file, AFTER (got %1).").arg(files.size()));
         const QString before = parser.value(QStringLiteral("compare"));
         window.show();
         window.openPaths({before});
@@ -344,8 +350,8 @@ int main(int argc, char **argv)
         const QString select = parser.value(QStringLiteral("screenshot-select"));
         if (!select.isEmpty() && select != QLatin1String("gap") && select != QLatin1String("source"))
             return failWith(QStringLiteral("--screenshot-select takes gap or source, not '%1'.").arg(select));
-        const QString path =
-            QDir(shotDir).filePath(QStringLiteral("%1-%2.png").arg(jobShot ? QStringLiteral("job") : QStringLiteral("timeline"), name));
+        const QString path = QDir(shotDir).filePath(
+            QStringLiteral("%1-%2.png").arg(jobShot ? QStringLiteral("job") : QStringLiteral("timeline"), name));
         window.resize(1480, 920);
         window.show();
         int exitCode = 1;

@@ -37,8 +37,8 @@ public:
 
     [[noreturn]] void fail(const std::string &what) const
     {
-        throw Error("the advice rules in " + m_name + " are malformed: " +
-                    (m_rule.empty() ? std::string() : "rule '" + m_rule + "': ") + what);
+        throw Error("the advice rules in " + m_name +
+                    " are malformed: " + (m_rule.empty() ? std::string() : "rule '" + m_rule + "': ") + what);
     }
 
     void setRule(std::string id) { m_rule = std::move(id); }
@@ -102,12 +102,9 @@ std::vector<long> versionParts(std::string_view v)
 std::string_view adviceClassName(AdviceClass c)
 {
     switch (c) {
-    case AdviceClass::FalseDependency:
-        return "false_dependency";
-    case AdviceClass::DataDependent:
-        return "data_dependent";
-    case AdviceClass::Intentional:
-        return "intentional";
+    case AdviceClass::FalseDependency: return "false_dependency";
+    case AdviceClass::DataDependent: return "data_dependent";
+    case AdviceClass::Intentional: return "intentional";
     }
     return "false_dependency";
 }
@@ -122,12 +119,14 @@ int AdviceRules::find(std::string_view id) const
 
 bool AdviceRules::usesInputTypes() const
 {
-    return std::any_of(rules.begin(), rules.end(), [](const AdviceRule &r) { return !r.match.inputTypes.empty(); });
+    return std::any_of(rules.begin(), rules.end(),
+                       [](const AdviceRule &r) { return !r.match.inputTypes.empty(); });
 }
 
 bool AdviceRules::usesFollowedBy() const
 {
-    return std::any_of(rules.begin(), rules.end(), [](const AdviceRule &r) { return !r.match.followedBy.empty(); });
+    return std::any_of(rules.begin(), rules.end(),
+                       [](const AdviceRule &r) { return !r.match.followedBy.empty(); });
 }
 
 AdviceRules parseAdviceRules(std::string_view text, const std::string &name)
@@ -148,10 +147,10 @@ AdviceRules parseAdviceRules(std::string_view text, const std::string &name)
     if (list == doc.end() || !list->is_array() || list->empty())
         rd.fail("'rules' is not a non-empty list");
 
-    static const std::set<std::string> matchKeys = {"ops",    "inner",       "sync",          "copy",
+    static const std::set<std::string> matchKeys = {"ops",    "inner",       "sync",           "copy",
                                                     "frames", "followed_by", "no_aten_parent", "input_types"};
-    static const std::set<std::string> ruleKeys = {"id",      "match",     "class", "title", "why",
-                                                   "rewrite", "min_torch", "refs"};
+    static const std::set<std::string> ruleKeys = {"id",  "match",   "class",     "title",
+                                                   "why", "rewrite", "min_torch", "refs"};
     AdviceRules out;
     std::set<std::string> ids;
     for (const json &r : *list) {
@@ -222,10 +221,7 @@ AdviceRules parseAdviceRules(std::string_view text, const std::string &name)
     return out;
 }
 
-std::string_view builtinAdviceJson()
-{
-    return {kBuiltinAdviceJson, kBuiltinAdviceJsonSize};
-}
+std::string_view builtinAdviceJson() { return {kBuiltinAdviceJson, kBuiltinAdviceJsonSize}; }
 
 const AdviceRules &builtinAdviceRules()
 {

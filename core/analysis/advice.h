@@ -72,10 +72,10 @@ struct AdviceChainOp {
     std::string next;                    // the next op at its level; filled only when read
 };
 struct AdviceFacts {
-    std::string sync;                  // the blocking call's name
-    std::vector<AdviceChainOp> chain;  // enclosing ops, innermost first
-    std::vector<std::string> frames;   // enclosing python_function names, innermost first
-    std::string copy;                  // its GPU memcpy's name; empty when none
+    std::string sync;                 // the blocking call's name
+    std::vector<AdviceChainOp> chain; // enclosing ops, innermost first
+    std::vector<std::string> frames;  // enclosing python_function names, innermost first
+    std::string copy;                 // its GPU memcpy's name; empty when none
 };
 
 // The index of the rule that matches, or -1.

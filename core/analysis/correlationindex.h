@@ -24,8 +24,7 @@ struct HostCallRef {
 };
 
 // Ref: a call with `track` and `index` (CallRef, HostCallRef).
-template <class Ref>
-class CorrelationIndexOf {
+template <class Ref> class CorrelationIndexOf {
 public:
     using Entry = std::pair<int64_t, Ref>;
 

@@ -26,10 +26,7 @@ std::optional<std::string> strOf(const TraceModel &m, StrId s)
     return std::string(m.str(s));
 }
 
-ReportId idOf(const TraceModel &m, const IdValue &v)
-{
-    return {v.num, std::string(m.str(v.text))};
-}
+ReportId idOf(const TraceModel &m, const IdValue &v) { return {v.num, std::string(m.str(v.text))}; }
 
 } // namespace
 
@@ -84,8 +81,8 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
         return ReportLimit{limitKindName(l.kind), limitSentence(l, m, a)};
     };
     for (const DeviceActivity &d : a.devices)
-        r.devices.push_back({d.device, d.name, d.kernels, d.memcpys, d.memsets, d.first, d.last,
-                             d.busy, d.syncGap, d.avoidable, limitOf(d.limit)});
+        r.devices.push_back({d.device, d.name, d.kernels, d.memcpys, d.memsets, d.first, d.last, d.busy, d.syncGap,
+                             d.avoidable, limitOf(d.limit)});
     // A call's name, time, thread and ops: what a blocking call and a long host call share.
     const auto callOf = [&](const SyncCall &s) {
         const Track t = m.tracks()[s.event.track];
@@ -116,8 +113,7 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
     for (const SyncCall &s : a.longCalls)
         r.longCalls.push_back(callOf(s));
     for (const CudaSyncEvent &e : a.cudaSyncEvents)
-        r.cudaSyncEvents.push_back(
-            {std::string(m.str(e.kind)), e.start, e.dur, e.device, e.stream});
+        r.cudaSyncEvents.push_back({std::string(m.str(e.kind)), e.start, e.dur, e.device, e.stream});
     const ReplayInput &in = a.replay;
     r.waitMode = in.waitMode;
     r.threadMode = in.threadMode;
@@ -128,8 +124,7 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
         for (const StreamDependency &d : in.deps) {
             const ReplayActivity &to = in.activities[d.activity], &from = in.activities[d.on];
             r.streamWaits.push_back({in.deviceIds[to.device], in.streamIds[to.stream].second,
-                                     in.streamIds[from.stream].second, from.correlation,
-                                     to.correlation});
+                                     in.streamIds[from.stream].second, from.correlation, to.correlation});
         }
     std::stable_sort(r.streamWaits.begin(), r.streamWaits.end(),
                      [](const ReportStreamWait &x, const ReportStreamWait &y) {
@@ -143,15 +138,14 @@ FileReport makeFileReport(const TraceModel &m, const SyncAnalysis &a, const std:
         r.steps.push_back({std::string(m.str(s.name)), s.start, s.end});
     r.stepStats = a.stepStats;
     for (const SyncSource &s : a.sources)
-        r.sources.push_back({std::string(m.str(s.sync)), strOf(m, s.op), strOf(m, s.userFrame),
-                             s.count, s.gaps, s.gapTime, s.avoidable, s.avoidableByDevice,
-                             s.advice >= 0 ? builtinAdviceRules().rules[size_t(s.advice)].id
-                                           : std::string(),
+        r.sources.push_back({std::string(m.str(s.sync)), strOf(m, s.op), strOf(m, s.userFrame), s.count, s.gaps,
+                             s.gapTime, s.avoidable, s.avoidableByDevice,
+                             s.advice >= 0 ? builtinAdviceRules().rules[size_t(s.advice)].id : std::string(),
                              s.adviceCalls, limitOf(s.limit)});
 
     for (const OpStat &s : ops)
-        r.ops.push_back({std::string(m.str(s.name)), std::string(m.str(s.cat)), s.count, s.total,
-                         s.self, s.min, s.max, s.gpuCount, s.gpuTime});
+        r.ops.push_back({std::string(m.str(s.name)), std::string(m.str(s.cat)), s.count, s.total, s.self, s.min,
+                         s.max, s.gpuCount, s.gpuTime});
     std::sort(r.ops.begin(), r.ops.end(), [](const NamedOpStat &x, const NamedOpStat &y) {
         return std::tie(x.name, x.cat) < std::tie(y.name, y.cat);
     });

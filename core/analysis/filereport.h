@@ -57,7 +57,7 @@ struct ReportSyncCall {
     bool pageableCopy = false;
     std::string blocks; // what it waits for: "stream", "device", "event" or "copy"
     TimeNs avoidable = 0;
-    int32_t step = -1; // index into FileReport::steps
+    int32_t step = -1;  // index into FileReport::steps
     std::string advice; // the id of its advice rule (advice.h); empty: no known rewrite
 };
 
@@ -78,9 +78,9 @@ struct ReportSource {
     uint64_t count = 0, gaps = 0;
     TimeNs gapTime = 0, avoidable = 0;
     std::vector<TimeNs> avoidableByDevice; // order of FileReport::devices
-    std::string advice; // the id of the rule most of its calls match; empty: none
-    uint64_t adviceCalls = 0; // how many of its calls match it
-    ReportLimit limitedBy;    // on the device it saves most on
+    std::string advice;                    // the id of the rule most of its calls match; empty: none
+    uint64_t adviceCalls = 0;              // how many of its calls match it
+    ReportLimit limitedBy;                 // on the device it saves most on
 };
 
 // A stream dependency from the profiler's `Stream Wait Event` records: the
@@ -100,7 +100,7 @@ struct ReportHandoff {
 struct FileReport {
     // The trace file.
     std::string path, format;
-    int64_t rank = kNoValue; // distributedInfo.rank
+    int64_t rank = kNoValue;  // distributedInfo.rank
     std::string torchVersion; // the PyTorch version the trace states; empty when none
     bool truncated = false;   // the data ends early: the report covers the events before the cut
     // Not empty when the cut left some kinds of events short (unevenCutSentence):

@@ -23,9 +23,9 @@ bool endsWith(std::string_view s, std::string_view p)
 struct ThreadFacts {
     uint32_t track = 0;
     std::string tid;
-    std::vector<TimeNs> bounds;                        // own events' starts and ends, sorted, unique
-    std::vector<std::pair<TimeNs, TimeNs>> calls;      // its runtime calls, by start
-    std::vector<TimeNs> callsEnd;                      // the latest end of calls[0..k]
+    std::vector<TimeNs> bounds;                   // own events' starts and ends, sorted, unique
+    std::vector<std::pair<TimeNs, TimeNs>> calls; // its runtime calls, by start
+    std::vector<TimeNs> callsEnd;                 // the latest end of calls[0..k]
     // Whether one of its runtime calls spans [from, to].
     bool blockedOver(TimeNs from, TimeNs to) const
     {
@@ -33,10 +33,10 @@ struct ThreadFacts {
                                          [](TimeNs t, const std::pair<TimeNs, TimeNs> &c) { return t < c.first; });
         return it != calls.begin() && callsEnd[size_t(it - calls.begin()) - 1] >= to;
     }
-    std::vector<std::pair<TimeNs, TimeNs>> backward;   // python backward frames
-    std::vector<int64_t> ownSeq, backwardSeq;          // "Sequence number"s, sorted, unique
-    std::vector<uint32_t> top;                         // top-level events
-    std::vector<char> topHasCall;                      // per top-level event
+    std::vector<std::pair<TimeNs, TimeNs>> backward; // python backward frames
+    std::vector<int64_t> ownSeq, backwardSeq;        // "Sequence number"s, sorted, unique
+    std::vector<uint32_t> top;                       // top-level events
+    std::vector<char> topHasCall;                    // per top-level event
 };
 
 struct Group {
@@ -218,7 +218,8 @@ Handoffs findHandoffs(const TraceModel &model)
                     if (!c.groups.empty()) {
                         c.mode = ThreadMode::Frames;
                     } else if (everyBounded && !groups.empty() &&
-                               std::any_of(groups.begin(), groups.end(), [](const Group &g) { return g.hasCall; })) {
+                               std::any_of(groups.begin(), groups.end(),
+                                           [](const Group &g) { return g.hasCall; })) {
                         c.mode = ThreadMode::Inferred;
                         c.groups = groups;
                     }
@@ -254,17 +255,18 @@ Handoffs findHandoffs(const TraceModel &model)
                         return f.tid;
                 return std::string();
             };
-            const auto best = std::min_element(candidates.begin(), candidates.end(), [&](const Candidate &x, const Candidate &y) {
-                if (x.mode != y.mode)
-                    return x.mode < y.mode;
-                if (x.flows != y.flows)
-                    return x.flows > y.flows;
-                if (x.groups.size() != y.groups.size())
-                    return x.groups.size() > y.groups.size();
-                if (x.groups.front().at != y.groups.front().at)
-                    return x.groups.front().at < y.groups.front().at;
-                return tidOf(x.from) < tidOf(y.from);
-            });
+            const auto best = std::min_element(candidates.begin(), candidates.end(),
+                                               [&](const Candidate &x, const Candidate &y) {
+                                                   if (x.mode != y.mode)
+                                                       return x.mode < y.mode;
+                                                   if (x.flows != y.flows)
+                                                       return x.flows > y.flows;
+                                                   if (x.groups.size() != y.groups.size())
+                                                       return x.groups.size() > y.groups.size();
+                                                   if (x.groups.front().at != y.groups.front().at)
+                                                       return x.groups.front().at < y.groups.front().at;
+                                                   return tidOf(x.from) < tidOf(y.from);
+                                               });
             for (const Group &g : best->groups)
                 kept.push_back({{best->from, U.track, g.at, g.n}, best->mode, g.nIndex, g.end, g.busy, U.tid});
         }
@@ -287,7 +289,8 @@ Handoffs findHandoffs(const TraceModel &model)
         for (size_t k = i + 1; k < j; ++k) {
             const Kept &x = kept[k], &y = kept[best];
             if (std::make_tuple(-x.busy, -x.end, x.h.at) < std::make_tuple(-y.busy, -y.end, y.h.at) ||
-                (std::make_tuple(x.busy, x.end, x.h.at) == std::make_tuple(y.busy, y.end, y.h.at) && x.toTid < y.toTid))
+                (std::make_tuple(x.busy, x.end, x.h.at) == std::make_tuple(y.busy, y.end, y.h.at) &&
+                 x.toTid < y.toTid))
                 best = k;
         }
         chosen.push_back(kept[best]);

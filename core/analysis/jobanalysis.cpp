@@ -37,9 +37,8 @@ JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInp
     std::optional<JobScale> jobScale;
     if (files.size() >= 2) {
         if (ranks.size() != files.size())
-            throw Error("the job analysis needs one rank input per file (" +
-                        std::to_string(ranks.size()) + " for " + std::to_string(files.size()) +
-                        " files)");
+            throw Error("the job analysis needs one rank input per file (" + std::to_string(ranks.size()) +
+                        " for " + std::to_string(files.size()) + " files)");
         jobScale = analyzeJobScale(ranks, progress, cancel, threads);
     }
     if (progress)
@@ -136,8 +135,8 @@ void writeAdviceJson(JsonWriter &w, const std::string &id, const std::string &to
     w.endObject();
 }
 
-std::string analysisToJson(const JobAnalysis &job, size_t topN,
-                           const std::vector<std::string> &topCategories, int indent)
+std::string analysisToJson(const JobAnalysis &job, size_t topN, const std::vector<std::string> &topCategories,
+                           int indent)
 {
     std::string out;
     writeAnalysisJson(
@@ -444,9 +443,8 @@ void writeTopOps(JsonWriter &w, const JobAnalysis &job, size_t topN, const std::
 
 } // namespace
 
-void writeAnalysisJson(const JobAnalysis &job, size_t topN,
-                       const std::vector<std::string> &topCategories, const JsonWriter::Sink &sink,
-                       int indent)
+void writeAnalysisJson(const JobAnalysis &job, size_t topN, const std::vector<std::string> &topCategories,
+                       const JsonWriter::Sink &sink, int indent)
 {
     JsonWriter w(indent, sink);
     w.beginObject();

@@ -18,13 +18,13 @@ const std::vector<std::string> &defaultTopCategories();
 
 // What `analyze` reports on a job: plain values, no trace model.
 struct JobAnalysis {
-    std::vector<FileReport> files;              // one per file, in the order given
-    std::map<std::string, uint64_t> categories; // normalized category -> duration events
-    std::vector<NamedOpStat> ops;               // all files, longest total first
+    std::vector<FileReport> files;                                   // one per file, in the order given
+    std::map<std::string, uint64_t> categories;                      // normalized category -> duration events
+    std::vector<NamedOpStat> ops;                                    // all files, longest total first
     std::vector<std::string> topCategories = defaultTopCategories(); // what top lists show
-    bool hasJobScale = false; // two or more files: the ranks of one job
+    bool hasJobScale = false;                                        // two or more files: the ranks of one job
     JobScale jobScale;
-    bool hasWhatIf = false;   // analyze --what-if: the chosen sources removed together
+    bool hasWhatIf = false; // analyze --what-if: the chosen sources removed together
     WhatIf whatIf;
 };
 
@@ -37,8 +37,7 @@ JobAnalysis analyzeJob(const std::vector<TraceModelPtr> &files, const AnalysisOp
 // Two files of the same rank are an Error. The job's replays use `threads`
 // threads (analyzeJobScale; 0: automatic).
 JobAnalysis assembleJob(std::vector<FileReport> files, const std::vector<RankInput> &ranks,
-                        const ProgressFn &progress = {}, const CancelToken *cancel = nullptr,
-                        size_t threads = 0);
+                        const ProgressFn &progress = {}, const CancelToken *cancel = nullptr, size_t threads = 0);
 // The same with the job-scale analysis already run (analyzeJobScale on the
 // ranks' inputs; none for one file), so a large job's reports need not be
 // unpacked while its replays run.
@@ -48,8 +47,7 @@ JobAnalysis assembleJob(std::vector<FileReport> files, std::optional<JobScale> j
 // the given categories (all when empty); the job-scale members follow with two
 // or more files. Every *_us value is exact.
 std::string analysisToJson(const JobAnalysis &job, size_t topN,
-                           const std::vector<std::string> &topCategories = defaultTopCategories(),
-                           int indent = 1);
+                           const std::vector<std::string> &topCategories = defaultTopCategories(), int indent = 1);
 // The same document streamed to `sink` piece by piece (JsonWriter's sink), so
 // a large job's document is never whole in memory.
 void writeAnalysisJson(const JobAnalysis &job, size_t topN, const std::vector<std::string> &topCategories,

@@ -33,8 +33,7 @@ void validate(const RankInput &r)
 {
     const ReplayInput &in = r.replay;
     auto bad = [&](const char *what) {
-        throw Error("the rank data of '" + r.file + "' is inconsistent (" + what +
-                    "): summarize the trace again");
+        throw Error("the rank data of '" + r.file + "' is inconsistent (" + what + "): summarize the trace again");
     };
     for (const ReplayActivity &a : in.activities)
         if (a.device >= in.deviceIds.size() || a.stream >= in.streamIds.size() || a.end < a.start)
@@ -93,13 +92,11 @@ std::vector<size_t> rankOrder(const std::vector<int64_t> &rank, const std::vecto
     std::vector<std::pair<int64_t, size_t>> order;
     for (size_t i = 0; i < rank.size(); ++i)
         order.push_back({rank[i] != kNoValue ? rank[i] : int64_t(i), i});
-    std::stable_sort(order.begin(), order.end(),
-                     [](const auto &x, const auto &y) { return x.first < y.first; });
+    std::stable_sort(order.begin(), order.end(), [](const auto &x, const auto &y) { return x.first < y.first; });
     for (size_t i = 1; i < order.size(); ++i)
         if (order[i].first == order[i - 1].first)
-            throw Error("'" + file[order[i - 1].second] + "' and '" + file[order[i].second] +
-                        "' are both rank " + std::to_string(order[i].first) +
-                        " of the job: give each rank's trace once");
+            throw Error("'" + file[order[i - 1].second] + "' and '" + file[order[i].second] + "' are both rank " +
+                        std::to_string(order[i].first) + " of the job: give each rank's trace once");
     std::vector<size_t> out;
     for (const auto &o : order)
         out.push_back(o.second);
@@ -485,7 +482,7 @@ std::vector<TimeNs> stepReplays(const ReplayContext &ctx, const Ranks &ranks, co
         uint32_t rank, begin, end; // begin == end: nothing to replay
     };
     const size_t n = ranks.ranks.size();
-    std::vector<StepTask> tasks; // by rank, then step
+    std::vector<StepTask> tasks;                 // by rank, then step
     std::vector<std::vector<uint32_t>> byEnd(n); // per rank that can save the job anything
     size_t count = 0;
     for (size_t r = 0; r < n; ++r)

@@ -23,10 +23,10 @@ namespace syncscope::jobphases {
 //    file. Each input is checked first (a rank read back from a file may be
 //    damaged); two files of one rank, or a damaged one, are an Error.
 struct Ranks {
-    std::vector<size_t> order;                  // per rank: its file
-    std::vector<const RankInput *> ranks;       // per rank: its input
-    std::vector<const ReplayInput *> replays;   // per rank: its replay input
-    std::vector<int64_t> ids;                   // per rank: its rank id
+    std::vector<size_t> order;                // per rank: its file
+    std::vector<const RankInput *> ranks;     // per rank: its input
+    std::vector<const ReplayInput *> replays; // per rank: its replay input
+    std::vector<int64_t> ids;                 // per rank: its rank id
 };
 Ranks orderRanks(const std::vector<RankInput> &input);
 

@@ -45,8 +45,9 @@ JobReplay::JobReplay(const std::vector<const RankInput *> &ranks, const std::vec
             }
         for (size_t r = 0; r < n; ++r) {
             const SyncReplay &replay = *m_replays[r];
-            std::sort(mine[r].begin(), mine[r].end(),
-                      [&](const auto &x, const auto &y) { return replay.itemOf(x.first) < replay.itemOf(y.first); });
+            std::sort(mine[r].begin(), mine[r].end(), [&](const auto &x, const auto &y) {
+                return replay.itemOf(x.first) < replay.itemOf(y.first);
+            });
             plan->order[r].reserve(mine[r].size());
             plan->partOf[r].reserve(mine[r].size());
             for (const auto &e : mine[r]) {
@@ -71,8 +72,7 @@ JobReplay::JobReplay(const std::vector<const RankInput *> &ranks, const std::vec
             const auto at = local.emplace(groupIndex.at(coupled[c].group), local.size()).first->second;
             if (at == plan->groupItems[r].size())
                 plan->groupItems[r].emplace_back();
-            plan->groupItems[r][at].push_back(
-                {static_cast<uint32_t>(m_replays[r]->itemOf(plan->order[r][i])), c});
+            plan->groupItems[r][at].push_back({static_cast<uint32_t>(m_replays[r]->itemOf(plan->order[r][i])), c});
         }
     }
     m_reach.assign(n, 0);
@@ -207,7 +207,8 @@ Walk JobReplay::run(const std::vector<std::vector<size_t>> &removed)
                         } else {
                             wake(r, next);
                             m_replays[r]->pauseUnmoved(mine[cursor[r]]);
-                            m_replays[r]->resume(m_coupled[ck.collective].parts[ck.part].end + m_delta[ck.collective]);
+                            m_replays[r]->resume(m_coupled[ck.collective].parts[ck.part].end +
+                                                 m_delta[ck.collective]);
                         }
                         continue;
                     }
@@ -313,8 +314,8 @@ Walk JobReplay::run(const std::vector<std::vector<size_t>> &removed)
 }
 
 JobReplay::JobReplay(const JobReplay &other, Twin)
-    : m_ranks(other.m_ranks), m_coupled(other.m_coupled), m_oldLast(other.m_oldLast),
-      m_cancel(other.m_cancel), m_plan(other.m_plan)
+    : m_ranks(other.m_ranks), m_coupled(other.m_coupled), m_oldLast(other.m_oldLast), m_cancel(other.m_cancel),
+      m_plan(other.m_plan)
 {
     for (const auto &r : other.m_replays)
         m_replays.push_back(r->twin());
@@ -375,9 +376,10 @@ void JobReplay::reach(const std::vector<size_t> &wakeAt)
         const size_t r = work.back();
         work.pop_back();
         for (const auto &list : m_plan->groupItems[r]) {
-            const auto it = std::lower_bound(
-                list.begin(), list.end(), m_reach[r],
-                [](const std::pair<uint32_t, uint32_t> &e, size_t item) { return e.first < item; });
+            const auto it = std::lower_bound(list.begin(), list.end(), m_reach[r],
+                                             [](const std::pair<uint32_t, uint32_t> &e, size_t item) {
+                                                 return e.first < item;
+                                             });
             if (it == list.end())
                 continue;
             for (const Coupled::Part &p : m_coupled[it->second].parts)

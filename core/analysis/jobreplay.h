@@ -26,7 +26,7 @@ struct Coupled {
     std::string group, name;
     uint32_t seq = 0;
     struct Part {
-        uint32_t rank;      // index into the sorted ranks
+        uint32_t rank; // index into the sorted ranks
         uint32_t activity;
         TimeNs start, end, wait;
     };
@@ -36,8 +36,8 @@ struct Coupled {
 };
 
 struct Walk {
-    std::vector<TimeNs> newLast;  // per rank: latest new end of any activity (kNoEnd: none)
-    size_t forced = 0;            // collectives resolved before every rank arrived
+    std::vector<TimeNs> newLast; // per rank: latest new end of any activity (kNoEnd: none)
+    size_t forced = 0;           // collectives resolved before every rank arrived
 };
 
 class JobReplay {
@@ -100,9 +100,9 @@ private:
     // What the job's collectives are to each rank, read-only once built and
     // shared by the twins.
     struct Plan {
-        std::vector<std::vector<uint32_t>> order;  // per rank: its collectives' activities in host order
-        std::vector<std::vector<PartRef>> partOf;  // per rank, as `order`: which collective and part
-        bool orderConsistent = true;               // the ranks meet their collectives in compatible orders
+        std::vector<std::vector<uint32_t>> order; // per rank: its collectives' activities in host order
+        std::vector<std::vector<PartRef>> partOf; // per rank, as `order`: which collective and part
+        bool orderConsistent = true;              // the ranks meet their collectives in compatible orders
         // Per rank, its collectives of each group in host order: (item position, collective).
         std::vector<std::vector<std::vector<std::pair<uint32_t, uint32_t>>>> groupItems;
         bool lockStep = false;          // every rank meets every collective, in one order
@@ -116,7 +116,7 @@ private:
     std::vector<char> m_resolved;
     std::vector<TimeNs> m_delta, m_deltaMax;
     std::vector<std::vector<size_t>> m_pausedAt;
-    TimeNs m_tailDelta = 0; // of the collectives the run did not reach
+    TimeNs m_tailDelta = 0;      // of the collectives the run did not reach
     std::vector<size_t> m_reach; // per rank, in the last run: the first item a change could reach
 
     // The per-collective state of a run, unstamped.

@@ -51,8 +51,8 @@ std::vector<ClockOffset> clockOffsets(const std::vector<int64_t> &rank, const st
     std::vector<const ReplayInput *> sorted;
     for (size_t i : order)
         sorted.push_back(replays[i]);
-    const std::vector<ClockOffset> byRank =
-        jobphases::offsetsFrom(jobphases::coupleCollectives(sorted).coupled, sorted.size());
+    const std::vector<ClockOffset> byRank = jobphases::offsetsFrom(jobphases::coupleCollectives(sorted).coupled,
+                                                                   sorted.size());
     std::vector<ClockOffset> out(replays.size());
     for (size_t r = 0; r < order.size(); ++r)
         out[order[r]] = byRank[r];
@@ -64,8 +64,8 @@ namespace {
 // Where a caller that gave its inputs up lets go of what the analysis no
 // longer reads, per file; each empty where the inputs are kept.
 struct LetGo {
-    std::function<void(size_t file)> collectives; // coupled and described: no longer read
-    std::function<void(size_t file)> launches;    // the replay index holds what it needs of them
+    std::function<void(size_t file)> collectives;                  // coupled and described: no longer read
+    std::function<void(size_t file)> launches;                     // the replay index holds what it needs of them
     std::function<std::string(size_t file, size_t step)> stepName; // its last use
 };
 
@@ -184,8 +184,8 @@ JobScale analyzeJobScale(const std::vector<RankInput> &input, const ProgressFn &
     return runJobScale(input, progress, cancel, threads, {});
 }
 
-JobScale analyzeJobScale(std::vector<RankInput> &&input, const ProgressFn &progress,
-                         const CancelToken *cancel, size_t threads)
+JobScale analyzeJobScale(std::vector<RankInput> &&input, const ProgressFn &progress, const CancelToken *cancel,
+                         size_t threads)
 {
     std::vector<RankInput> owned = std::move(input);
     LetGo letGo;

@@ -49,10 +49,10 @@ struct RankInput {
     int64_t rank = kNoValue; // distributedInfo.rank; kNoValue: by file order
     std::string file;
     ReplayInput replay;
-    std::vector<RankSource> sources;     // as in SyncAnalysis::sources
-    std::vector<RankStepWindow> steps;   // by start
-    std::vector<TimeNs> localAvoidable;  // per dense device: the single-rank replay
-    TimeNs clockShift = 0;               // the times above minus the file's (TraceInfo::clockShift)
+    std::vector<RankSource> sources;    // as in SyncAnalysis::sources
+    std::vector<RankStepWindow> steps;  // by start
+    std::vector<TimeNs> localAvoidable; // per dense device: the single-rank replay
+    TimeNs clockShift = 0;              // the times above minus the file's (TraceInfo::clockShift)
     // The trace's first event: sentences print times after it. A summary
     // does not store it twice: it is its report's minTime.
     TimeNs origin = 0;
@@ -61,8 +61,8 @@ struct RankInput {
 struct JobRank {
     int64_t rank = 0;
     std::string file;
-    size_t fileIndex = 0;       // position among the inputs
-    int64_t device = kNoValue;  // the device its collectives run on, else its busiest
+    size_t fileIndex = 0;      // position among the inputs
+    int64_t device = kNoValue; // the device its collectives run on, else its busiest
     bool hasClockOffset = false;
     TimeNs clockOffset = 0, clockOffsetP5 = 0, clockOffsetP95 = 0; // the file's clock
     // What turns an aligned time into this rank's analysed time (RankStep's
@@ -70,12 +70,12 @@ struct JobRank {
     // its file's (RankInput::clockShift). Both 0 where a viewer has drawn the
     // rank on the aligned clock already.
     TimeNs analysedOffset = 0, clockShift = 0;
-    TimeNs localAvoidable = 0;  // single-rank replay, on `device`
-    TimeNs jobAvoidable = 0;    // job end earlier without this rank's blocking calls
-    uint64_t lastArrivals = 0;  // collectives this rank was the last to reach
-    TimeNs wait = 0;            // sum of its w_j
+    TimeNs localAvoidable = 0; // single-rank replay, on `device`
+    TimeNs jobAvoidable = 0;   // job end earlier without this rank's blocking calls
+    uint64_t lastArrivals = 0; // collectives this rank was the last to reach
+    TimeNs wait = 0;           // sum of its w_j
     WaitMode waitMode = WaitMode::Inferred;
-    uint64_t streamWaits = 0;   // dependencies found
+    uint64_t streamWaits = 0; // dependencies found
 };
 
 struct CollectiveBlame {
@@ -83,11 +83,11 @@ struct CollectiveBlame {
     uint32_t seq = 0;
     std::string name;
     int64_t lastRank = 0;
-    TimeNs lateness = 0; // last arrival minus the second last
+    TimeNs lateness = 0;       // last arrival minus the second last
     TimeNs start = 0, end = 0; // on the last rank, aligned clock
     bool hasCause = false;
-    RankSource cause;    // on the last rank; calls and callAdvice left empty
-    TimeNs saves = 0;    // how much earlier c ends without that source alone
+    RankSource cause; // on the last rank; calls and callAdvice left empty
+    TimeNs saves = 0; // how much earlier c ends without that source alone
 };
 
 struct RankStep {
@@ -102,14 +102,14 @@ struct RankStep {
 
 struct JobScale {
     size_t ranks = 0;
-    size_t collectives = 0;  // matched
-    size_t unmatched = 0;    // collectives not coupled
+    size_t collectives = 0; // matched
+    size_t unmatched = 0;   // collectives not coupled
     TimeNs span = 0;
-    TimeNs avoidable = 0;    // job end earlier without every blocking call of every rank
-    std::vector<JobRank> rankRows;        // in rank order
-    std::vector<CollectiveBlame> blame;   // by lateness, longest first
-    std::vector<RankStep> rankSteps;      // by rank, then step start
-    std::vector<std::string> warnings;    // one sentence each
+    TimeNs avoidable = 0;               // job end earlier without every blocking call of every rank
+    std::vector<JobRank> rankRows;      // in rank order
+    std::vector<CollectiveBlame> blame; // by lateness, longest first
+    std::vector<RankStep> rankSteps;    // by rank, then step start
+    std::vector<std::string> warnings;  // one sentence each
 };
 
 struct SyncAnalysis;

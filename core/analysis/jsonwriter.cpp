@@ -10,8 +10,7 @@ std::string formatMicros(TimeNs ns)
     const bool neg = ns < 0;
     const uint64_t mag = neg ? uint64_t(0) - static_cast<uint64_t>(ns) : static_cast<uint64_t>(ns);
     char buf[32];
-    std::snprintf(buf, sizeof buf, "%s%llu.%03llu", neg ? "-" : "",
-                  static_cast<unsigned long long>(mag / 1000),
+    std::snprintf(buf, sizeof buf, "%s%llu.%03llu", neg ? "-" : "", static_cast<unsigned long long>(mag / 1000),
                   static_cast<unsigned long long>(mag % 1000));
     return buf;
 }

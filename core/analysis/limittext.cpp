@@ -11,7 +11,8 @@ std::string streamText(const ReplayInput &in, int32_t s)
     if (s < 0 || size_t(s) >= in.streamIds.size())
         return "a stream";
     const auto &id = in.streamIds[size_t(s)];
-    return "stream " + std::to_string(id.second) + (in.deviceIds.size() > 1 ? " of GPU " + std::to_string(id.first) : "");
+    return "stream " + std::to_string(id.second) +
+           (in.deviceIds.size() > 1 ? " of GPU " + std::to_string(id.first) : "");
 }
 
 std::string threadText(const ReplayInput &in, int64_t t)
@@ -29,8 +30,7 @@ std::string limitSentence(const ReplayLimit &l, const ReplayInput &in,
     using Kind = ReplayLimit::Kind;
     const auto at = [&](TimeNs t) { return formatMillis(t - origin); };
     switch (l.kind) {
-    case Kind::None:
-        return "no blocking call to remove";
+    case Kind::None: return "no blocking call to remove";
     case Kind::GpuBusy:
         return "the GPU was the limit: the queue on " + streamText(in, l.stream) + " was full from " + at(l.at) +
                " on, so work launched earlier could not run earlier";

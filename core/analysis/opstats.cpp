@@ -69,8 +69,8 @@ void attributeGpuWork(const TraceModel &model, LaunchedByTrack &launched)
 }
 
 // clip: whether to restrict to [t0, t1).
-std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeNs t1,
-                            const ProgressFn &progress, const CancelToken *cancel)
+std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeNs t1, const ProgressFn &progress,
+                            const CancelToken *cancel)
 {
     // One row per (name, category), found through an open-addressing table
     // of (name << 32 | category) -> row: one probe per event, no node per key.
@@ -200,14 +200,13 @@ std::vector<OpStat> compute(const TraceModel &model, bool clip, TimeNs t0, TimeN
 
 } // namespace
 
-std::vector<OpStat> opStatistics(const TraceModel &model, const ProgressFn &progress,
-                                 const CancelToken *cancel)
+std::vector<OpStat> opStatistics(const TraceModel &model, const ProgressFn &progress, const CancelToken *cancel)
 {
     return compute(model, false, 0, 0, progress, cancel);
 }
 
-std::vector<OpStat> opStatistics(const TraceModel &model, TimeNs t0, TimeNs t1,
-                                 const ProgressFn &progress, const CancelToken *cancel)
+std::vector<OpStat> opStatistics(const TraceModel &model, TimeNs t0, TimeNs t1, const ProgressFn &progress,
+                                 const CancelToken *cancel)
 {
     if (t1 < t0)
         std::swap(t0, t1);

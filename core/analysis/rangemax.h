@@ -19,8 +19,7 @@ public:
     static constexpr TimeNs kNone = std::numeric_limits<TimeNs>::min();
 
     // value(i) for i in [0, n): the value at position i (kNone: none).
-    template <class Value>
-    void build(size_t n, Value value)
+    template <class Value> void build(size_t n, Value value)
     {
         m_n = n;
         m_levels.clear();
@@ -39,8 +38,7 @@ public:
     }
 
     // The max of value(i) over [from, to) (kNone when empty), with the value of build.
-    template <class Value>
-    TimeNs max(size_t from, size_t to, Value value) const
+    template <class Value> TimeNs max(size_t from, size_t to, Value value) const
     {
         TimeNs best = kNone;
         to = std::min(to, m_n);

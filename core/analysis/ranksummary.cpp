@@ -161,8 +161,7 @@ public:
     bool atEnd() const { return m_p == m_end; }
     [[noreturn]] void damaged(const char *why) const
     {
-        throw Error("'" + m_name + "' is a damaged rank summary (" + why +
-                    "): summarize its trace again");
+        throw Error("'" + m_name + "' is a damaged rank summary (" + why + "): summarize its trace again");
     }
 
 private:
@@ -471,9 +470,8 @@ void checkIndices(const Reader &rd, const RankSummary &s)
     for (const ReplayLaunch &l : p.launches)
         need(l.thread < p.threads);
     for (const ReplayBlocking &c : p.calls)
-        need(c.thread < p.threads && uint8_t(c.kind) <= uint8_t(BlockKind::Copy) &&
-             c.stream >= -1 && c.stream < int64_t(p.streamIds.size()) && c.device >= -1 &&
-             c.device < int64_t(p.deviceIds.size()));
+        need(c.thread < p.threads && uint8_t(c.kind) <= uint8_t(BlockKind::Copy) && c.stream >= -1 &&
+             c.stream < int64_t(p.streamIds.size()) && c.device >= -1 && c.device < int64_t(p.deviceIds.size()));
     for (const ReplayHandoff &h : p.handoffs)
         need(h.from < p.threads && h.to < p.threads);
     need(uint8_t(p.threadMode) <= uint8_t(ThreadMode::Inferred));
@@ -506,14 +504,13 @@ uint64_t getLE(const char *p, int bytes)
 
 uint32_t crcOf(std::string_view body)
 {
-    return uint32_t(
-        crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef *>(body.data()), body.size()));
+    return uint32_t(crc32_z(crc32_z(0, nullptr, 0), reinterpret_cast<const Bytef *>(body.data()), body.size()));
 }
 
 } // namespace
 
-RankSummary makeRankSummary(const TraceModel &model, const SyncAnalysis &analysis,
-                            const AnalysisOptions &options, const CancelToken *cancel)
+RankSummary makeRankSummary(const TraceModel &model, const SyncAnalysis &analysis, const AnalysisOptions &options,
+                            const CancelToken *cancel)
 {
     RankSummary s;
     s.report = makeFileReport(model, analysis, cancel);
@@ -543,16 +540,15 @@ RankSummary decodeRankSummary(std::string_view bytes, const std::string &name)
                     "' is not a syncscope rank summary (it does not start with \"syncscope rank "
                     "summary\")");
     auto truncated = [&](uint64_t want) {
-        return Error("'" + name + "' is a truncated rank summary (" + std::to_string(bytes.size()) +
-                     " of " + std::to_string(want) + " bytes): summarize its trace again");
+        return Error("'" + name + "' is a truncated rank summary (" + std::to_string(bytes.size()) + " of " +
+                     std::to_string(want) + " bytes): summarize its trace again");
     };
     if (bytes.size() < kHeaderBytes)
         throw truncated(kHeaderBytes);
     const uint32_t version = uint32_t(getLE(bytes.data() + sizeof kMagic, 4));
     if (version != kRankSummaryVersion)
-        throw Error("'" + name + "' is a rank summary of format version " +
-                    std::to_string(version) + ", and this syncscope reads version " +
-                    std::to_string(kRankSummaryVersion) +
+        throw Error("'" + name + "' is a rank summary of format version " + std::to_string(version) +
+                    ", and this syncscope reads version " + std::to_string(kRankSummaryVersion) +
                     ": summarize its trace again with this syncscope-cli");
     const uint64_t length = getLE(bytes.data() + sizeof kMagic + 4, 8);
     const uint32_t crc = uint32_t(getLE(bytes.data() + sizeof kMagic + 12, 4));
@@ -584,10 +580,7 @@ std::string packReport(FileReport report)
     return encodeRankSummary(s);
 }
 
-FileReport unpackReport(std::string_view packed)
-{
-    return decodeRankSummary(packed, "a packed report").report;
-}
+FileReport unpackReport(std::string_view packed) { return decodeRankSummary(packed, "a packed report").report; }
 
 void writeRankSummary(const std::string &path, const RankSummary &summary)
 {
@@ -623,23 +616,22 @@ std::string describe(const AnalysisOptions &o)
         t += " --lib-prefix '" + p + "'";
     if (o.libPrefixes.empty())
         t += " and no --lib-prefix";
-    t += ", --long-call-ms " + formatMillis(o.longCallThreshold).substr(0, formatMillis(o.longCallThreshold).size() - 3);
+    t += ", --long-call-ms " +
+         formatMillis(o.longCallThreshold).substr(0, formatMillis(o.longCallThreshold).size() - 3);
     return t;
 }
 
 } // namespace
 
-void checkSummaryOptions(const RankSummary &summary, const AnalysisOptions &options,
-                         const std::string &name)
+void checkSummaryOptions(const RankSummary &summary, const AnalysisOptions &options, const std::string &name)
 {
     const AnalysisOptions &o = summary.options;
     if (o.clockSkew == options.clockSkew && o.kernelWaitThreshold == options.kernelWaitThreshold &&
         o.libPrefixes == options.libPrefixes && o.stepRegex == options.stepRegex &&
         o.longCallThreshold == options.longCallThreshold)
         return;
-    throw Error("'" + name + "' was summarized with " + describe(o) +
-                ", and this analysis runs with " + describe(options) +
-                ": give analyze the options summarize had, or summarize again");
+    throw Error("'" + name + "' was summarized with " + describe(o) + ", and this analysis runs with " +
+                describe(options) + ": give analyze the options summarize had, or summarize again");
 }
 
 RankSummary loadRank(const std::string &path, const AnalysisOptions &options, bool withJobInput,

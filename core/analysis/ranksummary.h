@@ -30,8 +30,8 @@ struct RankSummary {
     AnalysisOptions options; // what the analysis of the trace ran with
 };
 
-RankSummary makeRankSummary(const TraceModel &model, const SyncAnalysis &analysis,
-                            const AnalysisOptions &options, const CancelToken *cancel = nullptr);
+RankSummary makeRankSummary(const TraceModel &model, const SyncAnalysis &analysis, const AnalysisOptions &options,
+                            const CancelToken *cancel = nullptr);
 
 // The bytes of the file, and back; `name` names the file in errors. Decoding
 // refuses (Error, one sentence naming the file) a non-summary, another format
@@ -68,7 +68,6 @@ std::vector<size_t> jobOrder(const std::vector<int64_t> &ranks);
 
 // Throws Error when a summary's analysis ran with other options than `options`
 // (its figures would differ from an analysis of its trace with them).
-void checkSummaryOptions(const RankSummary &summary, const AnalysisOptions &options,
-                         const std::string &name);
+void checkSummaryOptions(const RankSummary &summary, const AnalysisOptions &options, const std::string &name);
 
 } // namespace syncscope

@@ -153,10 +153,8 @@ BlockKind blockKindOf(std::string_view name, bool pageableCopy)
 }
 
 ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActivityRef> &acts,
-                             const CorrelationIndex &launchOf,
-                             const std::vector<SyncCall> &calls,
-                             const std::vector<CudaSyncEvent> &syncEvents,
-                             const std::vector<int64_t> &deviceIds)
+                             const CorrelationIndex &launchOf, const std::vector<SyncCall> &calls,
+                             const std::vector<CudaSyncEvent> &syncEvents, const std::vector<int64_t> &deviceIds)
 {
     ReplayInput in;
     in.deviceIds = deviceIds;
@@ -174,7 +172,8 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     std::map<std::pair<int64_t, int64_t>, uint32_t> streamIndex;
     in.activities.reserve(acts.size());
     for (const GpuActivityRef &a : acts) {
-        auto s = streamIndex.try_emplace(std::make_pair(a.device, a.stream), static_cast<uint32_t>(streamIndex.size()));
+        auto s = streamIndex.try_emplace(std::make_pair(a.device, a.stream),
+                                         static_cast<uint32_t>(streamIndex.size()));
         if (s.second)
             in.streamIds.push_back({a.device, a.stream});
         in.activities.push_back({denseDevice(a.device), s.first->second, a.start, a.end, a.correlation});
@@ -228,8 +227,7 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
             const HostCallRef *wait = launchOf.find(corr);
             auto from = streamIndex.find({e.device, *onStream});
             auto to = streamIndex.find({e.device, e.stream});
-            if (!rec || !wait || from == streamIndex.end() ||
-                to == streamIndex.end())
+            if (!rec || !wait || from == streamIndex.end() || to == streamIndex.end())
                 continue;
             const auto &fv = byLaunch[from->second];
             const auto &tv = byLaunch[to->second];
@@ -305,8 +303,8 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
             it = collectiveName.emplace(name, isCollectiveKernel(model.str(name))).first;
         if (!it->second)
             continue;
-        in.collectives.push_back(
-            {a, collectiveGroup(model, acts[a], launchOfAct(a), acts[a].stream), std::string(model.str(name)), 0});
+        in.collectives.push_back({a, collectiveGroup(model, acts[a], launchOfAct(a), acts[a].stream),
+                                  std::string(model.str(name)), 0});
     }
     std::stable_sort(in.collectives.begin(), in.collectives.end(),
                      [&](const CollectiveKernel &x, const CollectiveKernel &y) {

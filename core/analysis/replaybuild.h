@@ -32,9 +32,7 @@ bool isCollectiveKernel(std::string_view name);
 // `acts` sorted by (device, stream, start); `launchOf`: the first runtime or
 // driver call of each correlation; `deviceIds` ascending (SyncAnalysis::devices).
 ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActivityRef> &acts,
-                             const CorrelationIndex &launchOf,
-                             const std::vector<SyncCall> &calls,
-                             const std::vector<CudaSyncEvent> &syncEvents,
-                             const std::vector<int64_t> &deviceIds);
+                             const CorrelationIndex &launchOf, const std::vector<SyncCall> &calls,
+                             const std::vector<CudaSyncEvent> &syncEvents, const std::vector<int64_t> &deviceIds);
 
 } // namespace syncscope

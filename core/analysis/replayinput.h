@@ -96,8 +96,8 @@ struct ReplayLimit {
         Resynchronized,    // the kept blocking call `call` at `at` waited for the same work
         StreamWait,        // `activity` (on `stream`, at `at`) waited for stream `onStream`
         IndependentThread, // the work that ends the device was launched by `thread`, which nothing delays
-        ExternalWait,      // `activity` (at `at`) started `wait` after it was ready: a wait the trace does not hold
-        TraceEnd           // the head start carried to the end of the trace, or no work came after the calls
+        ExternalWait, // `activity` (at `at`) started `wait` after it was ready: a wait the trace does not hold
+        TraceEnd      // the head start carried to the end of the trace, or no work came after the calls
     };
     Kind kind = Kind::None;
     TimeNs at = 0, wait = 0;
@@ -152,7 +152,7 @@ private:
 };
 
 struct ReplayInput {
-    std::vector<int64_t> deviceIds;                  // dense device -> device id, ascending
+    std::vector<int64_t> deviceIds;                     // dense device -> device id, ascending
     std::vector<std::pair<int64_t, int64_t>> streamIds; // dense stream -> (device id, stream id)
     uint32_t threads = 0;
     std::vector<ReplayActivity> activities;
@@ -160,8 +160,8 @@ struct ReplayInput {
     std::vector<ReplayBlocking> calls;
     std::vector<ReplayHandoff> handoffs; // by at, then back
     ThreadMode threadMode = ThreadMode::None;
-    NameList threadNames; // per dense host thread: its tid as written, for sentences
-    std::vector<StreamDependency> deps;  // sorted by activity, then on
+    NameList threadNames;               // per dense host thread: its tid as written, for sentences
+    std::vector<StreamDependency> deps; // sorted by activity, then on
     WaitMode waitMode = WaitMode::Inferred;
     std::vector<CollectiveKernel> collectives; // by activity start
 };

@@ -39,10 +39,10 @@ struct Block {
     enum Kind { Paragraph, TableBlock, Chart, Rule } kind = Paragraph;
     Para para;
     Table table;
-    std::string svg;                  // Chart: a complete <svg> element, every text in it escaped
-    std::string anchor, title;        // Rule: its id and title
-    std::vector<Para> lines;          // Rule: why, rewrite, PyTorch note
-    std::string before, after;        // Rule: code
+    std::string svg;           // Chart: a complete <svg> element, every text in it escaped
+    std::string anchor, title; // Rule: its id and title
+    std::vector<Para> lines;   // Rule: why, rewrite, PyTorch note
+    std::string before, after; // Rule: code
 };
 
 struct Section {
@@ -131,8 +131,9 @@ std::string stepChart(const FileReport &f, int64_t device, const std::string &ca
         auto bar = [&](double x0, TimeNs v, const char *fill, const std::string &what) {
             const double bh = double(plotH) * double(v) / double(top);
             char buf[256];
-            std::snprintf(buf, sizeof buf, "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">",
-                          x0, double(topPad + plotH) - bh, barW, bh, fill);
+            std::snprintf(buf, sizeof buf,
+                          "<rect x=\"%.1f\" y=\"%.1f\" width=\"%.1f\" height=\"%.1f\" fill=\"%s\">", x0,
+                          double(topPad + plotH) - bh, barW, bh, fill);
             s += buf;
             s += "<title>" + htmlEscape(b.name + ": " + what + " " + formatMillis(v)) + "</title></rect>";
         };
@@ -140,16 +141,21 @@ std::string stepChart(const FileReport &f, int64_t device, const std::string &ca
         bar(x + barW, b.avoidable, "#3d5a80", "avoidable");
     }
     // Legend.
-    s += "<rect x=\"" + std::to_string(left) + "\" y=\"6\" width=\"10\" height=\"10\" fill=\"#e07a5f\"/>"
-         "<text x=\"" + std::to_string(left + 14) + "\" y=\"15\" font-size=\"11\" font-family=\"sans-serif\">"
+    s += "<rect x=\"" + std::to_string(left) +
+         "\" y=\"6\" width=\"10\" height=\"10\" fill=\"#e07a5f\"/>"
+         "<text x=\"" +
+         std::to_string(left + 14) +
+         "\" y=\"15\" font-size=\"11\" font-family=\"sans-serif\">"
          "sync-gap time</text>";
-    s += "<rect x=\"" + std::to_string(left + 110) + "\" y=\"6\" width=\"10\" height=\"10\" fill=\"#3d5a80\"/>"
-         "<text x=\"" + std::to_string(left + 124) + "\" y=\"15\" font-size=\"11\" font-family=\"sans-serif\">"
+    s += "<rect x=\"" + std::to_string(left + 110) +
+         "\" y=\"6\" width=\"10\" height=\"10\" fill=\"#3d5a80\"/>"
+         "<text x=\"" +
+         std::to_string(left + 124) +
+         "\" y=\"15\" font-size=\"11\" font-family=\"sans-serif\">"
          "avoidable (replay without the step's blocking calls)</text>";
     s += "<text x=\"" + std::to_string(left) + "\" y=\"" + std::to_string(h - 12) +
-         "\" font-size=\"11\" font-family=\"sans-serif\">" + htmlEscape(std::to_string(bars.size()) + " steps: " +
-                                                                          bars.front().name + " ... " +
-                                                                          bars.back().name) +
+         "\" font-size=\"11\" font-family=\"sans-serif\">" +
+         htmlEscape(std::to_string(bars.size()) + " steps: " + bars.front().name + " ... " + bars.back().name) +
          "</text>";
     s += "</svg>";
     return s;
@@ -192,26 +198,27 @@ void costliestDevice(const JobAnalysis &job, bool several, std::vector<Block> &b
                                     {baseName(bf->path), false, true},
                                     {": " + bf->unevenCut + ".", false, false}}));
     } else {
-        blocks.push_back(paragraph(
-            {{gpuLabel(*bf, bfi, several, bd->device) + " would finish up to ", false, false},
-             {formatMillis(bd->avoidable), true, false},
-             {" earlier without host waits (" + formatPercent(bd->avoidable, bd->span()) +
-                  " of its span; every blocking call removed in the sync-free replay, an upper bound).",
-              false, false}}));
+        blocks.push_back(
+            paragraph({{gpuLabel(*bf, bfi, several, bd->device) + " would finish up to ", false, false},
+                       {formatMillis(bd->avoidable), true, false},
+                       {" earlier without host waits (" + formatPercent(bd->avoidable, bd->span()) +
+                            " of its span; every blocking call removed in the sync-free replay, an upper bound).",
+                        false, false}}));
         if (!bf->syncCalls.empty() && !bd->limitedBy.text.empty())
-            blocks.push_back(paragraph({{"Limited by:", true, false}, {" " + bd->limitedBy.text + ".", false, false}}));
+            blocks.push_back(paragraph({{"Limited by:", true, false},
+                                        {" " + bd->limitedBy.text + ".", false, false}}));
         const size_t di = size_t(bd - bf->devices.data());
         TimeNs largest = 0;
         for (const ReportSource &s : bf->sources)
             if (di < s.avoidableByDevice.size())
                 largest = std::max(largest, s.avoidableByDevice[di]);
         if (noSingleSourceExplains(largest, bd->avoidable))
-            blocks.push_back(paragraph(
-                {{"No single source saves much: the largest saves " + formatMillis(largest) +
-                      " there. The syncs re-synchronize each other; removing all " +
-                      std::to_string(bf->syncCalls.size()) + " blocking calls together saves " +
-                      formatMillis(bd->avoidable) + " (pick a set with analyze --what-if).",
-                  false, false}}));
+            blocks.push_back(
+                paragraph({{"No single source saves much: the largest saves " + formatMillis(largest) +
+                                " there. The syncs re-synchronize each other; removing all " +
+                                std::to_string(bf->syncCalls.size()) + " blocking calls together saves " +
+                                formatMillis(bd->avoidable) + " (pick a set with analyze --what-if).",
+                            false, false}}));
     }
 }
 
@@ -248,7 +255,8 @@ void truncatedFiles(const JobAnalysis &job, std::vector<Block> &blocks)
     for (const FileReport &f : job.files)
         if (f.truncated)
             blocks.push_back(paragraph({{baseName(f.path), false, true},
-                                        {": " + truncationSentence(f) + (f.unevenCut.empty() ? "" : "; " + f.unevenCut) + ".",
+                                        {": " + truncationSentence(f) +
+                                             (f.unevenCut.empty() ? "" : "; " + f.unevenCut) + ".",
                                          false, false}}));
 }
 
@@ -273,7 +281,8 @@ void ranksTable(const JobAnalysis &job, std::vector<Block> &blocks)
                                 {formatMillis(jr->localAvoidable)},
                                 {std::to_string(jr->lastArrivals) + " collective(s)"},
                                 {formatMillis(jr->wait)}});
-    blocks.push_back(paragraph({{"Ranks by what removing their own blocking calls saves the job:", false, false}}));
+    blocks.push_back(paragraph({{"Ranks by what removing their own blocking calls saves the job:", false,
+                                 false}}));
     blocks.push_back(std::move(r));
 }
 
@@ -327,8 +336,7 @@ Section stepsSection(const ReportInput &in)
             }
     if (!bf) {
         sec.blocks.push_back(paragraph(
-            {{"No steps in these traces (ProfilerStep#N, or --step-regex): no per-step figures.", false,
-              false}}));
+            {{"No steps in these traces (ProfilerStep#N, or --step-regex): no per-step figures.", false, false}}));
     } else {
         const std::string caption = "Per step on " + gpuLabel(*bf, bfi, several, dev) +
                                     ": sync-gap time and avoidable time";
@@ -498,8 +506,7 @@ Section compareSection(const ReportInput &in)
     Block dev;
     dev.kind = Block::TableBlock;
     dev.table.id = "compare-devices";
-    dev.table.head = {"Device", "Avoidable before", "after", "delta", "Sync-gap time before", "after",
-                      "delta"};
+    dev.table.head = {"Device", "Avoidable before", "after", "delta", "Sync-gap time before", "after", "delta"};
     dev.table.right = {false, true, true, true, true, true, true};
     for (const DeviceDiff &x : d.devices) {
         const std::optional<TimeNs> ab = x.before ? std::optional<TimeNs>(x.before->avoidable) : std::nullopt;
@@ -666,7 +673,16 @@ std::string markdownEscape(std::string_view text)
         case '>': s += "&gt;"; break;
         case '\n':
         case '\r': s += ' '; break;
-        case '\\': case '`': case '*': case '_': case '[': case ']': case '|': case '#': case '!': case '~':
+        case '\\':
+        case '`':
+        case '*':
+        case '_':
+        case '[':
+        case ']':
+        case '|':
+        case '#':
+        case '!':
+        case '~':
             s += '\\';
             s += c;
             break;
@@ -687,7 +703,8 @@ std::string reportHtml(const ReportInput &in)
                     "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; "
                     "style-src 'unsafe-inline'; img-src data:\">\n"
                     "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>" +
-                    htmlEscape(title) + "</title>\n<style>\n"
+                    htmlEscape(title) +
+                    "</title>\n<style>\n"
                     "body{font-family:sans-serif;margin:2em;max-width:1200px;color:#222}\n"
                     "table{border-collapse:collapse;margin:0.5em 0 1em 0;font-size:0.9em}\n"
                     "th,td{border:1px solid #ccc;padding:3px 8px;text-align:left;vertical-align:top;"
@@ -701,9 +718,7 @@ std::string reportHtml(const ReportInput &in)
         s += "<section id=\"" + htmlEscape(sec.id) + "\"><h2>" + htmlEscape(sec.title) + "</h2>\n";
         for (const Block &b : sec.blocks) {
             switch (b.kind) {
-            case Block::Paragraph:
-                s += "<p>" + htmlSpans(b.para) + "</p>\n";
-                break;
+            case Block::Paragraph: s += "<p>" + htmlSpans(b.para) + "</p>\n"; break;
             case Block::TableBlock:
                 if (b.table.id == "step-table")
                     s += "<details><summary>The steps as a table</summary>" + htmlTable(b.table) + "</details>\n";
@@ -714,7 +729,8 @@ std::string reportHtml(const ReportInput &in)
                 s += "<figure>" + b.svg + "<figcaption>" + htmlEscape(b.title) + "</figcaption></figure>\n";
                 break;
             case Block::Rule:
-                s += "<div class=\"rule\" id=\"" + htmlEscape(b.anchor) + "\"><h3>" + htmlEscape(b.title) + "</h3>\n";
+                s += "<div class=\"rule\" id=\"" + htmlEscape(b.anchor) + "\"><h3>" + htmlEscape(b.title) +
+                     "</h3>\n";
                 for (const Para &p : b.lines)
                     s += "<p>" + htmlSpans(p) + "</p>\n";
                 s += "<p>Before:</p><pre><code>" + htmlEscape(b.before) + "</code></pre>\n";
@@ -739,14 +755,9 @@ std::string reportMarkdown(const ReportInput &in)
         s += "## " + markdownEscape(sec.title) + "\n\n";
         for (const Block &b : sec.blocks) {
             switch (b.kind) {
-            case Block::Paragraph:
-                s += mdSpans(b.para) + "\n\n";
-                break;
-            case Block::TableBlock:
-                s += mdTable(b.table);
-                break;
-            case Block::Chart:
-                break; // the table of the same figures follows
+            case Block::Paragraph: s += mdSpans(b.para) + "\n\n"; break;
+            case Block::TableBlock: s += mdTable(b.table); break;
+            case Block::Chart: break; // the table of the same figures follows
             case Block::Rule:
                 s += "### " + markdownEscape(b.title) + "\n\n";
                 for (const Para &p : b.lines)

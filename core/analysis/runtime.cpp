@@ -18,12 +18,9 @@ bool startsWith(std::string_view s, std::string_view p) { return s.substr(0, p.s
 const char *runtimeKey(Runtime r)
 {
     switch (r) {
-    case Runtime::Cuda:
-        return "cuda";
-    case Runtime::Hip:
-        return "hip";
-    case Runtime::None:
-        break;
+    case Runtime::Cuda: return "cuda";
+    case Runtime::Hip: return "hip";
+    case Runtime::None: break;
     }
     return nullptr;
 }
@@ -31,12 +28,9 @@ const char *runtimeKey(Runtime r)
 const char *runtimeLabel(Runtime r)
 {
     switch (r) {
-    case Runtime::Cuda:
-        return "CUDA";
-    case Runtime::Hip:
-        return "HIP (ROCm)";
-    case Runtime::None:
-        break;
+    case Runtime::Cuda: return "CUDA";
+    case Runtime::Hip: return "HIP (ROCm)";
+    case Runtime::None: break;
     }
     return "";
 }
@@ -45,7 +39,8 @@ Runtime runtimeOfCall(std::string_view name)
 {
     if (startsWith(name, "hip"))
         return Runtime::Hip;
-    if (startsWith(name, "cuda") || (name.size() > 2 && startsWith(name, "cu") && name[2] >= 'A' && name[2] <= 'Z'))
+    if (startsWith(name, "cuda") ||
+        (name.size() > 2 && startsWith(name, "cu") && name[2] >= 'A' && name[2] <= 'Z'))
         return Runtime::Cuda;
     return Runtime::None;
 }
@@ -64,15 +59,9 @@ RuntimeUse detectRuntime(const TraceModel &model)
     for (const auto &kv : byName) {
         const std::string_view n = model.str(kv.first);
         switch (runtimeOfCall(n)) {
-        case Runtime::Cuda:
-            use.cudaCalls += kv.second;
-            break;
-        case Runtime::Hip:
-            use.hipCalls += kv.second;
-            break;
-        case Runtime::None:
-            use.otherCalls += kv.second;
-            break;
+        case Runtime::Cuda: use.cudaCalls += kv.second; break;
+        case Runtime::Hip: use.hipCalls += kv.second; break;
+        case Runtime::None: use.otherCalls += kv.second; break;
         }
         names.emplace_back(kv.second, n);
     }
@@ -109,10 +98,9 @@ std::string runtimeUnavailableSentence(const RuntimeUse &use)
 bool isBlockingSyncCall(std::string_view name)
 {
     static const std::unordered_set<std::string_view> kNames = {
-        "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize",
-        "cudaMemcpy",            "cuStreamSynchronize",   "cuCtxSynchronize",
-        "cuEventSynchronize",    "cuMemcpyDtoH",          "cuMemcpyDtoH_v2",
-        "hipStreamSynchronize",  "hipDeviceSynchronize",  "hipEventSynchronize",
+        "cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize", "cudaMemcpy",
+        "cuStreamSynchronize",   "cuCtxSynchronize",      "cuEventSynchronize",   "cuMemcpyDtoH",
+        "cuMemcpyDtoH_v2",       "hipStreamSynchronize",  "hipDeviceSynchronize", "hipEventSynchronize",
         "hipCtxSynchronize"};
     if (kNames.count(name) != 0)
         return true;
@@ -145,8 +133,7 @@ GpuWork gpuWorkOfCorrelation(const TraceModel &model, int64_t correlation)
         return w;
     for (const Track &t : model.tracks())
         for (uint32_t i = 0; i < t.size(); ++i)
-            if (t.correlation[i] == correlation &&
-                cats.gpuActivity(t.cat[i])) {
+            if (t.correlation[i] == correlation && cats.gpuActivity(t.cat[i])) {
                 ++w.count;
                 w.time += t.dur[i];
             }

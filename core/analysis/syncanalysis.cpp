@@ -73,8 +73,8 @@ size_t SyncAnalysis::deviceIndex(int64_t device) const
     return it != devices.end() && it->device == device ? size_t(it - devices.begin()) : SIZE_MAX;
 }
 
-SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &options,
-                          const ProgressFn &progress, const CancelToken *cancel)
+SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &options, const ProgressFn &progress,
+                          const CancelToken *cancel)
 {
     SyncAnalysis out;
     phases::Collected events = phases::collectEvents(model, options, progress, cancel);

@@ -66,9 +66,9 @@ struct DeviceActivity {
     uint64_t kernels = 0, memcpys = 0, memsets = 0;
     TimeNs first = 0, last = 0; // span = last - first
     TimeNs busy = 0;
-    TimeNs syncGap = 0;         // total length of this device's sync gaps
-    TimeNs avoidable = 0;       // replay without every blocking call: an upper bound
-    ReplayLimit limit;          // where that replay's head start stopped
+    TimeNs syncGap = 0;   // total length of this device's sync gaps
+    TimeNs avoidable = 0; // replay without every blocking call: an upper bound
+    ReplayLimit limit;    // where that replay's head start stopped
     std::vector<Interval> idleIntervals;
     TimeNs span() const { return last - first; }
     TimeNs idle() const { return span() - busy; }
@@ -76,13 +76,13 @@ struct DeviceActivity {
 
 struct SyncCall {
     EventRef event;
-    EventRef op;        // innermost enclosing cpu_op/user_annotation, or invalid
-    EventRef rootOp;    // outermost one, or invalid
-    EventRef pyFrame;   // innermost enclosing python_function, or invalid
-    EventRef userFrame; // innermost enclosing python_function that is not library code
+    EventRef op;               // innermost enclosing cpu_op/user_annotation, or invalid
+    EventRef rootOp;           // outermost one, or invalid
+    EventRef pyFrame;          // innermost enclosing python_function, or invalid
+    EventRef userFrame;        // innermost enclosing python_function that is not library code
     bool pageableCopy = false; // a cudaMemcpyAsync/hipMemcpyAsync device-to-host into pageable memory
     TimeNs start = 0, dur = 0;
-    int32_t step = -1;  // index into SyncAnalysis::steps of the step its end falls in
+    int32_t step = -1;   // index into SyncAnalysis::steps of the step its end falls in
     int32_t source = -1; // index into SyncAnalysis::sources
     int32_t advice = -1; // index into builtinAdviceRules() (advice.h), -1: no known rewrite
     // Replay without this call alone: per device (same order as devices), and summed.
@@ -115,13 +115,13 @@ struct SyncSource {
     uint64_t count = 0;       // blocking calls
     uint64_t gaps = 0;        // sync gaps they cause
     TimeNs gapTime = 0;
-    TimeNs avoidable = 0;     // replay without all of them, summed over devices
+    TimeNs avoidable = 0;                  // replay without all of them, summed over devices
     std::vector<TimeNs> avoidableByDevice; // the same per device (order of devices)
-    std::vector<size_t> calls; // indices into syncCalls
-    ReplayLimit limit;         // where its replay's head start stopped, on limitDevice
-    size_t limitDevice = 0;    // index into devices: the one it saves most on (the first on a tie)
-    int32_t advice = -1;       // the rule most of its calls match, -1: none
-    uint64_t adviceCalls = 0;  // how many of its calls match that rule (or none)
+    std::vector<size_t> calls;             // indices into syncCalls
+    ReplayLimit limit;                     // where its replay's head start stopped, on limitDevice
+    size_t limitDevice = 0;                // index into devices: the one it saves most on (the first on a tie)
+    int32_t advice = -1;                   // the rule most of its calls match, -1: none
+    uint64_t adviceCalls = 0;              // how many of its calls match that rule (or none)
 };
 
 // A step: ProfilerStep#N (cpu_op or user_annotation) or a --step-regex match.
@@ -133,12 +133,12 @@ struct Step {
 
 // One step on one device.
 struct StepDeviceStats {
-    size_t step = 0;          // index into steps
+    size_t step = 0; // index into steps
     int64_t device = 0;
-    TimeNs gpuBusy = 0;       // union of the device's activity clipped to the window
-    uint64_t syncGaps = 0;    // gaps whose cause ends inside the window
+    TimeNs gpuBusy = 0;    // union of the device's activity clipped to the window
+    uint64_t syncGaps = 0; // gaps whose cause ends inside the window
     TimeNs syncGapTime = 0;
-    TimeNs avoidable = 0;     // replay without every call that ends in the step
+    TimeNs avoidable = 0; // replay without every call that ends in the step
 };
 
 struct IdleBreakdown {
@@ -147,20 +147,20 @@ struct IdleBreakdown {
 };
 
 struct SyncAnalysis {
-    std::vector<DeviceActivity> devices;     // by device id
-    std::vector<SyncCall> syncCalls;         // blocking calls, by start
+    std::vector<DeviceActivity> devices; // by device id
+    std::vector<SyncCall> syncCalls;     // blocking calls, by start
     // Runtime calls of at least options.longCallThreshold that are not
     // blocking calls (their op and root op set, no frames), by start.
     std::vector<SyncCall> longCalls;
     std::vector<CudaSyncEvent> cudaSyncEvents;
-    std::vector<SyncGap> syncGaps;           // by device, then start
+    std::vector<SyncGap> syncGaps;            // by device, then start
     std::vector<IdleBreakdown> idleBreakdown; // by (device, stream)
     std::vector<SyncSource> sources;          // by avoidable, longest first
     std::vector<Step> steps;                  // by start
     std::vector<StepDeviceStats> stepStats;   // by step, then device
-    uint64_t unplacedActivities = 0;         // GPU events whose device cannot be told
-    ReplayInput replay;                      // what the replays ran on (calls in syncCalls order)
-    RuntimeUse runtime;                      // CUDA, HIP or none (runtime.h)
+    uint64_t unplacedActivities = 0;          // GPU events whose device cannot be told
+    ReplayInput replay;                       // what the replays ran on (calls in syncCalls order)
+    RuntimeUse runtime;                       // CUDA, HIP or none (runtime.h)
     size_t deviceIndex(int64_t device) const; // into devices; SIZE_MAX when absent
 };
 

@@ -45,8 +45,8 @@ public:
             try {
                 m_re = std::make_unique<std::regex>(options.stepRegex, std::regex::ECMAScript);
             } catch (const std::regex_error &e) {
-                throw Error("the step pattern '" + options.stepRegex +
-                            "' is not a valid regular expression (" + e.what() + ")");
+                throw Error("the step pattern '" + options.stepRegex + "' is not a valid regular expression (" +
+                            e.what() + ")");
             }
         }
     }
@@ -161,8 +161,7 @@ Collected collectEvents(const TraceModel &model, const AnalysisOptions &options,
                 }
                 auto it = blockingByName.find(t.name[i]);
                 if (it == blockingByName.end())
-                    it = blockingByName.emplace(t.name[i], isBlockingSyncCall(model.str(t.name[i])))
-                             .first;
+                    it = blockingByName.emplace(t.name[i], isBlockingSyncCall(model.str(t.name[i]))).first;
                 if (!it->second)
                     continue;
                 SyncCall call;
@@ -362,8 +361,7 @@ void sortByStream(std::vector<GpuActivityRef> &acts)
     });
 }
 
-std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &acts,
-                                         const CorrelationIndex &launchOf,
+std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &acts, const CorrelationIndex &launchOf,
                                          TimeNs kernelWaitThreshold)
 {
     std::vector<IdleBreakdown> out;
@@ -378,7 +376,8 @@ std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &acts,
             const TimeNs gap = acts[j].start - prevEnd;
             if (gap <= 0)
                 continue;
-            const HostCallRef *launch = acts[j].correlation == kNoValue ? nullptr : launchOf.find(acts[j].correlation);
+            const HostCallRef *launch = acts[j].correlation == kNoValue ? nullptr
+                                                                        : launchOf.find(acts[j].correlation);
             if (launch && launch->start > prevEnd)
                 b.hostWait += gap;
             else if (gap < kernelWaitThreshold)
@@ -571,9 +570,8 @@ void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<vo
             out.syncCalls[c].source = static_cast<int32_t>(i);
 }
 
-void stepFigures(SyncAnalysis &out, SyncReplay &replay,
-                 const std::map<int64_t, std::vector<Interval>> &busyPieces, const std::vector<size_t> &byEnd,
-                 const std::function<void()> &tick)
+void stepFigures(SyncAnalysis &out, SyncReplay &replay, const std::map<int64_t, std::vector<Interval>> &busyPieces,
+                 const std::vector<size_t> &byEnd, const std::function<void()> &tick)
 {
     // Per device: the gaps' causes' ends, sorted, with prefix sums of the gap
     // lengths in that order.

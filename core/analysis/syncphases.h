@@ -20,15 +20,15 @@ namespace syncscope::phases {
 //    profiler's cuda_sync records and the steps. Calls, records and steps by
 //    start; every call with its op, root op and event filled in.
 struct Collected {
-    std::vector<GpuActivityRef> activities;            // in event order
-    std::map<int64_t, DeviceActivity> devices;         // kernels, memcpys, memsets counted
-    CorrelationIndex launchOf;                         // correlation -> first runtime call
+    std::vector<GpuActivityRef> activities;    // in event order
+    std::map<int64_t, DeviceActivity> devices; // kernels, memcpys, memsets counted
+    CorrelationIndex launchOf;                 // correlation -> first runtime call
     std::vector<SyncCall> syncCalls;
-    std::vector<SyncCall> longCalls;                   // long runtime calls that do not block
+    std::vector<SyncCall> longCalls; // long runtime calls that do not block
     std::vector<CudaSyncEvent> cudaSyncEvents;
     std::vector<Step> steps;
-    uint64_t unplacedActivities = 0;                   // GPU activity with no device
-    std::unordered_map<int64_t, StrId> copyName;       // correlation -> gpu_memcpy name
+    uint64_t unplacedActivities = 0;             // GPU activity with no device
+    std::unordered_map<int64_t, StrId> copyName; // correlation -> gpu_memcpy name
 };
 Collected collectEvents(const TraceModel &model, const AnalysisOptions &options, const ProgressFn &progress,
                         const CancelToken *cancel);
@@ -68,8 +68,7 @@ void sortByStream(std::vector<GpuActivityRef> &activities);
 // 6. Idle time per (device, stream) between consecutive activities: host wait
 //    (launched after the previous one ended), kernel wait (under the
 //    threshold) or other. Stable-sorts `activities` by (device, stream, start).
-std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &activities,
-                                         const CorrelationIndex &launchOf,
+std::vector<IdleBreakdown> idleBreakdown(std::vector<GpuActivityRef> &activities, const CorrelationIndex &launchOf,
                                          TimeNs kernelWaitThreshold);
 
 // 7. Sync sources: the calls grouped by (sync name, op name, user frame name),
@@ -96,8 +95,7 @@ void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<vo
 
 // 10. Per step and device: busy time in the window, the gaps whose cause ends
 //    in it, and the replay without every call that ends in it.
-void stepFigures(SyncAnalysis &out, SyncReplay &replay,
-                 const std::map<int64_t, std::vector<Interval>> &busyPieces, const std::vector<size_t> &byEnd,
-                 const std::function<void()> &tick);
+void stepFigures(SyncAnalysis &out, SyncReplay &replay, const std::map<int64_t, std::vector<Interval>> &busyPieces,
+                 const std::vector<size_t> &byEnd, const std::function<void()> &tick);
 
 } // namespace syncscope::phases

@@ -219,8 +219,7 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     std::vector<char> irregularAct(acts.size(), 0);
     for (uint32_t a = 0; a < acts.size(); ++a) {
         const ReplayActivity &act = acts[a];
-        launchReadyTimes.set(a, act.start,
-                             launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]));
+        launchReadyTimes.set(a, act.start, launchEnd[a] == kNever ? act.start : std::min(act.start, launchEnd[a]));
         const auto [from, to] = depRange(a);
         for (uint32_t k = from; k < to; ++k) {
             uint32_t &last = lastDependents[hasDependent.rank(depOn[k])];
@@ -318,7 +317,7 @@ SyncReplay::Jumps::Jumps(const Index &index) : ix(index)
         TimeNs late;
     };
     std::vector<Window> windows;
-    std::vector<uint32_t> open(threads, kNone);        // per thread: its open window
+    std::vector<uint32_t> open(threads, kNone);         // per thread: its open window
     std::vector<uint32_t> headFrom(acts.size(), kNone); // per activity: the window whose head start it took
     // D comes back whole through a slack x where D <= x, or where x covers late.
     const auto through = [](TimeNs slack, TimeNs late) { return slack < late ? slack : kAny; };
@@ -481,8 +480,7 @@ SyncReplay::SyncReplay(const ReplayInput &input)
 {
 }
 
-SyncReplay::SyncReplay(std::shared_ptr<const Index> index,
-                       std::shared_ptr<const std::vector<char>> coupled)
+SyncReplay::SyncReplay(std::shared_ptr<const Index> index, std::shared_ptr<const std::vector<char>> coupled)
     : m_ix(std::move(index)), m_in(m_ix->in), m_coupled(std::move(coupled))
 {
 }
@@ -529,16 +527,14 @@ TimeNs SyncReplay::Index::oldEnd(size_t item) const
 TimeNs SyncReplay::Index::oldEndOn(size_t device, size_t item) const
 {
     const Item &it = items[item];
-    return isAct(it) && in.activities[it.ref].device == device ? in.activities[it.ref].end
-                                                                      : kNever;
+    return isAct(it) && in.activities[it.ref].device == device ? in.activities[it.ref].end : kNever;
 }
 
 TimeNs SyncReplay::Index::deviceOldMax(size_t device, size_t from, size_t to) const
 {
     if (devices.size() == 1) // every activity is the device's
         return blockMax.max(from, to, [this](size_t i) { return oldEnd(i); });
-    return devices[device].ends.max(from, to,
-                                    [this, device](size_t i) { return oldEndOn(device, i); });
+    return devices[device].ends.max(from, to, [this, device](size_t i) { return oldEndOn(device, i); });
 }
 
 TimeNs SyncReplay::Index::oldReady(uint32_t a) const
@@ -552,10 +548,7 @@ TimeNs SyncReplay::Index::oldReady(uint32_t a) const
     return r;
 }
 
-TimeNs SyncReplay::Index::launchReady(uint32_t a) const
-{
-    return launchReadyTimes.get(a, in.activities[a].start);
-}
+TimeNs SyncReplay::Index::launchReady(uint32_t a) const { return launchReadyTimes.get(a, in.activities[a].start); }
 
 void SyncReplay::Index::buildWaits(const std::vector<TimeNs> &itemTime)
 {
@@ -624,16 +617,12 @@ void SyncReplay::Index::buildWaits(const std::vector<TimeNs> &itemTime)
 
 uint32_t SyncReplay::Index::depReachBefore(size_t item) const
 {
-    const auto it = std::lower_bound(
-        depReach.begin(), depReach.end(), item,
-        [](const std::pair<uint32_t, uint32_t> &e, size_t i) { return e.first < i; });
+    const auto it = std::lower_bound(depReach.begin(), depReach.end(), item,
+                                     [](const std::pair<uint32_t, uint32_t> &e, size_t i) { return e.first < i; });
     return it == depReach.begin() ? 0 : std::prev(it)->second;
 }
 
-TimeNs SyncReplay::itemOldEnd(size_t item) const
-{
-    return m_ix->oldEnd(item);
-}
+TimeNs SyncReplay::itemOldEnd(size_t item) const { return m_ix->oldEnd(item); }
 
 TimeNs SyncReplay::oldMaxInItems(size_t from, size_t to) const
 {
@@ -822,8 +811,7 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
                               (m_in.activities[static_cast<size_t>(p)].end == R ? latency : 0));
     const auto [from, to] = m_ix->depRange(a);
     for (uint32_t k = from; k < to; ++k)
-        ns = std::max(ns, newEnd(m_ix->depOn[k]) +
-                              (m_in.activities[m_ix->depOn[k]].end == R ? latency : 0));
+        ns = std::max(ns, newEnd(m_ix->depOn[k]) + (m_in.activities[m_ix->depOn[k]].end == R ? latency : 0));
     if (m_rec) {
         // The binding constraint: the latest ready; on a tie the one that bound
         // the measured start, then the stream predecessor, a dependency, the launch.
@@ -848,7 +836,8 @@ TimeNs SyncReplay::activityStart(size_t i, TimeNs &headUsed)
         }
         for (uint32_t k = from; k < to; ++k) {
             const bool measured = m_in.activities[m_ix->depOn[k]].end == R;
-            consider(newEnd(m_ix->depOn[k]) + (measured ? latency : 0), measured, 1, Recorder::Dep, m_ix->depOn[k]);
+            consider(newEnd(m_ix->depOn[k]) + (measured ? latency : 0), measured, 1, Recorder::Dep,
+                     m_ix->depOn[k]);
         }
         r.head[a] = h;
         if (it.kind == LaunchedActivity) {
@@ -932,8 +921,8 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
 
     size_t stop = m_ix->items.size();
     TimeNs shift = 0; // of everything from `stop` on
-    const size_t checkEvery =
-        m_checkEvery > 0 ? m_checkEvery : std::max<size_t>(256, m_ix->threads + m_ix->streams);
+    const size_t checkEvery = m_checkEvery > 0 ? m_checkEvery
+                                               : std::max<size_t>(256, m_ix->threads + m_ix->streams);
     size_t walked = 0, sinceCheck = 0;
     for (size_t i = first; i < m_ix->items.size(); ++i) {
         step(i);
@@ -969,8 +958,7 @@ std::vector<TimeNs> SyncReplay::run(const std::vector<size_t> &removed)
 
     for (size_t d = 0; d < m_ix->devices.size(); ++d)
         if (m_ix->devices[d].activities > 0)
-            out[d] =
-                std::max<TimeNs>(0, m_ix->devices[d].oldMax - lastNewEnd(d, first, stop, shift));
+            out[d] = std::max<TimeNs>(0, m_ix->devices[d].oldMax - lastNewEnd(d, first, stop, shift));
     return out;
 }
 
@@ -1098,8 +1086,8 @@ ReplayLimit SyncReplay::limitedBy(const std::vector<size_t> &removed, size_t dev
 // dependent still to come, and no orphan can take a head start.
 bool SyncReplay::converged(size_t i, size_t last) const
 {
-    return i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 &&
-           i >= m_pendingUntil && (m_headStreams == 0 || i + 1 >= m_ix->lastOrphan);
+    return i >= last && m_nonZeroHeads == 0 && m_divergedStreams == 0 && i >= m_pendingUntil &&
+           (m_headStreams == 0 || i + 1 >= m_ix->lastOrphan);
 }
 
 // Device d's last new end when only items in [from, to) were walked: those

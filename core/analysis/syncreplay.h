@@ -157,8 +157,7 @@ public:
     const ReplayInput &input() const { return m_in; }
 
 private:
-    SyncReplay(std::shared_ptr<const Index> index,
-               std::shared_ptr<const std::vector<char>> coupled);
+    SyncReplay(std::shared_ptr<const Index> index, std::shared_ptr<const std::vector<char>> coupled);
 
     std::shared_ptr<const Index> m_ix;
     const ReplayInput &m_in;
@@ -173,8 +172,8 @@ private:
     uint32_t m_gen = 0;
     std::vector<uint32_t> m_thrStamp, m_strStamp;
     LeadColumn m_newEnd;
-    std::vector<char> m_blockDirty;       // per block of kDirtyBlock activities
-    std::vector<uint32_t> m_dirtyBlocks;  // the blocks marked there
+    std::vector<char> m_blockDirty;      // per block of kDirtyBlock activities
+    std::vector<uint32_t> m_dirtyBlocks; // the blocks marked there
     // The head start an activity's start used, kept only where an orphan reads
     // it (its stream predecessor: Index::headSlot), and for the paused activity.
     std::vector<TimeNs> m_predHead;
@@ -191,12 +190,12 @@ private:
     };
     std::vector<Pending> m_pending; // moved activities with a dependent still to come
     uint32_t m_pendingUntil = 0;
-    uint32_t m_lateUntil = 0; // a moved activity's late reader still to come (run() only)
+    uint32_t m_lateUntil = 0;    // a moved activity's late reader still to come (run() only)
     const Jumps *m_jx = nullptr; // run()'s, from its first call on
     size_t m_walkPos = 0, m_walkStart = 0, m_pausedItem = 0;
     size_t m_walkLastRemoved = 0, m_convergedAt = SIZE_MAX;
-    TimeNs m_tailShift = 0;   // of the items from m_convergedAt on (endShifted)
-    bool m_rewoken = false;   // the walk went on after converging
+    TimeNs m_tailShift = 0; // of the items from m_convergedAt on (endShifted)
+    bool m_rewoken = false; // the walk went on after converging
     TimeNs m_skippedMax = std::numeric_limits<TimeNs>::min();
     uint32_t m_thrGen = 0;
     TimeNs m_pausedStart = 0;
@@ -205,7 +204,7 @@ private:
     TimeNs m_lastShift = 0;
     bool m_fullWalk = false;
     size_t m_checkEvery = 0; // 0: the default
-    size_t m_lastStop = 0; // where the last run() stopped (the shift of what follows: m_lastShift)
+    size_t m_lastStop = 0;   // where the last run() stopped (the shift of what follows: m_lastShift)
     // Item ranges run() jumped over, in order: every activity in [from, to)
     // ends `shift` earlier; reach is the last item position of their dependents.
     struct Skip {
@@ -217,13 +216,13 @@ private:
     // What limitedBy records during its walk.
     struct Recorder {
         enum Bind : uint8_t { Launch = 0, Pred = 1, Dep = 2, NotWalked = 3 };
-        std::vector<uint8_t> bind;          // per activity
-        std::vector<uint32_t> bindDep;      // the dependency that bound it
-        std::vector<TimeNs> head, kept;     // head start used, latency kept with the binding constraint
-        std::vector<int64_t> cutAtLaunch;   // its thread's last head-lowering kept call at its launch
-        std::vector<char> hadAtLaunch;      // whether its thread had had a head start by then
-        std::vector<int64_t> lastCut;       // per thread
-        std::vector<char> hadHead;          // per thread
+        std::vector<uint8_t> bind;        // per activity
+        std::vector<uint32_t> bindDep;    // the dependency that bound it
+        std::vector<TimeNs> head, kept;   // head start used, latency kept with the binding constraint
+        std::vector<int64_t> cutAtLaunch; // its thread's last head-lowering kept call at its launch
+        std::vector<char> hadAtLaunch;    // whether its thread had had a head start by then
+        std::vector<int64_t> lastCut;     // per thread
+        std::vector<char> hadHead;        // per thread
     };
     Recorder *m_rec = nullptr;
 
@@ -272,7 +271,7 @@ struct SyncReplay::Index {
     // nothing reads it. Every activity has one when more than an eighth are such.
     size_t headSlot(uint32_t a) const;
     size_t headSlots() const { return denseHeads ? in.activities.size() : orphanPreds.size(); }
-    TimeNs oldEnd(size_t item) const; // its activity's old end; kNever for a blocking call
+    TimeNs oldEnd(size_t item) const;                  // its activity's old end; kNever for a blocking call
     TimeNs oldEndOn(size_t device, size_t item) const; // the same, kNever off that device
     // The latest old end of the device's activities at item positions [from, to).
     TimeNs deviceOldMax(size_t device, size_t from, size_t to) const;
@@ -306,9 +305,9 @@ struct SyncReplay::Index {
     const Jumps &jumps() const;
 
     const ReplayInput &in;
-    std::vector<Item> items;         // in host order
-    std::vector<uint32_t> actItem;   // activity -> item position
-    std::vector<int32_t> pred;       // previous activity on the same stream, or -1
+    std::vector<Item> items;       // in host order
+    std::vector<uint32_t> actItem; // activity -> item position
+    std::vector<int32_t> pred;     // previous activity on the same stream, or -1
     // Per activity: min(s, launch end), s for an orphan; as a lead on s.
     LeadColumn launchReadyTimes;
     // Dependencies (CSR over the activities that have any): the k-th such
@@ -322,14 +321,14 @@ struct SyncReplay::Index {
     // W(c) of each blocking call (CSR by call): activities.
     std::vector<uint32_t> waitStart;
     std::vector<uint32_t> waitOn;
-    std::vector<uint32_t> blockItem;     // per call: its item position
-    std::vector<uint32_t> lastOfThread;  // last item position of each thread
-    std::vector<uint32_t> lastOfStream;  // last item position of each stream
-    std::vector<uint32_t> orphanPreds;   // the stream predecessors of orphans, sorted
-    std::vector<uint64_t> isOrphanPred;  // the same as bits by activity (sparse heads only)
-    bool denseHeads = false;             // headSlot(a) is a
-    size_t lastIrregular = 0;            // 1 + last orphan/overlap/early-return item
-    size_t lastOrphan = 0;               // 1 + last orphan item
+    std::vector<uint32_t> blockItem;    // per call: its item position
+    std::vector<uint32_t> lastOfThread; // last item position of each thread
+    std::vector<uint32_t> lastOfStream; // last item position of each stream
+    std::vector<uint32_t> orphanPreds;  // the stream predecessors of orphans, sorted
+    std::vector<uint64_t> isOrphanPred; // the same as bits by activity (sparse heads only)
+    bool denseHeads = false;            // headSlot(a) is a
+    size_t lastIrregular = 0;           // 1 + last orphan/overlap/early-return item
+    size_t lastOrphan = 0;              // 1 + last orphan item
     // (item position, max lastDependent up to it) at each activity with a dependent.
     std::vector<std::pair<uint32_t, uint32_t>> depReach;
     std::vector<DeviceIndex> devices;
@@ -372,7 +371,7 @@ struct SyncReplay::Jumps {
     std::vector<TimeNs> spanSteady;
     std::vector<TimeNs> spanSteadyTree; // a min tree over spanSteady, for firstSpanBelow
     size_t spanLeaves = 0;
-    BlockRangeMax dependentMax; // the last dependent or late reader of the items' activities
+    BlockRangeMax dependentMax;         // the last dependent or late reader of the items' activities
     std::vector<uint32_t> lastOrphanOn; // per stream: 1 + the item position of its last orphan, or 0
     // Activities whose stream successor reads them after another activity of
     // their stream was walked (so that stream's last walked activity does not
@@ -384,11 +383,9 @@ private:
     TimeNs reachOf(size_t item) const; // of one item's activity (kNever: none)
 };
 
-static_assert(sizeof(SyncReplay::Index::Item) == 8, "a host-order item is one word of kind and thread, and its index");
+static_assert(sizeof(SyncReplay::Index::Item) == 8,
+              "a host-order item is one word of kind and thread, and its index");
 
-inline size_t SyncReplay::itemOf(uint32_t activity) const
-{
-    return m_ix->actItem[activity];
-}
+inline size_t SyncReplay::itemOf(uint32_t activity) const { return m_ix->actItem[activity]; }
 
 } // namespace syncscope

@@ -29,8 +29,8 @@ std::vector<NamedOpStat> namedOps(const TraceModel &model, const CancelToken *ca
     return out;
 }
 
-AnalysedTrace analyseTrace(TraceModelPtr model, const AnalysisOptions &options,
-                           const ProgressFn &progress, const CancelToken *cancel)
+AnalysedTrace analyseTrace(TraceModelPtr model, const AnalysisOptions &options, const ProgressFn &progress,
+                           const CancelToken *cancel)
 {
     AnalysedTrace t;
     t.sync = analyzeSyncs(*model, options, progress, cancel);
@@ -84,10 +84,7 @@ StepTime stepTime(const SyncAnalysis &a)
 
 namespace {
 
-bool isGpuActivity(const std::string &cat)
-{
-    return category::isGpuActivity(cat);
-}
+bool isGpuActivity(const std::string &cat) { return category::isGpuActivity(cat); }
 
 std::optional<std::string> text(const TraceModel &m, StrId s)
 {
@@ -132,8 +129,7 @@ DiffTotals totals(const SyncAnalysis &a)
     return t;
 }
 
-template <typename T>
-TimeNs absDelta(const std::optional<T> &b, const std::optional<T> &a, TimeNs T::*field)
+template <typename T> TimeNs absDelta(const std::optional<T> &b, const std::optional<T> &a, TimeNs T::*field)
 {
     const TimeNs d = (a ? (*a).*field : 0) - (b ? (*b).*field : 0);
     return d < 0 ? -d : d;
@@ -158,8 +154,7 @@ TraceDiff diffTraces(const AnalysedTrace &before, const AnalysedTrace &after)
         for (const DeviceActivity &d : side[s]->sync.devices) {
             DeviceDiff &e = devices[d.device];
             e.device = d.device;
-            (s ? e.after : e.before) =
-                DeviceFigures{d.busy, d.idle(), d.span(), d.syncGap, d.avoidable};
+            (s ? e.after : e.before) = DeviceFigures{d.busy, d.idle(), d.span(), d.syncGap, d.avoidable};
         }
     for (auto &kv : devices)
         diff.devices.push_back(kv.second);
@@ -183,8 +178,7 @@ TraceDiff diffTraces(const AnalysedTrace &before, const AnalysedTrace &after)
                                 std::max(y.before.value_or(0), y.after.value_or(0));
                      });
 
-    using SourceKey =
-        std::tuple<std::string, std::optional<std::string>, std::optional<std::string>>;
+    using SourceKey = std::tuple<std::string, std::optional<std::string>, std::optional<std::string>>;
     std::map<SourceKey, SourceDiff> sources;
     for (int s = 0; s < 2; ++s) {
         const TraceModel &m = *side[s]->model;
@@ -196,16 +190,14 @@ TraceDiff diffTraces(const AnalysedTrace &before, const AnalysedTrace &after)
             e.sync = std::get<0>(key);
             e.op = std::get<1>(key);
             e.userFrame = std::get<2>(key);
-            (s ? e.after : e.before) =
-                SourceFigures{src.count, src.gaps, src.gapTime, src.avoidable};
+            (s ? e.after : e.before) = SourceFigures{src.count, src.gaps, src.gapTime, src.avoidable};
             (s ? e.afterIndex : e.beforeIndex) = i;
         }
     }
     for (auto &kv : sources)
         diff.sources.push_back(kv.second);
-    std::stable_sort(
-        diff.sources.begin(), diff.sources.end(),
-        [](const SourceDiff &x, const SourceDiff &y) { return x.sortKey() > y.sortKey(); });
+    std::stable_sort(diff.sources.begin(), diff.sources.end(),
+                     [](const SourceDiff &x, const SourceDiff &y) { return x.sortKey() > y.sortKey(); });
 
     const std::vector<StepFigures> stepsB = stepFigures(before), stepsA = stepFigures(after);
     for (size_t i = 0; i < std::max(stepsB.size(), stepsA.size()); ++i) {
@@ -231,8 +223,7 @@ TraceDiff diffTraces(const AnalysedTrace &before, const AnalysedTrace &after)
                 k.name = o.name;
                 auto &f = s ? k.after : k.before;
                 // Copies and sets of one name in two GPU categories add up.
-                f = KernelFigures{f ? f->count + o.count : o.count,
-                                  f ? f->total + o.total : o.total};
+                f = KernelFigures{f ? f->count + o.count : o.count, f ? f->total + o.total : o.total};
             } else {
                 OpDiff &e = ops[{o.name, o.cat}];
                 e.name = o.name;
@@ -247,16 +238,14 @@ TraceDiff diffTraces(const AnalysedTrace &before, const AnalysedTrace &after)
         const TimeNs sy = absDelta(y.before, y.after, &OpFigures::self);
         if (sx != sy)
             return sx > sy;
-        return absDelta(x.before, x.after, &OpFigures::total) >
-               absDelta(y.before, y.after, &OpFigures::total);
+        return absDelta(x.before, x.after, &OpFigures::total) > absDelta(y.before, y.after, &OpFigures::total);
     });
     for (auto &kv : kernels)
         diff.kernels.push_back(kv.second);
-    std::stable_sort(diff.kernels.begin(), diff.kernels.end(),
-                     [](const KernelDiff &x, const KernelDiff &y) {
-                         return absDelta(x.before, x.after, &KernelFigures::total) >
-                                absDelta(y.before, y.after, &KernelFigures::total);
-                     });
+    std::stable_sort(diff.kernels.begin(), diff.kernels.end(), [](const KernelDiff &x, const KernelDiff &y) {
+        return absDelta(x.before, x.after, &KernelFigures::total) >
+               absDelta(y.before, y.after, &KernelFigures::total);
+    });
 
     diff.totalsBefore = totals(before.sync);
     diff.totalsAfter = totals(after.sync);
@@ -293,8 +282,7 @@ void strOrNull(JsonWriter &w, const std::optional<std::string> &s)
 }
 
 // Writes key: fn(*value) or key: null.
-template <typename T, typename Fn>
-void side(JsonWriter &w, const char *key, const std::optional<T> &v, Fn &&fn)
+template <typename T, typename Fn> void side(JsonWriter &w, const char *key, const std::optional<T> &v, Fn &&fn)
 {
     w.key(key);
     if (v)
@@ -306,9 +294,8 @@ void side(JsonWriter &w, const char *key, const std::optional<T> &v, Fn &&fn)
 void stepTimeJson(JsonWriter &w, const StepTime &t)
 {
     w.beginObject();
-    for (auto [key, value] : {std::pair<const char *, TimeNs>{"median_us", t.median},
-                              {"p5_us", t.p5},
-                              {"p95_us", t.p95}}) {
+    for (auto [key, value] :
+         {std::pair<const char *, TimeNs>{"median_us", t.median}, {"p5_us", t.p5}, {"p95_us", t.p95}}) {
         w.key(key);
         if (t.count)
             w.micros(value);
@@ -366,8 +353,7 @@ std::string traceDiffToJson(const TraceDiff &d, int indent)
         w.beginObject();
         w.key("name").value(e.name);
         for (int s = 0; s < 2; ++s)
-            side(w, s ? "after" : "before", s ? e.after : e.before,
-                 [&](uint64_t n) { w.value(n); });
+            side(w, s ? "after" : "before", s ? e.after : e.before, [&](uint64_t n) { w.value(n); });
         w.endObject();
     }
     w.endArray();
@@ -468,21 +454,20 @@ class CsvRows {
 public:
     CsvRows() { m_out = "section,key,metric,before,after,delta\n"; }
     // A time: exact us, delta after - before with a missing side as zero.
-    void time(const char *section, const std::string &key, const char *metric,
-              std::optional<TimeNs> b, std::optional<TimeNs> a)
+    void time(const char *section, const std::string &key, const char *metric, std::optional<TimeNs> b,
+              std::optional<TimeNs> a)
     {
         row(section, key, metric, b ? formatMicros(*b) : "", a ? formatMicros(*a) : "",
             formatMicros(a.value_or(0) - b.value_or(0)));
     }
-    void count(const char *section, const std::string &key, const char *metric,
-               std::optional<uint64_t> b, std::optional<uint64_t> a)
+    void count(const char *section, const std::string &key, const char *metric, std::optional<uint64_t> b,
+               std::optional<uint64_t> a)
     {
         const int64_t delta = int64_t(a.value_or(0)) - int64_t(b.value_or(0));
-        row(section, key, metric, b ? std::to_string(*b) : "", a ? std::to_string(*a) : "",
-            std::to_string(delta));
+        row(section, key, metric, b ? std::to_string(*b) : "", a ? std::to_string(*a) : "", std::to_string(delta));
     }
-    void text(const char *section, const std::string &key, const char *metric,
-              std::optional<std::string> b, std::optional<std::string> a)
+    void text(const char *section, const std::string &key, const char *metric, std::optional<std::string> b,
+              std::optional<std::string> a)
     {
         row(section, key, metric, b.value_or(""), a.value_or(""), "");
     }
@@ -492,14 +477,13 @@ private:
     void row(const char *section, const std::string &key, const char *metric, const std::string &b,
              const std::string &a, const std::string &delta)
     {
-        m_out += std::string(section) + ',' + csvField(key) + ',' + metric + ',' + csvField(b) +
-                 ',' + csvField(a) + ',' + delta + '\n';
+        m_out += std::string(section) + ',' + csvField(key) + ',' + metric + ',' + csvField(b) + ',' +
+                 csvField(a) + ',' + delta + '\n';
     }
     std::string m_out;
 };
 
-template <typename T, typename F>
-auto pick(const std::optional<T> &v, F T::*field) -> std::optional<F>
+template <typename T, typename F> auto pick(const std::optional<T> &v, F T::*field) -> std::optional<F>
 {
     if (!v)
         return std::nullopt;
@@ -540,10 +524,8 @@ std::string traceDiffToCsv(const TraceDiff &d)
     }
     for (const StepDiff &e : d.steps) {
         const std::string key = std::to_string(e.index);
-        r.text("steps", key, "step", pick(e.before, &StepFigures::step),
-               pick(e.after, &StepFigures::step));
-        r.time("steps", key, "dur_us", pick(e.before, &StepFigures::dur),
-               pick(e.after, &StepFigures::dur));
+        r.text("steps", key, "step", pick(e.before, &StepFigures::step), pick(e.after, &StepFigures::step));
+        r.time("steps", key, "dur_us", pick(e.before, &StepFigures::dur), pick(e.after, &StepFigures::dur));
         r.time("steps", key, "gpu_busy_us", pick(e.before, &StepFigures::gpuBusy),
                pick(e.after, &StepFigures::gpuBusy));
         r.count("steps", key, "sync_gaps", pick(e.before, &StepFigures::syncGaps),
@@ -556,19 +538,15 @@ std::string traceDiffToCsv(const TraceDiff &d)
     };
     r.time("step_time", "steps", "median_us", st(d.stepTimeBefore, &StepTime::median),
            st(d.stepTimeAfter, &StepTime::median));
-    r.time("step_time", "steps", "p5_us", st(d.stepTimeBefore, &StepTime::p5),
-           st(d.stepTimeAfter, &StepTime::p5));
+    r.time("step_time", "steps", "p5_us", st(d.stepTimeBefore, &StepTime::p5), st(d.stepTimeAfter, &StepTime::p5));
     r.time("step_time", "steps", "p95_us", st(d.stepTimeBefore, &StepTime::p95),
            st(d.stepTimeAfter, &StepTime::p95));
     r.count("step_time", "steps", "count", d.stepTimeBefore.count, d.stepTimeAfter.count);
     for (const OpDiff &e : d.ops) {
         const std::string key = e.name + " [" + e.cat + "]";
-        r.count("ops", key, "count", pick(e.before, &OpFigures::count),
-                pick(e.after, &OpFigures::count));
-        r.time("ops", key, "total_us", pick(e.before, &OpFigures::total),
-               pick(e.after, &OpFigures::total));
-        r.time("ops", key, "self_us", pick(e.before, &OpFigures::self),
-               pick(e.after, &OpFigures::self));
+        r.count("ops", key, "count", pick(e.before, &OpFigures::count), pick(e.after, &OpFigures::count));
+        r.time("ops", key, "total_us", pick(e.before, &OpFigures::total), pick(e.after, &OpFigures::total));
+        r.time("ops", key, "self_us", pick(e.before, &OpFigures::self), pick(e.after, &OpFigures::self));
     }
     for (const KernelDiff &e : d.kernels) {
         r.count("kernels", e.name, "count", pick(e.before, &KernelFigures::count),

@@ -16,8 +16,9 @@ WhatIfSpec parseWhatIfSpec(const std::string &text)
     WhatIfSpec s;
     s.text = text;
     auto bad = [&](const std::string &why) {
-        throw Error("--what-if '" + text + "': " + why +
-                    " (give sync=, op= or frame= substrings or an advice= rule id, comma-joined, e.g. op=aten::item)");
+        throw Error(
+            "--what-if '" + text + "': " + why +
+            " (give sync=, op= or frame= substrings or an advice= rule id, comma-joined, e.g. op=aten::item)");
     };
     size_t at = 0;
     bool any = false;
@@ -91,9 +92,8 @@ WhatIf analyzeWhatIf(const std::vector<RankInput> &files, const std::vector<What
         for (const RankSource &src : r.sources) {
             bool chosen = false;
             for (size_t k = 0; k < src.calls.size(); ++k) {
-                const bool call = std::any_of(specs.begin(), specs.end(), [&](const WhatIfSpec &s) {
-                    return whatIfSelects(s, src, k);
-                });
+                const bool call = std::any_of(specs.begin(), specs.end(),
+                                              [&](const WhatIfSpec &s) { return whatIfSelects(s, src, k); });
                 if (call)
                     calls.push_back(src.calls[k]);
                 chosen = chosen || call;

@@ -14,9 +14,9 @@
 namespace syncscope {
 
 struct WhatIfSpec {
-    std::string text;              // as given
-    std::string sync, op, frame;   // substrings; empty: any
-    std::string advice;            // an advice rule's id (exact); empty: any
+    std::string text;            // as given
+    std::string sync, op, frame; // substrings; empty: any
+    std::string advice;          // an advice rule's id (exact); empty: any
     bool hasSync = false, hasOp = false, hasFrame = false, hasAdvice = false;
 };
 
@@ -32,7 +32,7 @@ bool whatIfSelects(const WhatIfSpec &spec, const RankSource &source, size_t k);
 bool whatIfSelects(const WhatIfSpec &spec, const RankSource &source);
 
 struct WhatIfDevice {
-    size_t file = 0;      // index into the inputs
+    size_t file = 0; // index into the inputs
     int64_t device = 0;
     TimeNs avoidable = 0; // the replay without every selected call of that file
     // Where that replay's head start stopped on the device (limitSentence);
@@ -42,7 +42,7 @@ struct WhatIfDevice {
 
 struct WhatIf {
     std::vector<std::string> specs;
-    uint64_t selectedCalls = 0;        // over every file
+    uint64_t selectedCalls = 0; // over every file
     uint64_t selectedSources = 0;
     std::vector<WhatIfDevice> devices; // by file, then device id
     // With two or more files (the ranks of one job): how much earlier the job

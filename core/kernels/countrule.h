@@ -25,8 +25,8 @@ inline int64_t targetPositives(int64_t k, double targetPosFraction)
 }
 
 // positives P, negatives Q in one row; k slots; targetPos from targetPositives().
-SYNCSCOPE_HOST_DEVICE inline SampleCounts sampleCountsForTarget(int64_t positives, int64_t negatives,
-                                                                int64_t k, int64_t targetPos)
+SYNCSCOPE_HOST_DEVICE inline SampleCounts sampleCountsForTarget(int64_t positives, int64_t negatives, int64_t k,
+                                                                int64_t targetPos)
 {
     auto lesser = [](int64_t a, int64_t b) { return a < b ? a : b; };
     SampleCounts c;
@@ -38,8 +38,7 @@ SYNCSCOPE_HOST_DEVICE inline SampleCounts sampleCountsForTarget(int64_t positive
 }
 
 // positives P, negatives Q in one row; k slots.
-inline SampleCounts sampleCounts(int64_t positives, int64_t negatives, int64_t k,
-                                 double targetPosFraction)
+inline SampleCounts sampleCounts(int64_t positives, int64_t negatives, int64_t k, double targetPosFraction)
 {
     return sampleCountsForTarget(positives, negatives, k, targetPositives(k, targetPosFraction));
 }

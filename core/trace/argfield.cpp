@@ -94,7 +94,8 @@ std::string unescape(std::string_view q)
                 out += '?';
                 break;
             }
-            const unsigned cp = static_cast<unsigned>(std::strtoul(std::string(q.substr(i + 1, 4)).c_str(), nullptr, 16));
+            const unsigned cp = static_cast<unsigned>(std::strtoul(std::string(q.substr(i + 1, 4)).c_str(),
+                                                                   nullptr, 16));
             i += 4;
             if (cp < 0x80) {
                 out += static_cast<char>(cp);

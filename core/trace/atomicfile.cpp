@@ -255,10 +255,7 @@ void writeFileAtomically(const std::string &path, std::string_view data)
     f.commit();
 }
 
-ScopedTempFile::ScopedTempFile(std::string path) : m_path(std::move(path))
-{
-    m_slot = registerTempFile(m_path);
-}
+ScopedTempFile::ScopedTempFile(std::string path) : m_path(std::move(path)) { m_slot = registerTempFile(m_path); }
 
 ScopedTempFile::~ScopedTempFile()
 {

@@ -32,33 +32,22 @@ inline constexpr std::string_view kOsRuntime = "os_runtime";
 // Kineto's instant events on a CPU thread ("ph": "i").
 inline constexpr std::string_view kCpuInstant = "cpu_instant_event";
 
-inline bool isGpuActivity(std::string_view cat)
-{
-    return cat == kKernel || cat == kMemcpy || cat == kMemset;
-}
+inline bool isGpuActivity(std::string_view cat) { return cat == kKernel || cat == kMemcpy || cat == kMemset; }
 
-inline bool isGpuTrackEvent(std::string_view cat)
-{
-    return isGpuActivity(cat) || cat == kGpuAnnotation;
-}
+inline bool isGpuTrackEvent(std::string_view cat) { return isGpuActivity(cat) || cat == kGpuAnnotation; }
 
-inline bool isRuntimeCall(std::string_view cat)
-{
-    return cat == kRuntime || cat == kDriver;
-}
+inline bool isRuntimeCall(std::string_view cat) { return cat == kRuntime || cat == kDriver; }
 
 // The same, as ids of one model's string pool: a category the model never
 // stored is kNoStr, which no event's category equals.
 struct Ids {
-    StrId cpuOp, userAnnotation, pythonFunction, runtime, driver, cudaSync, kernel, memcpy, memset,
-        gpuAnnotation;
+    StrId cpuOp, userAnnotation, pythonFunction, runtime, driver, cudaSync, kernel, memcpy, memset, gpuAnnotation;
 
     explicit Ids(const TraceModel &m)
         : cpuOp(m.findString(kCpuOp)), userAnnotation(m.findString(kUserAnnotation)),
           pythonFunction(m.findString(kPythonFunction)), runtime(m.findString(kRuntime)),
           driver(m.findString(kDriver)), cudaSync(m.findString(kCudaSync)), kernel(m.findString(kKernel)),
-          memcpy(m.findString(kMemcpy)), memset(m.findString(kMemset)),
-          gpuAnnotation(m.findString(kGpuAnnotation))
+          memcpy(m.findString(kMemcpy)), memset(m.findString(kMemset)), gpuAnnotation(m.findString(kGpuAnnotation))
     {
     }
 

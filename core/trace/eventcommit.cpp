@@ -63,8 +63,9 @@ void EventCommitter::commit(const RawEvent &ev, uint64_t offset)
         return;
     }
     if (ev.outOfRange) {
-        eventWarning(offset, ev, "has a \"" + std::string(ev.outOfRange) +
-                                     "\" out of range (beyond +-9.2e18 ns); it was skipped");
+        eventWarning(offset, ev,
+                     "has a \"" + std::string(ev.outOfRange) +
+                         "\" out of range (beyond +-9.2e18 ns); it was skipped");
         ++b.counts().skipped;
         return;
     }
@@ -102,8 +103,7 @@ void EventCommitter::commit(const RawEvent &ev, uint64_t offset)
             keys.syncKind = b.intern(ev.syncKind);
         // The legacy autograd profiler (LibTorch without Kineto) writes its ops
         // without a category, under the pid "CPU Functions": they are CPU ops.
-        const std::string_view cat =
-            ev.cat.empty() && ev.pid == "CPU Functions" ? category::kCpuOp : ev.cat;
+        const std::string_view cat = ev.cat.empty() && ev.pid == "CPU Functions" ? category::kCpuOp : ev.cat;
         b.addComplete(t, ev.ts, dur, b.intern(ev.name), b.internCategory(cat), b.storeArgs(ev.args), keys);
         return;
     }
@@ -112,27 +112,19 @@ void EventCommitter::commit(const RawEvent &ev, uint64_t offset)
         EventKeys keys = ev.keys;
         if (!ev.syncKind.empty())
             keys.syncKind = b.intern(ev.syncKind);
-        b.addBegin(t, ev.ts, b.intern(ev.name), b.internCategory(ev.cat), b.storeArgs(ev.args),
-                   keys);
+        b.addBegin(t, ev.ts, b.intern(ev.name), b.internCategory(ev.cat), b.storeArgs(ev.args), keys);
         return;
     }
-    case 'E':
-        b.addEnd(trackFor(ev, pid), ev.ts);
-        return;
+    case 'E': b.addEnd(trackFor(ev, pid), ev.ts); return;
     case 'i':
     case 'I': {
         const uint32_t t = trackFor(ev, pid);
         const char scope = ev.scope.empty() ? 't' : ev.scope[0];
-        b.addInstant(t, ev.ts, b.intern(ev.name), b.internCategory(ev.cat), scope,
-                     b.storeArgs(ev.args));
+        b.addInstant(t, ev.ts, b.intern(ev.name), b.internCategory(ev.cat), scope, b.storeArgs(ev.args));
         return;
     }
-    case 'C':
-        withinCompleteValue("counter", [&] { counters(ev, b.id(ev.pid), offset); });
-        return;
-    case 'M':
-        withinCompleteValue("metadata", [&] { metadata(ev, b.id(ev.pid)); });
-        return;
+    case 'C': withinCompleteValue("counter", [&] { counters(ev, b.id(ev.pid), offset); }); return;
+    case 'M': withinCompleteValue("metadata", [&] { metadata(ev, b.id(ev.pid)); }); return;
     case 's':
     case 't':
     case 'f': {
@@ -161,9 +153,10 @@ void EventCommitter::commit(const RawEvent &ev, uint64_t offset)
         const unsigned char u = static_cast<unsigned char>(ph);
         if (u < 128 && !m_unknownSeen[u]) {
             m_unknownSeen[u] = true;
-            eventWarning(offset, ev, "has phase '" + std::string(1, ph) +
-                                         "', which is not supported; such events are counted "
-                                         "and skipped");
+            eventWarning(offset, ev,
+                         "has phase '" + std::string(1, ph) +
+                             "', which is not supported; such events are counted "
+                             "and skipped");
         }
         return;
     }

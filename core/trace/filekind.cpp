@@ -127,7 +127,6 @@ private:
 
     std::function<int()> m_next;
     int m_pushback = -1;
-
 };
 
 JsonFileKind classify(std::function<int()> source) { return TopLevelKeys(std::move(source)).run(); }
@@ -137,9 +136,7 @@ JsonFileKind classify(std::function<int()> source) { return TopLevelKeys(std::mo
 JsonFileKind jsonKind(const std::string &bytes)
 {
     size_t pos = 0;
-    return classify([&]() -> int {
-        return pos < bytes.size() ? static_cast<unsigned char>(bytes[pos++]) : -1;
-    });
+    return classify([&]() -> int { return pos < bytes.size() ? static_cast<unsigned char>(bytes[pos++]) : -1; });
 }
 
 JsonFileKind jsonFileKind(const std::string &path)

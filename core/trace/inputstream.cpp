@@ -15,7 +15,7 @@ struct InputStream::Zlib {
     z_stream zs{};
     std::vector<unsigned char> in = std::vector<unsigned char>(1 << 20);
     bool initialized = false;
-    bool midStream = false; // a member started and has not ended yet
+    bool midStream = false;  // a member started and has not ended yet
     bool sourceDone = false; // the compressed input is all read
     ~Zlib()
     {
@@ -161,7 +161,8 @@ size_t InputStream::inflateSome(char *dst, size_t n)
                 z.zs.avail_in = static_cast<uInt>(got);
             }
             if (z.zs.avail_in >= 1 && z.zs.next_in[0] != 0x1f) {
-                const uint64_t after = z.zs.avail_in + (m_sourceSize > m_sourcePos ? m_sourceSize - m_sourcePos : 0);
+                const uint64_t after = z.zs.avail_in +
+                                       (m_sourceSize > m_sourcePos ? m_sourceSize - m_sourcePos : 0);
                 m_gzipProblem = "the file has " + std::to_string(after) +
                                 " byte(s) of data after the end of the gzip stream";
                 m_done = true;
@@ -169,8 +170,8 @@ size_t InputStream::inflateSome(char *dst, size_t n)
             }
             inflateReset(&z.zs);
         } else if (rc != Z_OK && rc != Z_BUF_ERROR) {
-            m_gzipProblem = std::string("the gzip data is corrupt (") +
-                            (z.zs.msg ? z.zs.msg : "inflate error") + ")";
+            m_gzipProblem = std::string("the gzip data is corrupt (") + (z.zs.msg ? z.zs.msg : "inflate error") +
+                            ")";
             m_done = true;
             break;
         }

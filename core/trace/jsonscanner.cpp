@@ -128,8 +128,7 @@ void Scanner::decodeRest(std::string &out)
             appendUtf8(out, cp);
             break;
         }
-        default:
-            throw SyntaxError{p - 1, "invalid escape in a string"};
+        default: throw SyntaxError{p - 1, "invalid escape in a string"};
         }
     }
 }
@@ -203,7 +202,7 @@ NumberStatus parseMicros(std::string_view t, int64_t &ns)
         return NumberStatus::OutOfRange;
     uint64_t whole = 0;
     int64_t taken = 0;
-    int firstDropped = 0;   // the first digit after the integer part
+    int firstDropped = 0;     // the first digit after the integer part
     bool restNonZero = false; // any non-zero digit after that one
     for (size_t k = sigBegin; k < sigEnd; ++k) {
         if (t[k] == '.')
@@ -234,10 +233,7 @@ NumberStatus parseMicros(std::string_view t, int64_t &ns)
     return NumberStatus::Ok;
 }
 
-bool parseMicrosToNs(std::string_view t, int64_t &ns)
-{
-    return parseMicros(t, ns) == NumberStatus::Ok;
-}
+bool parseMicrosToNs(std::string_view t, int64_t &ns) { return parseMicros(t, ns) == NumberStatus::Ok; }
 
 bool parseInt64(std::string_view t, int64_t &out)
 {

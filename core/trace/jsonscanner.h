@@ -145,9 +145,7 @@ public:
     void skipValue(int depth = 0)
     {
         switch (*p) {
-        case '"':
-            skipString();
-            return;
+        case '"': skipString(); return;
         case '{': {
             if (depth >= kMaxDepth)
                 throw SyntaxError{p, "nesting is too deep"};
@@ -190,15 +188,9 @@ public:
                     throw SyntaxError{p - 1, "expected ',' or ']' in an array"};
             }
         }
-        case 't':
-            literal("true", 4);
-            return;
-        case 'f':
-            literal("false", 5);
-            return;
-        case 'n':
-            literal("null", 4);
-            return;
+        case 't': literal("true", 4); return;
+        case 'f': literal("false", 5); return;
+        case 'n': literal("null", 4); return;
         default:
             if (*p == '-' || isDigit(*p)) {
                 number();

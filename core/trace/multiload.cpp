@@ -12,15 +12,15 @@
 namespace syncscope {
 
 // Ranks of one job load in parallel: each file is an independent single pass.
-std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &files,
-                                      const ProgressFn &progress, const CancelToken *cancel)
+std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &files, const ProgressFn &progress,
+                                      const CancelToken *cancel)
 {
     // An Nsight Systems export of several GPU processes is one rank per process.
     const TraceInputs inputs = expandTraceInputs(files, cancel);
     const std::vector<std::string> &paths = inputs.paths;
     std::vector<TraceModelPtr> out(paths.size());
-    const size_t workers =
-        std::max<size_t>(1, std::min<size_t>(paths.size(), std::thread::hardware_concurrency()));
+    const size_t workers = std::max<size_t>(1,
+                                            std::min<size_t>(paths.size(), std::thread::hardware_concurrency()));
     std::vector<double> fraction(paths.size(), 0.0);
     std::mutex mutex;
     bool firstErrorIsCancel = true;

@@ -164,8 +164,7 @@ public:
     std::string_view text(int c) const
     {
         const auto *p = reinterpret_cast<const char *>(sqlite3_column_text(m_stmt, c));
-        return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, c)))
-                 : std::string_view();
+        return p ? std::string_view(p, static_cast<size_t>(sqlite3_column_bytes(m_stmt, c))) : std::string_view();
     }
 
 private:
@@ -322,8 +321,8 @@ void NsysReader::checkExport()
                              "table); export a report with `nsys export --type sqlite`.");
     require("StringIds", {"id", "value"});
     require(kRuntime, {"start", "end", "globalTid", "correlationId", "nameId"});
-    require(kKernel, {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "demangledName",
-                      "shortName"});
+    require(kKernel,
+            {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "demangledName", "shortName"});
     require(kMemcpy, {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes", "copyKind"});
     require(kMemset, {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "bytes"});
     require(kSync, {"start", "end", "deviceId", "streamId", "correlationId", "globalPid", "syncType"});
@@ -390,8 +389,8 @@ std::string NsysReader::pidFilter(const char *column) const
 {
     if (m_pid == kNoValue)
         return "";
-    return std::string(" WHERE ((") + column + " >> 24) & " + std::to_string(kPidMask) + ") = " +
-           std::to_string(m_pid);
+    return std::string(" WHERE ((") + column + " >> 24) & " + std::to_string(kPidMask) +
+           ") = " + std::to_string(m_pid);
 }
 
 uint32_t NsysReader::gpuTrack(int64_t device, int64_t stream)
@@ -451,8 +450,9 @@ void NsysReader::readKernels()
             groupOf.emplace(std::make_pair(q.i64(0), q.i64(1)), ++perDevice[q.i64(0)]);
     }
     std::unordered_map<int64_t, bool> collective; // shortName id -> an NCCL kernel
-    Stmt s(m_db, std::string("SELECT start, end, deviceId, streamId, correlationId, demangledName, shortName FROM ") +
-                     kKernel + pidFilter("globalPid"));
+    Stmt s(m_db,
+           std::string("SELECT start, end, deviceId, streamId, correlationId, demangledName, shortName FROM ") +
+               kKernel + pidFilter("globalPid"));
     while (s.step()) {
         tick();
         EventKeys keys;
@@ -471,8 +471,9 @@ void NsysReader::readKernels()
                 std::string lower(stringText(shortId));
                 for (char &ch : lower)
                     ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
-                c = collective.emplace(shortId, lower.find("nccl") != std::string::npos ||
-                                                    lower.find("rccl") != std::string::npos)
+                c = collective
+                        .emplace(shortId, lower.find("nccl") != std::string::npos ||
+                                              lower.find("rccl") != std::string::npos)
                         .first;
             }
             if (c->second)
@@ -610,8 +611,8 @@ void NsysReader::readSyncs()
             ++unlinkedWaits;
             continue;
         }
-        m_args = std::string("{\"cuda_sync_kind\":\"") + kinds[type] + "\",\"device\":" +
-                 std::to_string(keys.device) + ",\"stream\":" + std::to_string(keys.stream);
+        m_args = std::string("{\"cuda_sync_kind\":\"") + kinds[type] +
+                 "\",\"device\":" + std::to_string(keys.device) + ",\"stream\":" + std::to_string(keys.stream);
         if (!s.isNull(4)) {
             keys.correlation = s.i64(4);
             m_args += ",\"correlation\":" + std::to_string(keys.correlation);
@@ -781,8 +782,9 @@ public:
             throw Error(report + ": no such file.");
         const std::string nsys = findOnPath("nsys");
         if (nsys.empty())
-            throw Error(report + ": an Nsight Systems report is read from its SQLite export and nsys is not on "
-                                 "PATH; export it with `nsys export --type sqlite --output REPORT.sqlite " +
+            throw Error(report +
+                        ": an Nsight Systems report is read from its SQLite export and nsys is not on "
+                        "PATH; export it with `nsys export --type sqlite --output REPORT.sqlite " +
                         report + "` and open the .sqlite file.");
         const char *tmp = std::getenv("TMPDIR");
         std::string templ = std::string(tmp && *tmp ? tmp : "/tmp") + "/syncscope-nsys-XXXXXX";

@@ -18,7 +18,7 @@ struct RawEvent {
     TimeNs ts = 0, dur = 0;
     std::string_view name, cat, pid, tid, id, bp, scope, args;
     bool idIsNumber = false;
-    const char *wrongType = nullptr; // where the first value of a wrong type starts; null if none
+    const char *wrongType = nullptr;  // where the first value of a wrong type starts; null if none
     const char *outOfRange = nullptr; // the first time field beyond int64 ns: "ts" or "dur"
     EventKeys keys;
     std::string_view syncKind;
@@ -83,9 +83,7 @@ inline void EventReader::read(json::Scanner &s, RawEvent &ev)
                 return;
             }
             switch (json::parseMicros(text, out)) {
-            case json::NumberStatus::Ok:
-                has = true;
-                break;
+            case json::NumberStatus::Ok: has = true; break;
             case json::NumberStatus::OutOfRange:
                 if (!ev.outOfRange)
                     ev.outOfRange = &out == &ev.ts ? "ts" : "dur";
@@ -164,8 +162,7 @@ inline void EventReader::read(json::Scanner &s, RawEvent &ev)
             } else
                 matched = false;
             break;
-        default:
-            matched = false;
+        default: matched = false;
         }
         if (!matched)
             s.skipValue();
@@ -210,9 +207,7 @@ inline void EventReader::readArgs(json::Scanner &s, RawEvent &ev)
             else if (key == "External id" || key == "external id")
                 target = &ev.keys.externalId;
             break;
-        case 14:
-            isSyncKind = key == "cuda_sync_kind";
-            break;
+        case 14: isSyncKind = key == "cuda_sync_kind"; break;
         }
         if (target && (c == '-' || json::Scanner::isDigit(c))) {
             int64_t v;

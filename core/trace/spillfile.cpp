@@ -14,10 +14,7 @@ namespace syncscope {
 
 SpillFile::SpillFile() = default;
 
-SpillFile::~SpillFile()
-{
-    close();
-}
+SpillFile::~SpillFile() { close(); }
 
 SpillFile::SpillFile(SpillFile &&other) noexcept
     : m_fd(std::exchange(other.m_fd, -1)), m_tried(std::exchange(other.m_tried, false)),

@@ -37,7 +37,7 @@ private:
     struct Entry {
         uint64_t offset = 0, size = 0; // in the file, when inFile
         bool inFile = false, taken = false;
-        std::string memory;            // otherwise
+        std::string memory; // otherwise
     };
     int m_fd = -1;
     bool m_tried = false; // made (or failed to make) the file

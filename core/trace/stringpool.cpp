@@ -89,15 +89,12 @@ StrId StringPool::intern(std::string_view s)
     return id;
 }
 
-StrId StringPool::find(std::string_view s) const
-{
-    return m_slots[slotOf(s, hashOf(s))];
-}
+StrId StringPool::find(std::string_view s) const { return m_slots[slotOf(s, hashOf(s))]; }
 
 uint64_t StringPool::memoryBytes() const
 {
-    return m_storedBytes + m_blocks.capacity() * sizeof(m_blocks[0]) +
-           m_strings.size() * sizeof(const char *) + m_slots.capacity() * sizeof(StrId);
+    return m_storedBytes + m_blocks.capacity() * sizeof(m_blocks[0]) + m_strings.size() * sizeof(const char *) +
+           m_slots.capacity() * sizeof(StrId);
 }
 
 } // namespace syncscope

@@ -57,25 +57,18 @@ uint64_t mixKey(StrId pid, StrId tid)
 }
 
 // Applies a permutation to one column, leaving it exactly sized.
-template <typename T> void permute(std::vector<T> &v, const std::vector<uint32_t> &order)
-{
-    gather(v, order);
-}
+template <typename T> void permute(std::vector<T> &v, const std::vector<uint32_t> &order) { gather(v, order); }
 
 } // namespace
 
-TraceBuilder::TraceBuilder(TraceInfo info) : m_model(new TraceModel)
-{
-    m_model->m_info = std::move(info);
-}
+TraceBuilder::TraceBuilder(TraceInfo info) : m_model(new TraceModel) { m_model->m_info = std::move(info); }
 
 TraceBuilder::~TraceBuilder() = default;
 
 uint64_t TraceBuilder::memoryBytes() const
 {
     return m_model->memoryBytes() + m_trackSlots.size() * sizeof(uint32_t) +
-           (m_eventTrack.size() + m_instantTrack.size()) * sizeof(uint32_t) +
-           m_pending.size() * sizeof(Pending);
+           (m_eventTrack.size() + m_instantTrack.size()) * sizeof(uint32_t) + m_pending.size() * sizeof(Pending);
 }
 
 uint64_t TraceBuilder::eventCount() const
@@ -128,8 +121,7 @@ size_t TraceBuilder::trackSlot(StrId pid, StrId tid, uint64_t hash) const
     const size_t mask = m_trackSlots.size() - 1;
     for (size_t i = hash & mask;; i = (i + 1) & mask) {
         const uint32_t t = m_trackSlots[i];
-        if (t == UINT32_MAX ||
-            (m.m_trackTid[t].text == tid && m.m_processes[m.m_trackProcess[t]].pid.text == pid))
+        if (t == UINT32_MAX || (m.m_trackTid[t].text == tid && m.m_processes[m.m_trackProcess[t]].pid.text == pid))
             return i;
     }
 }
@@ -219,8 +211,8 @@ void TraceBuilder::reserveEvents(uint64_t n)
     e.args.reserve(want);
 }
 
-void TraceBuilder::append(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat,
-                          ArgsRef args, const EventKeys &keys)
+void TraceBuilder::append(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat, ArgsRef args,
+                          const EventKeys &keys)
 {
     EventColumns &e = m_model->m_events;
     const uint64_t row = e.start.size();
@@ -248,14 +240,13 @@ void TraceBuilder::append(uint32_t track, TimeNs start, TimeNs dur, StrId name, 
     ++m_model->m_counts.durationEvents;
 }
 
-void TraceBuilder::addComplete(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat,
-                               ArgsRef args, const EventKeys &keys)
+void TraceBuilder::addComplete(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat, ArgsRef args,
+                               const EventKeys &keys)
 {
     append(track, start, dur, name, cat, args, keys);
 }
 
-void TraceBuilder::addBegin(uint32_t track, TimeNs ts, StrId name, StrId cat, ArgsRef args,
-                            const EventKeys &keys)
+void TraceBuilder::addBegin(uint32_t track, TimeNs ts, StrId name, StrId cat, ArgsRef args, const EventKeys &keys)
 {
     m_pending.push_back(Pending{ts, m_seq++, track, true, name, cat, args, keys});
 }
@@ -265,8 +256,7 @@ void TraceBuilder::addEnd(uint32_t track, TimeNs ts)
     m_pending.push_back(Pending{ts, m_seq++, track, false, kEmptyStr, kEmptyStr, {}, {}});
 }
 
-void TraceBuilder::addInstant(uint32_t track, TimeNs ts, StrId name, StrId cat, char scope,
-                              ArgsRef args)
+void TraceBuilder::addInstant(uint32_t track, TimeNs ts, StrId name, StrId cat, char scope, ArgsRef args)
 {
     InstantColumns &in = m_model->m_instants;
     if (in.ts.size() >= UINT32_MAX - 1)
@@ -311,8 +301,7 @@ uint32_t TraceBuilder::processIndex(IdValue pid)
 {
     auto it = m_processIndex.find(pid.text);
     if (it == m_processIndex.end()) {
-        it = m_processIndex.emplace(pid.text, static_cast<uint32_t>(m_model->m_processes.size()))
-                 .first;
+        it = m_processIndex.emplace(pid.text, static_cast<uint32_t>(m_model->m_processes.size())).first;
         m_model->m_processes.emplace_back();
         m_model->m_processes.back().pid = pid;
     }
@@ -323,14 +312,8 @@ Process &TraceBuilder::process(IdValue pid) { return m_model->m_processes[proces
 
 void TraceBuilder::setProcessName(IdValue pid, StrId name) { process(pid).name = name; }
 void TraceBuilder::setProcessLabels(IdValue pid, StrId labels) { process(pid).labels = labels; }
-void TraceBuilder::setProcessSortIndex(IdValue pid, int64_t index)
-{
-    process(pid).sortIndex = index;
-}
-void TraceBuilder::setThreadName(uint32_t track, StrId name)
-{
-    m_threadNames.emplace_back(track, name);
-}
+void TraceBuilder::setProcessSortIndex(IdValue pid, int64_t index) { process(pid).sortIndex = index; }
+void TraceBuilder::setThreadName(uint32_t track, StrId name) { m_threadNames.emplace_back(track, name); }
 void TraceBuilder::setThreadSortIndex(uint32_t track, int64_t index)
 {
     m_threadSortIndices.emplace_back(track, index);
@@ -367,8 +350,8 @@ void TraceBuilder::pairBeginEnd(uint32_t track, Pending *begin, Pending *end)
         }
     }
     for (const Pending *b : open) {
-        warn("a B event '" + std::string(m.m_strings.get(b->name)) + "' at ts " +
-             std::to_string(b->ts / 1000) + " us" + where() + " never ends; it was skipped");
+        warn("a B event '" + std::string(m.m_strings.get(b->name)) + "' at ts " + std::to_string(b->ts / 1000) +
+             " us" + where() + " never ends; it was skipped");
         ++m_model->m_counts.skipped;
     }
 }
@@ -376,8 +359,7 @@ void TraceBuilder::pairBeginEnd(uint32_t track, Pending *begin, Pending *end)
 namespace {
 
 // Rows grouped by track (stable), with first[t] the first position of track t.
-std::vector<uint32_t> groupByTrack(std::vector<uint32_t> &trackOf, size_t nTracks,
-                                   std::vector<uint32_t> &first)
+std::vector<uint32_t> groupByTrack(std::vector<uint32_t> &trackOf, size_t nTracks, std::vector<uint32_t> &first)
 {
     first.assign(nTracks + 1, 0);
     for (uint32_t t : trackOf)
@@ -503,9 +485,7 @@ void TraceBuilder::sortInstants()
     for (size_t t = 0; t < nTracks; ++t)
         std::sort(order.begin() + static_cast<std::ptrdiff_t>(m.m_trackInstFirst[t]),
                   order.begin() + static_cast<std::ptrdiff_t>(m.m_trackInstFirst[t + 1]),
-                  [&](uint32_t a, uint32_t b) {
-                      return in.ts[a] != in.ts[b] ? in.ts[a] < in.ts[b] : a < b;
-                  });
+                  [&](uint32_t a, uint32_t b) { return in.ts[a] != in.ts[b] ? in.ts[a] < in.ts[b] : a < b; });
     gather(in.ts, order);
     gather(in.name, order);
     gather(in.cat, order);

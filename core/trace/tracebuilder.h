@@ -43,14 +43,12 @@ public:
     // Room for about n duration events, so the columns need not grow.
     void reserveEvents(uint64_t n);
 
-    void addComplete(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat,
-                     ArgsRef args = {}, const EventKeys &keys = {});
+    void addComplete(uint32_t track, TimeNs start, TimeNs dur, StrId name, StrId cat, ArgsRef args = {},
+                     const EventKeys &keys = {});
     // B/E are paired per track in timestamp order when finish() runs.
-    void addBegin(uint32_t track, TimeNs ts, StrId name, StrId cat, ArgsRef args = {},
-                  const EventKeys &keys = {});
+    void addBegin(uint32_t track, TimeNs ts, StrId name, StrId cat, ArgsRef args = {}, const EventKeys &keys = {});
     void addEnd(uint32_t track, TimeNs ts);
-    void addInstant(uint32_t track, TimeNs ts, StrId name, StrId cat, char scope = 't',
-                    ArgsRef args = {});
+    void addInstant(uint32_t track, TimeNs ts, StrId name, StrId cat, char scope = 't', ArgsRef args = {});
     // One value of one counter series; call countCounterEvent() once per C event.
     void addCounterValue(IdValue pid, StrId name, StrId key, TimeNs ts, double value);
     void countCounterEvent();

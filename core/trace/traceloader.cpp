@@ -305,8 +305,7 @@ public:
 
 private:
     static constexpr size_t kBatchEvents = 512;
-    enum class State { Top, ObjFirst, ObjKey, ObjSep, ArrFirst, ArrElem, ArrSep, AfterArray,
-                       AfterTop, Done };
+    enum class State { Top, ObjFirst, ObjKey, ObjSep, ArrFirst, ArrElem, ArrSep, AfterArray, AfterTop, Done };
 
     void step(Batch &b);
     [[noreturn]] void syntaxError(const SyntaxError &e);
@@ -359,8 +358,8 @@ void EventFramer::syntaxError(const SyntaxError &e)
     const uint64_t off = m_data.offset(e.at);
     const char *end = m_data.end();
     throw Error(m_name + ": not valid JSON at byte " + std::to_string(off) +
-                (m_in.isGzip() ? " of the decompressed data" : "") + ": " + e.what +
-                " (found " + describeByte(e.at, end) + ").");
+                (m_in.isGzip() ? " of the decompressed data" : "") + ": " + e.what + " (found " +
+                describeByte(e.at, end) + ").");
 }
 
 void EventFramer::handleEnd(Batch &b)
@@ -370,14 +369,12 @@ void EventFramer::handleEnd(Batch &b)
     case State::Top:
         if (!m_in.gzipProblem().empty())
             throw Error(m_name + ": " + m_in.gzipProblem() + " before any JSON.");
-        throw Error(m_name + (m_data.bytesRead() == 0 ? ": the file is empty."
-                                                  : ": the file holds no JSON value."));
-    case State::AfterTop:
-        break;
+        throw Error(m_name +
+                    (m_data.bytesRead() == 0 ? ": the file is empty." : ": the file holds no JSON value."));
+    case State::AfterTop: break;
     default: {
         const uint64_t at = m_data.bytesRead(); // the end of the data, not of the last event kept
-        std::string why = m_in.gzipProblem().empty() ? "the file is truncated"
-                                                     : m_in.gzipProblem();
+        std::string why = m_in.gzipProblem().empty() ? "the file is truncated" : m_in.gzipProblem();
         std::string text = why + " at byte " + std::to_string(at) +
                            (m_in.isGzip() ? " of the decompressed data" : "") +
                            "; the complete events before byte " + std::to_string(off) + " were kept";
@@ -406,8 +403,7 @@ void EventFramer::step(Batch &b)
             m_state = State::ObjFirst;
         } else {
             throw Error(m_name + ": not a Chrome trace: expected '{' or '[' at byte " +
-                        std::to_string(m_data.offset(s.p)) + ", found " +
-                        describeByte(s.p, m_data.end()) + ".");
+                        std::to_string(m_data.offset(s.p)) + ", found " + describeByte(s.p, m_data.end()) + ".");
         }
         ++s.p;
         break;
@@ -492,8 +488,8 @@ void EventFramer::step(Batch &b)
                 throw;
             }
             e.offset = offset;
-            for (std::string_view *v : {&e.ev.name, &e.ev.cat, &e.ev.pid, &e.ev.tid, &e.ev.id, &e.ev.bp,
-                                        &e.ev.scope, &e.ev.syncKind})
+            for (std::string_view *v :
+                 {&e.ev.name, &e.ev.cat, &e.ev.pid, &e.ev.tid, &e.ev.id, &e.ev.bp, &e.ev.scope, &e.ev.syncKind})
                 b.keep(*v);
         } else {
             s.skipValue();
@@ -518,9 +514,7 @@ void EventFramer::step(Batch &b)
         }
         break;
     }
-    case State::AfterArray:
-        m_state = m_topIsArray ? State::AfterTop : State::ObjSep;
-        break;
+    case State::AfterArray: m_state = m_topIsArray ? State::AfterTop : State::ObjSep; break;
     case State::AfterTop: {
         // Trailing whitespace is fine; at the end of the data peek() ends the load.
         const char c = s.peek();
@@ -532,8 +526,7 @@ void EventFramer::step(Batch &b)
         m_state = State::Done;
         break;
     }
-    case State::Done:
-        break;
+    case State::Done: break;
     }
     m_data.consume(s.p);
 }
@@ -623,10 +616,10 @@ private:
 // while this one commits.
 class Loader {
 public:
-    Loader(InputStream &in, std::string name, const ProgressFn &progress,
-           const CancelToken *cancel, const LoadOptions &options)
-        : m_in(in), m_name(std::move(name)), m_progress(progress), m_cancel(cancel),
-          m_options(options), m_builder(new TraceBuilder(infoOf(in, m_name))), m_commit(*m_builder),
+    Loader(InputStream &in, std::string name, const ProgressFn &progress, const CancelToken *cancel,
+           const LoadOptions &options)
+        : m_in(in), m_name(std::move(name)), m_progress(progress), m_cancel(cancel), m_options(options),
+          m_builder(new TraceBuilder(infoOf(in, m_name))), m_commit(*m_builder),
           m_framer(in, m_name, options.chunkBytes)
     {
         // The event columns sized once from the file instead of grown by
@@ -787,8 +780,8 @@ std::string Loader::outOfMemory() const
         const double f = std::min(1.0, std::max(1e-3, double(m_in.sourcePos()) / total));
         char pct[16];
         std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * f);
-        what = "reading events (" + std::string(pct) + " of the file, " + std::to_string(events) +
-               " events on " + std::to_string(b.trackCount()) + " tracks so far)";
+        what = "reading events (" + std::string(pct) + " of the file, " + std::to_string(events) + " events on " +
+               std::to_string(b.trackCount()) + " tracks so far)";
         need = static_cast<uint64_t>(double(held + kSortBytesPerEvent * events) / f);
     } else {
         what = std::string(b.phase()) + " (" + std::to_string(events) + " events on " +
@@ -819,8 +812,8 @@ TraceModelPtr loadFrom(InputStream &in, const std::string &name, const ProgressF
 
 } // namespace
 
-TraceModelPtr loadTrace(const std::string &path, const ProgressFn &progress,
-                        const CancelToken *cancel, const LoadOptions &options)
+TraceModelPtr loadTrace(const std::string &path, const ProgressFn &progress, const CancelToken *cancel,
+                        const LoadOptions &options)
 {
     if (isNsysInput(path))
         return loadNsysTrace(path, progress, cancel);
@@ -828,9 +821,8 @@ TraceModelPtr loadTrace(const std::string &path, const ProgressFn &progress,
     return loadFrom(*in, path, progress, cancel, options);
 }
 
-TraceModelPtr loadTraceFromMemory(std::string_view bytes, const std::string &name,
-                                  const ProgressFn &progress, const CancelToken *cancel,
-                                  const LoadOptions &options)
+TraceModelPtr loadTraceFromMemory(std::string_view bytes, const std::string &name, const ProgressFn &progress,
+                                  const CancelToken *cancel, const LoadOptions &options)
 {
     auto in = InputStream::fromMemory(bytes);
     return loadFrom(*in, name, progress, cancel, options);

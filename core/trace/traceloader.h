@@ -35,17 +35,14 @@ TraceModelPtr loadTrace(const std::string &path, const ProgressFn &progress = {}
                         const CancelToken *cancel = nullptr, const LoadOptions &options = {});
 
 // The same on bytes in memory (tests, fuzzing); name is used in messages.
-TraceModelPtr loadTraceFromMemory(std::string_view bytes, const std::string &name,
-                                  const ProgressFn &progress = {},
-                                  const CancelToken *cancel = nullptr,
-                                  const LoadOptions &options = {});
+TraceModelPtr loadTraceFromMemory(std::string_view bytes, const std::string &name, const ProgressFn &progress = {},
+                                  const CancelToken *cancel = nullptr, const LoadOptions &options = {});
 
 // The ranks of one job: loads every file (in parallel when cores allow; an
 // Nsight Systems export of several GPU processes gives one rank per process) and
 // returns them ordered by distributedInfo.rank, files without a rank last in the
 // given order. The first fatal error is thrown.
-std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths,
-                                      const ProgressFn &progress = {},
+std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &paths, const ProgressFn &progress = {},
                                       const CancelToken *cancel = nullptr);
 
 } // namespace syncscope

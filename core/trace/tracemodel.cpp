@@ -140,17 +140,15 @@ template <typename T> uint64_t capBytes(const std::vector<T> &v) { return v.size
 uint64_t TraceModel::memoryBytes() const
 {
     uint64_t n = m_strings.memoryBytes() + m_args.memoryBytes();
-    n += capBytes(m_trackProcess) + capBytes(m_trackTid) + capBytes(m_trackFirst) +
-         capBytes(m_trackInstFirst) + capBytes(m_trackMaxDur) + capBytes(m_trackMaxDepth) +
-         m_threadName.memoryBytes() + m_threadSortIndex.memoryBytes();
+    n += capBytes(m_trackProcess) + capBytes(m_trackTid) + capBytes(m_trackFirst) + capBytes(m_trackInstFirst) +
+         capBytes(m_trackMaxDur) + capBytes(m_trackMaxDepth) + m_threadName.memoryBytes() +
+         m_threadSortIndex.memoryBytes();
     const EventColumns &e = m_events;
-    n += capBytes(e.start) + capBytes(e.dur) + capBytes(e.name) + capBytes(e.cat) +
-         capBytes(e.depth) + capBytes(e.parent) + capBytes(e.args) + e.externalId.memoryBytes() +
-         e.correlation.memoryBytes() + e.device.memoryBytes() + e.stream.memoryBytes() +
-         e.bytes.memoryBytes() + e.syncKind.memoryBytes();
+    n += capBytes(e.start) + capBytes(e.dur) + capBytes(e.name) + capBytes(e.cat) + capBytes(e.depth) +
+         capBytes(e.parent) + capBytes(e.args) + e.externalId.memoryBytes() + e.correlation.memoryBytes() +
+         e.device.memoryBytes() + e.stream.memoryBytes() + e.bytes.memoryBytes() + e.syncKind.memoryBytes();
     const InstantColumns &in = m_instants;
-    n += capBytes(in.ts) + capBytes(in.name) + capBytes(in.cat) + capBytes(in.scope) +
-         capBytes(in.args);
+    n += capBytes(in.ts) + capBytes(in.name) + capBytes(in.cat) + capBytes(in.scope) + capBytes(in.args);
     n += capBytes(m_processes) + capBytes(m_flows);
     for (const CounterSeries &c : m_counters)
         n += sizeof(c) + capBytes(c.ts) + capBytes(c.value);

@@ -61,8 +61,8 @@ private:
 
 // A pid or tid: numbers and strings both occur ("tid": "stream 7").
 struct IdValue {
-    StrId text = kEmptyStr;      // as written (numbers in decimal)
-    int64_t num = kNoValue;      // kNoValue when it is not an integer
+    StrId text = kEmptyStr; // as written (numbers in decimal)
+    int64_t num = kNoValue; // kNoValue when it is not an integer
     bool isNumber() const { return num != kNoValue; }
 };
 
@@ -130,8 +130,7 @@ public:
     }
     uint64_t memoryBytes() const
     {
-        return (m_bits.capacity() + m_rank.capacity()) * sizeof(uint64_t) +
-               m_values.capacity() * sizeof(T);
+        return (m_bits.capacity() + m_rank.capacity()) * sizeof(uint64_t) + m_values.capacity() * sizeof(T);
     }
 
 private:
@@ -199,12 +198,12 @@ struct Track {
     Span<int32_t> parent; // index in this track, -1 for top level
     Span<ArgsRef> args;
     // Fast access to the args the analysis needs; kNoValue / kEmptyStr when absent.
-    SparseSpan<int64_t> externalId;  // "External id" or "external id"
+    SparseSpan<int64_t> externalId; // "External id" or "external id"
     SparseSpan<int64_t> correlation;
     SparseSpan<int64_t> device;
     SparseSpan<int64_t> stream;
     SparseSpan<int64_t> bytes;
-    SparseSpan<StrId> syncKind;      // "cuda_sync_kind"
+    SparseSpan<StrId> syncKind; // "cuda_sync_kind"
     TimeNs maxDur = 0;
     uint16_t maxDepth = 0;
 
@@ -239,7 +238,11 @@ public:
         using reference = Track;
         iterator(const TraceModel *m, size_t i) : m_m(m), m_i(i) {}
         Track operator*() const;
-        iterator &operator++() { ++m_i; return *this; }
+        iterator &operator++()
+        {
+            ++m_i;
+            return *this;
+        }
         iterator operator+(difference_type d) const { return {m_m, m_i + static_cast<size_t>(d)}; }
         difference_type operator-(const iterator &o) const
         {
@@ -289,36 +292,36 @@ struct FlowEvent {
     TimeNs ts = 0;
     StrId name = kEmptyStr;
     StrId cat = kEmptyStr;
-    int64_t id = kNoValue;      // numeric id, else idText
+    int64_t id = kNoValue; // numeric id, else idText
     StrId idText = kEmptyStr;
 };
 
 struct TraceInfo {
     std::string path;
-    std::string format;                 // "json" or "json.gz"
-    uint64_t fileBytes = 0;             // on disk
-    uint64_t jsonBytes = 0;             // after decompression
-    int64_t rank = kNoValue;            // distributedInfo.rank
-    int64_t worldSize = kNoValue;       // distributedInfo.world_size
+    std::string format;           // "json" or "json.gz"
+    uint64_t fileBytes = 0;       // on disk
+    uint64_t jsonBytes = 0;       // after decompression
+    int64_t rank = kNoValue;      // distributedInfo.rank
+    int64_t worldSize = kNoValue; // distributedInfo.world_size
     int64_t baseTimeNanoseconds = kNoValue;
     int64_t schemaVersion = kNoValue;
     std::string displayTimeUnit;
-    std::string distributedInfoJson;    // raw, minified; empty when absent
+    std::string distributedInfoJson; // raw, minified; empty when absent
     std::string devicePropertiesJson;
-    std::string metadataJson;           // the top-level "metadata" object, raw; empty when absent
+    std::string metadataJson; // the top-level "metadata" object, raw; empty when absent
     bool truncated = false;
-    uint64_t truncatedAtByte = 0;       // when truncated: where the data ends (of the decompressed JSON for gzip)
-    int64_t clockShift = 0;             // ns added to every time of the file (TraceModel::shiftTimes)
+    uint64_t truncatedAtByte = 0; // when truncated: where the data ends (of the decompressed JSON for gzip)
+    int64_t clockShift = 0;       // ns added to every time of the file (TraceModel::shiftTimes)
 };
 
 struct TraceCounts {
     uint64_t durationEvents = 0; // X plus matched B/E pairs
     uint64_t instants = 0;
-    uint64_t counters = 0;       // C events (not series)
+    uint64_t counters = 0; // C events (not series)
     uint64_t flows = 0;
     uint64_t metadata = 0;
     uint64_t unknownPhase = 0;
-    uint64_t skipped = 0;        // events dropped with a warning
+    uint64_t skipped = 0; // events dropped with a warning
 };
 
 // Counted per-event problems; the first few keep their text, and every distinct
@@ -380,7 +383,7 @@ private:
     StringPool m_strings;
     ArgStore m_args;
     // Per track (index = track), in columns like the events.
-    std::vector<uint32_t> m_trackProcess;  // index into m_processes (the pid)
+    std::vector<uint32_t> m_trackProcess; // index into m_processes (the pid)
     std::vector<IdValue> m_trackTid;
     // Rows are 32-bit (at most 4294967295 events and as many instants).
     std::vector<uint32_t> m_trackFirst;     // event range: [first[i], first[i + 1])

@@ -120,8 +120,7 @@ void idValue(std::string &out, const TraceModel &m, const IdValue &v)
         escaped(out, m.str(v.text));
 }
 
-void writeAll(const TraceModel &m, Sink &sink, const ProgressFn &progress,
-              const CancelToken *cancel)
+void writeAll(const TraceModel &m, Sink &sink, const ProgressFn &progress, const CancelToken *cancel)
 {
     std::string &o = sink.buf();
     const TraceInfo &info = m.info();
@@ -198,8 +197,7 @@ void writeAll(const TraceModel &m, Sink &sink, const ProgressFn &progress,
             meta("thread_name", t.pid, &t.tid, "\"name\": " + v);
         }
         if (t.threadSortIndex != kNoValue)
-            meta("thread_sort_index", t.pid, &t.tid,
-                 "\"sort_index\": " + std::to_string(t.threadSortIndex));
+            meta("thread_sort_index", t.pid, &t.tid, "\"sort_index\": " + std::to_string(t.threadSortIndex));
         for (size_t i = 0; i < t.size(); ++i) {
             begin('X', t.pid, &t.tid);
             o += ", \"ts\": ";
@@ -241,8 +239,7 @@ void writeAll(const TraceModel &m, Sink &sink, const ProgressFn &progress,
     }
     for (const FlowEvent &f : m.flows()) {
         const Track &t = m.tracks()[f.track];
-        begin(f.phase == FlowPhase::Start ? 's' : f.phase == FlowPhase::Step ? 't' : 'f', t.pid,
-              &t.tid);
+        begin(f.phase == FlowPhase::Start ? 's' : f.phase == FlowPhase::Step ? 't' : 'f', t.pid, &t.tid);
         o += ", \"ts\": ";
         micros(o, f.ts);
         o += ", \"id\": ";

@@ -13,8 +13,8 @@ enum class TraceCompression { ByName, None, Gzip };
 // ByName: gzip when path ends in ".gz". Written atomically (temp file + rename).
 // Throws Error with one sentence when the file cannot be written; Cancelled.
 void writeTrace(const TraceModel &model, const std::string &path,
-                TraceCompression compression = TraceCompression::ByName,
-                const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
+                TraceCompression compression = TraceCompression::ByName, const ProgressFn &progress = {},
+                const CancelToken *cancel = nullptr);
 
 // The JSON text itself (small traces, tests).
 std::string traceToJson(const TraceModel &model);

@@ -76,12 +76,31 @@ TEST(Advice, TheBuiltInRulesAreTheResourceFileAndHaveEveryNamedId)
     ss << in.rdbuf();
     EXPECT_EQ(ss.str(), std::string(builtinAdviceJson()));
     const AdviceRules &rules = builtinAdviceRules();
-    for (const char *id :
-         {"item", "truthiness", "nonzero", "bool-mask-index", "masked-select", "bool-mask-assign", "cpu-index",
-          "unique", "repeat-interleave", "bincount", "histc", "one-hot", "multinomial", "equal-allclose",
-          "to-host", "to-device-pageable", "pageable-copy", "linalg-check-errors", "ctc-lengths",
-          "grad-scaler", "clip-grad-nonfinite", "explicit-sync", "host-scalar-shape", "hip-to-device-sync",
-          "hip-sync-copy"})
+    for (const char *id : {"item",
+                           "truthiness",
+                           "nonzero",
+                           "bool-mask-index",
+                           "masked-select",
+                           "bool-mask-assign",
+                           "cpu-index",
+                           "unique",
+                           "repeat-interleave",
+                           "bincount",
+                           "histc",
+                           "one-hot",
+                           "multinomial",
+                           "equal-allclose",
+                           "to-host",
+                           "to-device-pageable",
+                           "pageable-copy",
+                           "linalg-check-errors",
+                           "ctc-lengths",
+                           "grad-scaler",
+                           "clip-grad-nonfinite",
+                           "explicit-sync",
+                           "host-scalar-shape",
+                           "hip-to-device-sync",
+                           "hip-sync-copy"})
         EXPECT_GE(rules.find(id), 0) << id;
     for (const AdviceRule &r : rules.rules) {
         EXPECT_FALSE(r.before.empty()) << r.id;
@@ -119,8 +138,7 @@ TEST(Advice, EachRuleOnAHandMadeChain)
         {facts(sync, {"aten::copy_", "aten::_to_copy", "aten::to", "aten::_index_put_impl_"}, {}, htod),
          "cpu-index"},
         {facts(sync, {"aten::_local_scalar_dense", "aten::item", "aten::_unique2"}), "unique"},
-        {facts(sync, {"aten::_local_scalar_dense", "aten::item", "aten::repeat_interleave"}),
-         "repeat-interleave"},
+        {facts(sync, {"aten::_local_scalar_dense", "aten::item", "aten::repeat_interleave"}), "repeat-interleave"},
         {facts(sync, {"aten::_local_scalar_dense", "aten::item", "aten::bincount"}), "bincount"},
         {facts(sync, {"aten::_local_scalar_dense", "aten::item", "aten::histc"}), "histc"},
         {facts(sync, {"aten::_local_scalar_dense", "aten::item", "aten::one_hot"}), "one-hot"},
@@ -133,8 +151,8 @@ TEST(Advice, EachRuleOnAHandMadeChain)
         {facts(sync, {"aten::copy_", "aten::_to_copy", "aten::to"}, {}, htod), "to-device-pageable"},
         {facts("cudaMemcpyAsync", {"aten::copy_"}, {}, dtoh), "pageable-copy"},
         {facts("cudaMemcpyAsync", {}, {}, dtoh), "pageable-copy"},
-        {facts(sync, {"aten::_local_scalar_dense", "aten::item", "aten::_linalg_check_errors",
-                      "aten::linalg_cholesky"}),
+        {facts(sync,
+               {"aten::_local_scalar_dense", "aten::item", "aten::_linalg_check_errors", "aten::linalg_cholesky"}),
          "linalg-check-errors"},
         {facts(sync, {"aten::copy_", "aten::_to_copy", "aten::to", "aten::_ctc_loss", "aten::ctc_loss"}, {}, dtoh),
          "ctc-lengths"},
@@ -228,8 +246,9 @@ TEST(Advice, AMalformedFileIsOneSentenceNamingTheRuleAndTheField)
     EXPECT_TRUE(has(refusal(oneRule({{"match", {{"ops", nullptr}, {"sync", {"x"}}, {"inner", {"y"}}}}})),
                     "'inner', 'input_types' and 'followed_by' need 'ops'"));
     EXPECT_TRUE(has(refusal(oneRule({{"match", {{"ops", {1}}}}})), "'ops' has an entry that is not"));
-    const std::string two = R"({"format": 1, "rules": [)" + nlohmann::json::parse(oneRule(nlohmann::json::object()))["rules"][0].dump() +
-                            "," + nlohmann::json::parse(oneRule(nlohmann::json::object()))["rules"][0].dump() + "]}";
+    const std::string two = R"({"format": 1, "rules": [)" +
+                            nlohmann::json::parse(oneRule(nlohmann::json::object()))["rules"][0].dump() + "," +
+                            nlohmann::json::parse(oneRule(nlohmann::json::object()))["rules"][0].dump() + "]}";
     EXPECT_TRUE(has(refusal(two), "rule 'r': the id is used twice"));
 }
 
@@ -246,7 +265,8 @@ TEST(Advice, TorchVersions)
 
     EXPECT_EQ(torchVersionFromMetadata(R"({"system": {"torch_env_info": "PyTorch version: 2.1.0+cu121\nOS: x"}})"),
               "2.1.0+cu121");
-    EXPECT_EQ(torchVersionFromMetadata(R"({"system": {"torch_env_info": {"torch_version": "1.13.1"}}})"), "1.13.1");
+    EXPECT_EQ(torchVersionFromMetadata(R"({"system": {"torch_env_info": {"torch_version": "1.13.1"}}})"),
+              "1.13.1");
     EXPECT_EQ(torchVersionFromMetadata(R"({"system": {"torch_env_info": "PyTorch version: N/A"}})"), "");
     EXPECT_EQ(torchVersionFromMetadata(R"({"system": {}})"), "");
     EXPECT_EQ(torchVersionFromMetadata("[1, 2"), "");
@@ -263,12 +283,12 @@ TEST(Advice, FactsFromATraceAndTheAnalysisAttachesThem)
                            std::to_string(c.start / 1000),
                        c.advice < 0 ? "(none)" : builtinAdviceRules().rules[size_t(c.advice)].id});
     const std::vector<std::pair<std::string, std::string>> want = {
-        {"cudaMemcpyAsync@14", "host-scalar-shape"},  // pageable DtoH copy; item then zeros
+        {"cudaMemcpyAsync@14", "host-scalar-shape"}, // pageable DtoH copy; item then zeros
         {"cudaStreamSynchronize@20", "host-scalar-shape"},
-        {"cudaMemcpyAsync@206", "to-device-pageable"}, // a pageable HtoD copy syncs its stream first
+        {"cudaMemcpyAsync@206", "to-device-pageable"},       // a pageable HtoD copy syncs its stream first
         {"cudaStreamSynchronize@212", "to-device-pageable"}, // the copy launched before it in copy_
         {"cudaStreamSynchronize@430", "linalg-check-errors"},
-        {"cudaDeviceSynchronize@610", "(none)"},              // under aten::mm
+        {"cudaDeviceSynchronize@610", "(none)"}, // under aten::mm
         {"cudaDeviceSynchronize@800", "explicit-sync"},
     };
     EXPECT_EQ(got, want);

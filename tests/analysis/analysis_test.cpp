@@ -52,8 +52,8 @@ TEST_F(ConstructedTrace, BusyAndIdlePerDevice)
     EXPECT_EQ(d0.busy, us(465)); // gpu_user_annotation [100,1200] is not activity
     EXPECT_EQ(d0.span(), us(1045));
     EXPECT_EQ(d0.idle(), us(580));
-    const std::vector<std::pair<double, double>> idle = {
-        {300, 535}, {560, 565}, {690, 910}, {950, 1000}, {1040, 1100}, {1150, 1160}};
+    const std::vector<std::pair<double, double>> idle = {{300, 535},  {560, 565},   {690, 910},
+                                                         {950, 1000}, {1040, 1100}, {1150, 1160}};
     ASSERT_EQ(d0.idleIntervals.size(), idle.size());
     for (size_t i = 0; i < idle.size(); ++i) {
         EXPECT_EQ(d0.idleIntervals[i].start, us(idle[i].first));
@@ -68,8 +68,8 @@ TEST_F(ConstructedTrace, BusyAndIdlePerDevice)
 TEST_F(ConstructedTrace, BlockingSyncCallsWithOps)
 {
     ASSERT_EQ(analysis.syncCalls.size(), 5u);
-    const char *names[] = {"cudaStreamSynchronize", "cudaDeviceSynchronize",
-                           "cudaEventSynchronize", "cudaStreamSynchronize", "cuCtxSynchronize"};
+    const char *names[] = {"cudaStreamSynchronize", "cudaDeviceSynchronize", "cudaEventSynchronize",
+                           "cudaStreamSynchronize", "cuCtxSynchronize"};
     const char *ops[] = {"aten::item", "aten::copy_", "null", "step", "null"};
     const char *roots[] = {"step", "step", "null", "step", "null"};
     for (size_t i = 0; i < 5; ++i) {
@@ -90,7 +90,7 @@ TEST_F(ConstructedTrace, SyncGapsAndCauses)
         double g0, g1;
         const char *sync, *op;
     } want[] = {{300, 535, "cudaStreamSynchronize", "aten::item"},
-                {690, 910, "cudaEventSynchronize", "null"}, // returned last (702 > 695)
+                {690, 910, "cudaEventSynchronize", "null"},    // returned last (702 > 695)
                 {950, 1000, "cudaStreamSynchronize", "step"}}; // within the 10 us skew
     for (size_t i = 0; i < 3; ++i) {
         const SyncGap &g = analysis.syncGaps[i];
@@ -171,9 +171,10 @@ TEST_F(ConstructedTrace, JsonShape)
     const JobAnalysis job = analyzeJob({model});
     const std::string text = analysisToJson(job, 3);
     const auto doc = nlohmann::json::parse(text);
-    const std::vector<std::string> keys = {"files", "categories", "devices", "sync_calls", "long_calls",
-                                           "cuda_sync_events", "stream_waits", "handoffs", "sync_gaps", "idle_breakdown",
-                                           "steps", "sync_sources", "top_ops"};
+    const std::vector<std::string> keys = {"files",      "categories",       "devices",      "sync_calls",
+                                           "long_calls", "cuda_sync_events", "stream_waits", "handoffs",
+                                           "sync_gaps",  "idle_breakdown",   "steps",        "sync_sources",
+                                           "top_ops"};
     // Times are written as exact decimals with 3 places, never through a double.
     EXPECT_NE(text.find("\"busy_us\": 465.000,"), std::string::npos);
     EXPECT_NE(text.find("\"dur_us\": 220.000,"), std::string::npos);

@@ -22,7 +22,10 @@ namespace {
 constexpr TimeNs kMax = std::numeric_limits<TimeNs>::max();
 
 // The text of v ns as microseconds with exactly 3 decimals, built from the digits.
-std::string microsText(uint64_t v) { return std::to_string(v / 1000) + "." + std::to_string(1000 + v % 1000).substr(1); }
+std::string microsText(uint64_t v)
+{
+    return std::to_string(v / 1000) + "." + std::to_string(1000 + v % 1000).substr(1);
+}
 
 TimeNs parsed(std::string_view text)
 {
@@ -70,8 +73,7 @@ TEST(NumberParser, EveryDigitCountAndFractionLength)
                 EXPECT_EQ(parsed(base + "4" + zeros), TimeNs(ns)) << base << "4" << zeros;
                 EXPECT_EQ(parsed(base + "6" + zeros), TimeNs(ns + 1));
                 // Exactly half: to the even neighbour.
-                EXPECT_EQ(parsed(base + "5" + zeros), TimeNs(ns % 2 == 0 ? ns : ns + 1))
-                    << base << "5" << zeros;
+                EXPECT_EQ(parsed(base + "5" + zeros), TimeNs(ns % 2 == 0 ? ns : ns + 1)) << base << "5" << zeros;
                 if (extra >= 2) // just above half rounds up
                     EXPECT_EQ(parsed(base + "5" + zeros.substr(1) + "1"), TimeNs(ns + 1));
             }
@@ -98,8 +100,8 @@ TEST(NumberParser, RealKinetoTimesAreExact)
 TEST(NumberParser, ExponentsAndLimits)
 {
     EXPECT_EQ(parsed("1e3"), 1'000'000);
-    EXPECT_EQ(parsed("1.5E-3"), 2);      // 1.5 ns: half to even
-    EXPECT_EQ(parsed("2.5e-3"), 2);      // 2.5 ns: half to even
+    EXPECT_EQ(parsed("1.5E-3"), 2); // 1.5 ns: half to even
+    EXPECT_EQ(parsed("2.5e-3"), 2); // 2.5 ns: half to even
     EXPECT_EQ(parsed("2.5000001e-3"), 3);
     EXPECT_EQ(parsed("0.0004"), 0);
     EXPECT_EQ(parsed("0.0005"), 0);
@@ -180,7 +182,7 @@ TEST(ExactTimes, KinetoEpochMicroseconds)
     size_t t = 0, i = 0;
     ASSERT_TRUE(test::findEvent(*m, "aten::rounding", t, i));
     EXPECT_EQ(m->tracks()[t].start[i], base + 200001); // ...889.04750 us: 47.5 ns -> 48 (even)
-    EXPECT_EQ(m->tracks()[t].dur[i], 1000);             // 1.0005 us = 1000.5 ns -> 1000 (even)
+    EXPECT_EQ(m->tracks()[t].dur[i], 1000);            // 1.0005 us = 1000.5 ns -> 1000 (even)
 
     const std::string doc = analysisToJson(analyzeJob({m}), 10);
     EXPECT_NE(doc.find("\"start_us\": 1712195495519729.048"), std::string::npos);
@@ -327,9 +329,9 @@ TEST(SyncVerdicts, LibraryFrames)
     EXPECT_TRUE(isLibraryFrame("threading.py(1002): _bootstrap"));
     EXPECT_TRUE(isLibraryFrame("multiprocessing/queues.py(3): get"));
     EXPECT_FALSE(isLibraryFrame("train.py(42): step"));
-    EXPECT_FALSE(isLibraryFrame("mytorch/loader.py(4): next"));       // not the directory torch/
+    EXPECT_FALSE(isLibraryFrame("mytorch/loader.py(4): next"));          // not the directory torch/
     EXPECT_FALSE(isLibraryFrame("/home/me/python3.11x/train.py(4): f")); // not pythonX.Y/
-    EXPECT_FALSE(isLibraryFrame("nn/torch.py(1): f"));                 // a file, not a directory
+    EXPECT_FALSE(isLibraryFrame("nn/torch.py(1): f"));                   // a file, not a directory
     EXPECT_TRUE(isLibraryFrame("mylib/x.py(1): f", {"mylib/"}));
 }
 
@@ -390,7 +392,8 @@ TEST(LoadWarningsKinds, EveryKindWithItsCount)
 {
     std::string text = R"({"traceEvents": [)";
     for (int i = 0; i < 30; ++i)
-        text += R"({"ph": "X", "name": "neg)" + std::to_string(i) + R"(", "pid": 1, "tid": 1, "ts": 5, "dur": -1},)";
+        text += R"({"ph": "X", "name": "neg)" + std::to_string(i) +
+                R"(", "pid": 1, "tid": 1, "ts": 5, "dur": -1},)";
     for (int i = 0; i < 7; ++i)
         text += R"({"ph": "X", "name": "big", "pid": 1, "tid": 1, "ts": 1e300, "dur": 1},)";
     text += R"({"ph": "Q", "name": "odd", "pid": 1, "tid": 1, "ts": 5}]})";

@@ -26,7 +26,8 @@ inline RankInput bare(int64_t r, const char *file)
 
 // A rank whose kernels of group `group` run at the given [start, end), seq
 // 0, 1, ..., each launched 10 before it starts by a call of correlation k + 1.
-inline RankInput withCollectives(int64_t r, const char *file, const std::vector<std::pair<TimeNs, TimeNs>> &kernels,
+inline RankInput withCollectives(int64_t r, const char *file,
+                                 const std::vector<std::pair<TimeNs, TimeNs>> &kernels,
                                  const std::string &group = "g")
 {
     RankInput in = bare(r, file);

@@ -13,8 +13,7 @@ namespace {
 using namespace syncscope::jobfixtures;
 
 // `run` throws an Error whose sentence contains `text`.
-template <class F>
-void expectErrorContaining(F run, const std::string &text)
+template <class F> void expectErrorContaining(F run, const std::string &text)
 {
     try {
         run();
@@ -301,9 +300,9 @@ TEST(JobPhases, ReplaysOfRanksSourcesAndSteps)
     // Rank 0's step is not replayed (its calls save nothing); rank 1's first
     // step holds its call (ends at 80): 70; its second none.
     EXPECT_EQ(stepReplays(ctx, job.ranks, {1, 1}, s.savesNothing), (std::vector<TimeNs>{0, 70, 0}));
-    EXPECT_EQ(ticks, (std::vector<std::string>{"replay of each rank", "replay of each rank", "blame", "blame",
-                                               "replay of each step", "replay of each step",
-                                               "replay of each step"}));
+    EXPECT_EQ(ticks,
+              (std::vector<std::string>{"replay of each rank", "replay of each rank", "blame", "blame",
+                                        "replay of each step", "replay of each step", "replay of each step"}));
 }
 
 TEST(JobPhases, BlameRowsByLatenessWithoutTheSourcesCalls)

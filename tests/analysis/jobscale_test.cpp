@@ -160,41 +160,41 @@ TEST(JobScale, AChangeReachesARankThroughAnotherGroupsCollective)
     // (the launch calls) once their replays are indexed.
     const std::vector<RankInput> kept = twoGroupJob();
     for (const bool givenUp : {false, true})
-    for (size_t threads : {1, 2, 3, 8}) {
-        SCOPED_TRACE("threads " + std::to_string(threads) + (givenUp ? ", inputs given up" : ""));
-        const JobScale job = givenUp ? analyzeJobScale(twoGroupJob(), {}, nullptr, threads)
-                                     : analyzeJobScale(kept, {}, nullptr, threads);
-        EXPECT_EQ(job.collectives, 4u);
-        EXPECT_EQ(job.unmatched, 0u);
-        for (const std::string &w : job.warnings)
-            EXPECT_EQ(w.find("different order"), std::string::npos) << w;
-        EXPECT_EQ(job.avoidable, 100);
-        ASSERT_EQ(job.rankRows.size(), 3u);
-        EXPECT_EQ(job.rankRows[0].jobAvoidable, 100);
-        EXPECT_EQ(job.rankRows[1].jobAvoidable, 0);
-        EXPECT_EQ(job.rankRows[2].jobAvoidable, 0);
-        ASSERT_EQ(job.rankSteps.size(), 2u);
-        EXPECT_EQ(job.rankSteps[0].step, "ProfilerStep#1");
-        EXPECT_EQ(job.rankSteps[0].avoidable, 50);
-        EXPECT_EQ(job.rankSteps[0].lateness, 60);
-        EXPECT_EQ(job.rankSteps[1].avoidable, 50);
-        EXPECT_EQ(job.rankSteps[1].lateness, 160);
-        // By lateness: B1, B0 (rank 1, no source), A1, A0 (rank 0).
-        ASSERT_EQ(job.blame.size(), 4u);
-        EXPECT_EQ(job.blame[0].lateness, 380);
-        EXPECT_FALSE(job.blame[0].hasCause);
-        EXPECT_EQ(job.blame[1].lateness, 190);
-        EXPECT_FALSE(job.blame[1].hasCause);
-        // A1: either source moves it 50; the first listed is kept.
-        EXPECT_EQ(job.blame[2].group, "A");
-        EXPECT_EQ(job.blame[2].seq, 1u);
-        ASSERT_TRUE(job.blame[2].hasCause);
-        EXPECT_EQ(job.blame[2].cause.op, "aten::nonzero");
-        EXPECT_EQ(job.blame[2].saves, 50);
-        // A0 comes before c1: only c0 moves it.
-        EXPECT_EQ(job.blame[3].seq, 0u);
-        ASSERT_TRUE(job.blame[3].hasCause);
-        EXPECT_EQ(job.blame[3].cause.op, "aten::item");
-        EXPECT_EQ(job.blame[3].saves, 50);
-    }
+        for (size_t threads : {1, 2, 3, 8}) {
+            SCOPED_TRACE("threads " + std::to_string(threads) + (givenUp ? ", inputs given up" : ""));
+            const JobScale job = givenUp ? analyzeJobScale(twoGroupJob(), {}, nullptr, threads)
+                                         : analyzeJobScale(kept, {}, nullptr, threads);
+            EXPECT_EQ(job.collectives, 4u);
+            EXPECT_EQ(job.unmatched, 0u);
+            for (const std::string &w : job.warnings)
+                EXPECT_EQ(w.find("different order"), std::string::npos) << w;
+            EXPECT_EQ(job.avoidable, 100);
+            ASSERT_EQ(job.rankRows.size(), 3u);
+            EXPECT_EQ(job.rankRows[0].jobAvoidable, 100);
+            EXPECT_EQ(job.rankRows[1].jobAvoidable, 0);
+            EXPECT_EQ(job.rankRows[2].jobAvoidable, 0);
+            ASSERT_EQ(job.rankSteps.size(), 2u);
+            EXPECT_EQ(job.rankSteps[0].step, "ProfilerStep#1");
+            EXPECT_EQ(job.rankSteps[0].avoidable, 50);
+            EXPECT_EQ(job.rankSteps[0].lateness, 60);
+            EXPECT_EQ(job.rankSteps[1].avoidable, 50);
+            EXPECT_EQ(job.rankSteps[1].lateness, 160);
+            // By lateness: B1, B0 (rank 1, no source), A1, A0 (rank 0).
+            ASSERT_EQ(job.blame.size(), 4u);
+            EXPECT_EQ(job.blame[0].lateness, 380);
+            EXPECT_FALSE(job.blame[0].hasCause);
+            EXPECT_EQ(job.blame[1].lateness, 190);
+            EXPECT_FALSE(job.blame[1].hasCause);
+            // A1: either source moves it 50; the first listed is kept.
+            EXPECT_EQ(job.blame[2].group, "A");
+            EXPECT_EQ(job.blame[2].seq, 1u);
+            ASSERT_TRUE(job.blame[2].hasCause);
+            EXPECT_EQ(job.blame[2].cause.op, "aten::nonzero");
+            EXPECT_EQ(job.blame[2].saves, 50);
+            // A0 comes before c1: only c0 moves it.
+            EXPECT_EQ(job.blame[3].seq, 0u);
+            ASSERT_TRUE(job.blame[3].hasCause);
+            EXPECT_EQ(job.blame[3].cause.op, "aten::item");
+            EXPECT_EQ(job.blame[3].saves, 50);
+        }
 }

@@ -18,19 +18,19 @@ namespace syncscope {
 
 // Field-by-field equality, written out here so that a field the format drops
 // shows up as a difference.
-#define SAME(T, ...)                                                                               \
-    bool operator==(const T &a, const T &b)                                                        \
-    {                                                                                              \
-        auto tie = [](const T &x) { return std::tie(__VA_ARGS__); };                               \
-        return tie(a) == tie(b);                                                                   \
+#define SAME(T, ...)                                                                                              \
+    bool operator==(const T &a, const T &b)                                                                       \
+    {                                                                                                             \
+        auto tie = [](const T &x) { return std::tie(__VA_ARGS__); };                                              \
+        return tie(a) == tie(b);                                                                                  \
     }
 SAME(ReportId, x.num, x.text)
 SAME(ReportWarningKind, x.pattern, x.example, x.count)
 SAME(ReportLimit, x.kind, x.text)
-SAME(ReportDevice, x.device, x.name, x.kernels, x.memcpys, x.memsets, x.first, x.last, x.busy,
-     x.syncGap, x.avoidable, x.limitedBy)
-SAME(ReportSyncCall, x.name, x.start, x.dur, x.pid, x.tid, x.op, x.rootOp, x.pyFrame, x.userFrame,
-     x.pageableCopy, x.blocks, x.avoidable, x.step, x.advice)
+SAME(ReportDevice, x.device, x.name, x.kernels, x.memcpys, x.memsets, x.first, x.last, x.busy, x.syncGap,
+     x.avoidable, x.limitedBy)
+SAME(ReportSyncCall, x.name, x.start, x.dur, x.pid, x.tid, x.op, x.rootOp, x.pyFrame, x.userFrame, x.pageableCopy,
+     x.blocks, x.avoidable, x.step, x.advice)
 SAME(ReportCudaSyncEvent, x.kind, x.start, x.dur, x.device, x.stream)
 SAME(ReportStreamWait, x.device, x.stream, x.waitOnStream, x.fromCorrelation, x.toCorrelation)
 SAME(ReportHandoff, x.fromTid, x.toTid, x.at, x.back)
@@ -39,23 +39,23 @@ SAME(SyncGap, x.device, x.interval, x.syncCall, x.blocked, x.avoidable, x.step)
 SAME(IdleBreakdown, x.device, x.stream, x.hostWait, x.kernelWait, x.other)
 SAME(ReportStep, x.name, x.start, x.end)
 SAME(StepDeviceStats, x.step, x.device, x.gpuBusy, x.syncGaps, x.syncGapTime, x.avoidable)
-SAME(ReportSource, x.sync, x.op, x.userFrame, x.count, x.gaps, x.gapTime, x.avoidable,
-     x.avoidableByDevice, x.advice, x.adviceCalls, x.limitedBy)
+SAME(ReportSource, x.sync, x.op, x.userFrame, x.count, x.gaps, x.gapTime, x.avoidable, x.avoidableByDevice,
+     x.advice, x.adviceCalls, x.limitedBy)
 SAME(NamedOpStat, x.name, x.cat, x.count, x.total, x.self, x.min, x.max, x.gpuCount, x.gpuTime)
 SAME(RuntimeUse, x.runtime, x.cudaCalls, x.hipCalls, x.otherCalls, x.namesSeen, x.distinctNames)
-SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.truncated, x.truncatedAtByte, x.unevenCut, x.durationEvents, x.flows, x.instants, x.counters,
-     x.minTime, x.maxTime, x.warnings, x.warningKinds, x.categories, x.runtime,
-     x.unplacedActivities, x.devices, x.syncCalls, x.longCalls, x.cudaSyncEvents, x.waitMode,
-     x.streamDependencies, x.streamWaits, x.threadMode, x.handoffs, x.syncGaps, x.idleBreakdown, x.steps, x.stepStats,
-     x.sources, x.ops)
+SAME(FileReport, x.path, x.format, x.rank, x.torchVersion, x.truncated, x.truncatedAtByte, x.unevenCut,
+     x.durationEvents, x.flows, x.instants, x.counters, x.minTime, x.maxTime, x.warnings, x.warningKinds,
+     x.categories, x.runtime, x.unplacedActivities, x.devices, x.syncCalls, x.longCalls, x.cudaSyncEvents,
+     x.waitMode, x.streamDependencies, x.streamWaits, x.threadMode, x.handoffs, x.syncGaps, x.idleBreakdown,
+     x.steps, x.stepStats, x.sources, x.ops)
 SAME(ReplayActivity, x.device, x.stream, x.start, x.end, x.correlation)
 SAME(ReplayLaunch, x.thread, x.start, x.end, x.correlation)
 SAME(ReplayBlocking, x.thread, x.start, x.end, x.kind, x.stream, x.device, x.cut)
 SAME(ReplayHandoff, x.from, x.to, x.at, x.back)
 SAME(StreamDependency, x.activity, x.on)
 SAME(CollectiveKernel, x.activity, x.group, x.name, x.seq)
-SAME(ReplayInput, x.deviceIds, x.streamIds, x.threads, x.activities, x.launches, x.calls, x.handoffs,
-     x.threadMode, x.threadNames, x.deps, x.waitMode, x.collectives)
+SAME(ReplayInput, x.deviceIds, x.streamIds, x.threads, x.activities, x.launches, x.calls, x.handoffs, x.threadMode,
+     x.threadNames, x.deps, x.waitMode, x.collectives)
 SAME(RankSource, x.sync, x.op, x.userFrame, x.hasOp, x.hasUserFrame, x.calls, x.advice, x.callAdvice)
 SAME(RankStepWindow, x.name, x.start, x.end)
 SAME(RankInput, x.rank, x.file, x.replay, x.sources, x.steps, x.localAvoidable)
@@ -121,8 +121,7 @@ RankSummary everyField()
     r.syncCalls[1].advice.clear();
     r.syncCalls[1].step = -1;
     r.syncCalls[1].op = std::nullopt;
-    r.cudaSyncEvents = {{"Stream Wait Event", 1, 2, 0, kNoValue},
-                        {"Event Sync", 3, 4, kNoValue, 13}};
+    r.cudaSyncEvents = {{"Stream Wait Event", 1, 2, 0, kNoValue}, {"Event Sync", 3, 4, kNoValue, 13}};
     r.waitMode = WaitMode::Exact;
     r.streamDependencies = 2;
     r.streamWaits = {{0, 20, 7, 101, kNoValue}, {3, 21, 20, kNoValue, 102}};
@@ -132,16 +131,8 @@ RankSummary everyField()
     r.idleBreakdown = {{0, 7, 1, 2, 3}, {1, kNoValue, 4, 5, 6}};
     r.steps = {{"ProfilerStep#1", 0, 1000}, {"ProfilerStep#2", 1000, 2000}};
     r.stepStats = {{0, 0, 10, 1, 20, 30}, {1, -1, 11, 2, 21, 31}};
-    r.sources = {
-        {"cudaStreamSynchronize", std::string("aten::item"), std::nullopt, 2, 1, 50, 25, {25, 0}},
-        {"cudaDeviceSynchronize",
-         std::nullopt,
-         std::string("a.py(1)"),
-         1,
-         0,
-         0,
-         0,
-         {INT64_MIN, 1}}};
+    r.sources = {{"cudaStreamSynchronize", std::string("aten::item"), std::nullopt, 2, 1, 50, 25, {25, 0}},
+                 {"cudaDeviceSynchronize", std::nullopt, std::string("a.py(1)"), 1, 0, 0, 0, {INT64_MIN, 1}}};
     r.sources[0].advice = "item";
     r.sources[0].adviceCalls = 2;
     r.sources[1].limitedBy = {"resynchronized", "a kept call"};
@@ -163,8 +154,7 @@ RankSummary everyField()
     p.threadNames = {"main", "7"};
     p.deps = {{1, 0}, {2, 1}};
     p.waitMode = WaitMode::Exact;
-    p.collectives = {{2, "default_pg", "ncclDevKernel_AllReduce_Sum_f32", 0},
-                     {1, "stream 21", "ncclKernel", 4}};
+    p.collectives = {{2, "default_pg", "ncclDevKernel_AllReduce_Sum_f32", 0}, {1, "stream 21", "ncclKernel", 4}};
     j.sources = {{"cudaStreamSynchronize", "aten::item", "", true, false, {0, 1}},
                  {"x", "", "", false, false, {}}};
     j.sources[0].advice = "item";
@@ -304,8 +294,7 @@ TEST(RankSummary, RefusesANonSummary)
     const std::string why = refusal("{\"traceEvents\": []}", "trace.json");
     EXPECT_NE(why.find("'trace.json' is not a syncscope rank summary"), std::string::npos) << why;
     EXPECT_NE(refusal("").find("is not a syncscope rank summary"), std::string::npos);
-    EXPECT_NE(refusal("syncscope rank summar").find("is not a syncscope rank summary"),
-              std::string::npos);
+    EXPECT_NE(refusal("syncscope rank summar").find("is not a syncscope rank summary"), std::string::npos);
 }
 
 TEST(RankSummary, RefusesAnotherVersion)
@@ -314,8 +303,8 @@ TEST(RankSummary, RefusesAnotherVersion)
         std::string bytes = encodeRankSummary(everyField());
         setLE(bytes, 24, version, 4);
         const std::string why = refusal(bytes);
-        EXPECT_NE(why.find("'r.summary' is a rank summary of format version " +
-                           std::to_string(version) + ", and this syncscope reads version 4"),
+        EXPECT_NE(why.find("'r.summary' is a rank summary of format version " + std::to_string(version) +
+                           ", and this syncscope reads version 4"),
                   std::string::npos)
             << why;
     }
@@ -327,9 +316,8 @@ TEST(RankSummary, RefusesATruncatedFile)
     // Every prefix that still has the magic is truncated (shorter ones are not a summary).
     for (size_t n = 24; n < bytes.size(); ++n) {
         const std::string why = refusal(bytes.substr(0, n));
-        ASSERT_NE(
-            why.find("'r.summary' is a truncated rank summary (" + std::to_string(n) + " of "),
-            std::string::npos)
+        ASSERT_NE(why.find("'r.summary' is a truncated rank summary (" + std::to_string(n) + " of "),
+                  std::string::npos)
             << n << ": " << why;
     }
 }
@@ -346,19 +334,16 @@ TEST(RankSummary, RefusesADamagedFile)
                   std::string::npos)
             << at << ": " << why;
     }
-    EXPECT_NE(refusal(bytes + "x").find("is a damaged rank summary (1 bytes follow its end)"),
-              std::string::npos);
+    EXPECT_NE(refusal(bytes + "x").find("is a damaged rank summary (1 bytes follow its end)"), std::string::npos);
 
     // A body that passes its checksum but points outside a list (a writer's
     // bug, or a forged file) is refused too, never read out of bounds.
     RankSummary s = everyField();
     s.report.syncGaps[0].syncCall = 99;
-    EXPECT_NE(refusal(encodeRankSummary(s)).find("an index points outside its list"),
-              std::string::npos);
+    EXPECT_NE(refusal(encodeRankSummary(s)).find("an index points outside its list"), std::string::npos);
     s = everyField();
     s.job.replay.deps[0].on = 3;
-    EXPECT_NE(refusal(encodeRankSummary(s)).find("an index points outside its list"),
-              std::string::npos);
+    EXPECT_NE(refusal(encodeRankSummary(s)).find("an index points outside its list"), std::string::npos);
     // A list count larger than the file.
     std::string forged = encodeRankSummary(RankSummary());
     // Body: one string (""), then clockSkew, kernelWaitThreshold and the count of libPrefixes.
@@ -402,8 +387,7 @@ TEST(RankSummary, OptionsMustMatch)
         checkSummaryOptions(s, other, "r.summary");
         ADD_FAILURE() << "different options were accepted";
     } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find(
-                      "'r.summary' was summarized with --step-regex '^iter#\\d+$'"),
+        EXPECT_NE(std::string(e.what()).find("'r.summary' was summarized with --step-regex '^iter#\\d+$'"),
                   std::string::npos)
             << e.what();
     }

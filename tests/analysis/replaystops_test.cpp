@@ -20,15 +20,15 @@ namespace {
 
 struct Shape {
     bool hostBound = true;
-    uint32_t threads = 2;   // 1: main; 2: + the engine (handoffs); 3: + an independent thread
+    uint32_t threads = 2; // 1: main; 2: + the engine (handoffs); 3: + an independent thread
     uint32_t devices = 1;
     uint32_t perDevice = 2; // streams per device
     int launches = 1500;
-    int syncEvery = 40;     // launches of the main thread between two blocking calls
-    double early = 0.3;     // share of blocking calls that return before their GPU work ends
-    double reads = 0.6;     // share of blocking calls that are a scalar read: a copy, then a stream synchronize
+    int syncEvery = 40;      // launches of the main thread between two blocking calls
+    double early = 0.3;      // share of blocking calls that return before their GPU work ends
+    double reads = 0.6;      // share of blocking calls that are a scalar read: a copy, then a stream synchronize
     double irregular = 0.02; // share of activities that overlap their predecessor / are orphans
-    TimeNs kernelMax = 0;   // longest kernel (0: 9 us host-bound, 70 us GPU-bound)
+    TimeNs kernelMax = 0;    // longest kernel (0: 9 us host-bound, 70 us GPU-bound)
     bool rareStream = false; // the last stream of device 0 runs one launch in 300
 };
 
@@ -201,7 +201,8 @@ private:
             done = m_free[0];
         }
         TimeNs end = std::max(t + uni(1'000, 4'000), done + uni(500, 3'000));
-        if (mayReturnEarly && chance(m_s.early) && done - 5'000 > t + 1'000) // it returned before the GPU work ended
+        if (mayReturnEarly && chance(m_s.early) &&
+            done - 5'000 > t + 1'000) // it returned before the GPU work ended
             end = done - uni(1, 5'000);
         c.end = end;
         in.calls.push_back(c);
@@ -405,7 +406,8 @@ TEST(ReplayStops, AnOrphanTakesTheLoweredHeadStartOfItsPredecessor)
     in.threads = 1;
     in.activities = {{0, 0, 22, 30, 1}, {0, 0, 33, 54, 2}, {0, 0, 60, 70, 3}, {0, 0, 70, 80, kNoValue}};
     in.launches = {{0, 20, 21, 1}, {0, 31, 32, 2}, {0, 52, 53, 3}};
-    in.calls = {{0, 0, 4, BlockKind::Stream, 0}, {0, 40, 50, BlockKind::Stream, 0}, {0, 75, 85, BlockKind::Stream, 0}};
+    in.calls = {
+        {0, 0, 4, BlockKind::Stream, 0}, {0, 40, 50, BlockKind::Stream, 0}, {0, 75, 85, BlockKind::Stream, 0}};
     SyncReplay r(in);
     r.setShiftCheckEvery(1);
     EXPECT_EQ(r.run({0})[0], 0);

@@ -48,8 +48,10 @@ TEST(Report, SectionsAndAdviceOnAHandMadeTrace)
     EXPECT_NE(page.find("torch.zeros(batch, max_len, dim, device=&#39;cuda&#39;)"), std::string::npos);
     EXPECT_NE(page.find("<svg"), std::string::npos);
     // Where the device's head start stopped, under the headline and in the devices table.
-    EXPECT_NE(page.find("<b>Limited by:</b> the head start carried to the end of the trace: nothing re-synchronized it."),
-              std::string::npos);
+    EXPECT_NE(
+        page.find(
+            "<b>Limited by:</b> the head start carried to the end of the trace: nothing re-synchronized it."),
+        std::string::npos);
     EXPECT_NE(page.find("<th>Limited by</th>"), std::string::npos);
     EXPECT_NE(md.find("**Limited by:** the head start carried to the end of the trace"), std::string::npos);
 }
@@ -60,15 +62,18 @@ TEST(Report, ATruncatedFileSaysWhereItEndsAndWhatItCovers)
     const FileReport r = makeFileReport(*model, analyzeSyncs(*model));
     EXPECT_TRUE(r.truncated);
     EXPECT_EQ(r.truncatedAtByte, 227u); // the file's size: the data ends there
-    EXPECT_EQ(truncationSentence(r), "the file ends early at byte 227: the analysis covers its first 0.003 ms (2 events)");
+    EXPECT_EQ(truncationSentence(r),
+              "the file ends early at byte 227: the analysis covers its first 0.003 ms (2 events)");
     // A gzip cut short: the byte is of the decompressed JSON.
-    const std::string whole = R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 0, "dur": 5},
+    const std::string whole =
+        R"({"traceEvents": [{"ph": "X", "cat": "cpu_op", "name": "a", "pid": 1, "tid": 1, "ts": 0, "dur": 5},
         {"ph": "X", "cat": "cpu_op", "name": "b", "pid": 1, "tid": 1, "ts": 10, "dur": 5}]})";
     const std::string gz = test::gzipBytes(whole);
     const auto cut = loadTraceFromMemory(gz.substr(0, gz.size() - 12), "cut.json.gz");
     EXPECT_TRUE(cut->info().truncated);
     const FileReport c = makeFileReport(*cut, analyzeSyncs(*cut));
-    EXPECT_NE(truncationSentence(c).find(" of its decompressed JSON: the analysis covers its first"), std::string::npos)
+    EXPECT_NE(truncationSentence(c).find(" of its decompressed JSON: the analysis covers its first"),
+              std::string::npos)
         << truncationSentence(c);
     // A whole file is not truncated.
     const auto full = loadTrace(test::dataPath("gpu_sync_gaps.json"));
@@ -80,9 +85,10 @@ TEST(Report, AFileCutInsideItsKindsOfEventsIsIncomplete)
     // Host ops run to 0.990 ms, runtime calls stop at 0.086 ms and kernels at
     // 0.058 ms: the file lists them kind by kind and ends inside the kernels.
     const auto model = loadTrace(test::dataPath("truncated_by_kind.json"));
-    const std::string want = "events stop early by kind (runtime calls at 0.086 ms, GPU activity at 0.058 ms, of the "
-                             "0.990 ms read): the file lists events kind by kind and was cut inside them, so the "
-                             "later ones are missing and this analysis is incomplete";
+    const std::string want =
+        "events stop early by kind (runtime calls at 0.086 ms, GPU activity at 0.058 ms, of the "
+        "0.990 ms read): the file lists events kind by kind and was cut inside them, so the "
+        "later ones are missing and this analysis is incomplete";
     EXPECT_EQ(unevenCutSentence(*model), want);
     JobAnalysis job = analyzeJob({model});
     EXPECT_EQ(job.files[0].unevenCut, want);
@@ -90,7 +96,8 @@ TEST(Report, AFileCutInsideItsKindsOfEventsIsIncomplete)
     in.job = &job;
     in.generator = "test";
     const std::string page = reportHtml(in);
-    EXPECT_NE(page.find("<b>Incomplete:</b> <code>truncated_by_kind.json</code>: events stop early by kind"), std::string::npos);
+    EXPECT_NE(page.find("<b>Incomplete:</b> <code>truncated_by_kind.json</code>: events stop early by kind"),
+              std::string::npos);
     EXPECT_EQ(page.find("would finish up to"), std::string::npos);
     EXPECT_NE(page.find("<td class=\"num\">incomplete</td>"), std::string::npos);
     // A file cut where every kind reaches its end, and a whole file, are not.
@@ -109,9 +116,10 @@ TEST(WhatIf, SaysWhereEachDevicesHeadStartStopped)
     ASSERT_EQ(w.devices.size(), 1u);
     EXPECT_EQ(w.selectedCalls, 1u);
     EXPECT_EQ(w.devices[0].limitKind, "resynchronized");
-    EXPECT_EQ(w.devices[0].limitText,
-              "a kept blocking call waited for the same work: cudaStreamSynchronize in aten::_local_scalar_dense at "
-              "0.020 ms re-synchronized thread 1, so its head start ended there");
+    EXPECT_EQ(
+        w.devices[0].limitText,
+        "a kept blocking call waited for the same work: cudaStreamSynchronize in aten::_local_scalar_dense at "
+        "0.020 ms re-synchronized thread 1, so its head start ended there");
     // Both of the op's calls: nothing re-synchronizes the thread after them.
     w = analyzeWhatIf(in, {parseWhatIfSpec("op=aten::_local_scalar_dense")});
     EXPECT_EQ(w.devices[0].limitKind, "trace_end");

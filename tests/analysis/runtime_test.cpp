@@ -24,10 +24,10 @@ std::string nameOf(const TraceModel &m, const EventRef &r)
 
 TEST(Runtime, BlockingNames)
 {
-    for (const char *n : {"hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize",
-                          "hipCtxSynchronize", "hipMemcpy", "hipMemcpyWithStream", "hipMemcpyDtoH",
-                          "hipMemcpyHtoD", "hipMemcpyDtoD", "hipMemcpy2D", "hipMemcpyPeer",
-                          "hipMemcpyToSymbol", "cudaStreamSynchronize", "cudaMemcpy", "cuMemcpyDtoH_v2"})
+    for (const char *n :
+         {"hipStreamSynchronize", "hipDeviceSynchronize", "hipEventSynchronize", "hipCtxSynchronize", "hipMemcpy",
+          "hipMemcpyWithStream", "hipMemcpyDtoH", "hipMemcpyHtoD", "hipMemcpyDtoD", "hipMemcpy2D", "hipMemcpyPeer",
+          "hipMemcpyToSymbol", "cudaStreamSynchronize", "cudaMemcpy", "cuMemcpyDtoH_v2"})
         EXPECT_TRUE(isBlockingSyncCall(n)) << n;
     for (const char *n : {"hipMemcpyAsync", "hipMemcpyDtoHAsync", "hipMemcpy2DAsync", "hipMemcpyPeerAsync",
                           "hipLaunchKernel", "hipGraphLaunch", "hipStreamWaitEvent", "hipMemsetAsync",
@@ -80,7 +80,8 @@ TEST(Runtime, DetectedPerTrace)
     EXPECT_EQ(hip.runtime, Runtime::Hip);
     EXPECT_EQ(hip.hipCalls, 2u);
     EXPECT_EQ(hip.cudaCalls, 1u);
-    const RuntimeUse legacy = detect(R"({"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":1})");
+    const RuntimeUse legacy =
+        detect(R"({"ph":"X","cat":"Runtime","name":"cudaLaunchKernel","pid":1,"tid":1,"ts":1,"dur":1})");
     EXPECT_EQ(legacy.runtime, Runtime::Cuda);
     const RuntimeUse none = detect(
         R"({"ph":"X","cat":"cuda_runtime","name":"INVALID","pid":1,"tid":1,"ts":1,"dur":1},
@@ -91,7 +92,8 @@ TEST(Runtime, DetectedPerTrace)
     EXPECT_EQ(none.otherCalls, 3u);
     EXPECT_EQ(runtimeUnavailableSentence(none),
               "no runtime calls syncscope knows (names seen: INVALID, mystery): sync analysis unavailable");
-    const RuntimeUse cpuOnly = detect(R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1,"dur":1})");
+    const RuntimeUse cpuOnly =
+        detect(R"({"ph":"X","cat":"cpu_op","name":"aten::mm","pid":1,"tid":1,"ts":1,"dur":1})");
     EXPECT_EQ(cpuOnly.runtime, Runtime::None);
     EXPECT_EQ(runtimeUnavailableSentence(cpuOnly), "no runtime calls syncscope knows (no cuda_runtime or "
                                                    "cuda_driver events): sync analysis unavailable");

@@ -29,8 +29,8 @@ const char *kTraces[] = {
 
 bool runReference(const std::string &trace, nlohmann::json &out)
 {
-    const std::string cmd = std::string("\"") + SYNCSCOPE_PYTHON + "\" \"" +
-                            SYNCSCOPE_REFERENCE_SCRIPT + "\" \"" + trace + "\"";
+    const std::string cmd = std::string("\"") + SYNCSCOPE_PYTHON + "\" \"" + SYNCSCOPE_REFERENCE_SCRIPT + "\" \"" +
+                            trace + "\"";
     FILE *pipe = popen(cmd.c_str(), "r");
     if (!pipe)
         return false;
@@ -61,9 +61,8 @@ TEST_P(SharedTrace, MatchesReferenceScript)
     auto model = loadTrace(path);
     EXPECT_EQ(model->info().format, "json.gz");
     EXPECT_FALSE(model->info().truncated);
-    EXPECT_EQ(model->warnings().count, 0u) << (model->warnings().first.empty()
-                                                   ? std::string()
-                                                   : model->warnings().first[0]);
+    EXPECT_EQ(model->warnings().count, 0u)
+        << (model->warnings().first.empty() ? std::string() : model->warnings().first[0]);
     const JobAnalysis job = analyzeJob({model});
 
     std::map<std::string, uint64_t> refCategories;

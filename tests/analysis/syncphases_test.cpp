@@ -152,8 +152,8 @@ TEST(SyncPhases, ReplayInputOfIsTheAnalysisReplayInput)
         }
         ASSERT_EQ(a.launches.size(), b.launches.size()) << name;
         for (size_t i = 0; i < a.launches.size(); ++i)
-            EXPECT_TRUE(a.launches[i].thread == b.launches[i].thread && a.launches[i].start == b.launches[i].start &&
-                        a.launches[i].end == b.launches[i].end &&
+            EXPECT_TRUE(a.launches[i].thread == b.launches[i].thread &&
+                        a.launches[i].start == b.launches[i].start && a.launches[i].end == b.launches[i].end &&
                         a.launches[i].correlation == b.launches[i].correlation)
                 << name << " launch " << i;
         ASSERT_EQ(a.calls.size(), b.calls.size()) << name;
@@ -169,7 +169,8 @@ TEST(SyncPhases, ReplayInputOfIsTheAnalysisReplayInput)
         for (size_t i = 0; i < a.collectives.size(); ++i)
             EXPECT_TRUE(a.collectives[i].activity == b.collectives[i].activity &&
                         a.collectives[i].group == b.collectives[i].group &&
-                        a.collectives[i].name == b.collectives[i].name && a.collectives[i].seq == b.collectives[i].seq)
+                        a.collectives[i].name == b.collectives[i].name &&
+                        a.collectives[i].seq == b.collectives[i].seq)
                 << name;
     }
     EXPECT_GE(withWork, 8u);

@@ -262,8 +262,8 @@ TEST_F(TraceDiffTest, JsonHasTheContractKeysAndNulls)
     for (auto it = j.begin(); it != j.end(); ++it)
         keys.push_back(it.key());
     // nlohmann sorts keys; the order of the document is checked by the CLI test.
-    for (const char *k : {"before", "after", "devices", "sync_calls", "sync_sources", "steps",
-                          "step_time", "ops", "kernels"})
+    for (const char *k :
+         {"before", "after", "devices", "sync_calls", "sync_sources", "steps", "step_time", "ops", "kernels"})
         EXPECT_TRUE(j.contains(k)) << k;
     EXPECT_EQ(j["before"]["span_us"].dump(), "900.0");
     EXPECT_TRUE(j["sync_sources"][0]["after"].is_null());
@@ -277,14 +277,11 @@ TEST_F(TraceDiffTest, CsvRowsWithExactDeltas)
     const std::string csv = traceDiffToCsv(*diff);
     EXPECT_EQ(csv.substr(0, csv.find('\n')), "section,key,metric,before,after,delta");
     EXPECT_NE(csv.find("\ndevices,0,avoidable_us,140.000,40.000,-100.000\n"), std::string::npos);
-    EXPECT_NE(
-        csv.find(
-            "\nsync_sources,cudaStreamSynchronize in aten::item at train.py(10): step,avoidable_us,"
-            "140.000,,-140.000\n"),
-        std::string::npos);
-    EXPECT_NE(csv.find("\nsteps,0,dur_us,500.000,300.000,-200.000\n"), std::string::npos);
-    EXPECT_NE(csv.find("\nstep_time,steps,median_us,450.000,350.000,-100.000\n"),
+    EXPECT_NE(csv.find("\nsync_sources,cudaStreamSynchronize in aten::item at train.py(10): step,avoidable_us,"
+                       "140.000,,-140.000\n"),
               std::string::npos);
+    EXPECT_NE(csv.find("\nsteps,0,dur_us,500.000,300.000,-200.000\n"), std::string::npos);
+    EXPECT_NE(csv.find("\nstep_time,steps,median_us,450.000,350.000,-100.000\n"), std::string::npos);
     EXPECT_NE(csv.find("\nops,aten::new_name [cpu_op],count,,2,2\n"), std::string::npos);
     EXPECT_NE(csv.find("\nkernels,K2,count,1,2,1\n"), std::string::npos);
 }
@@ -294,8 +291,7 @@ TEST(TraceDiffCsv, QuotesFieldsWithCommas)
     TraceDiff d;
     d.kernels.push_back({"void at::kernel<float, 2>", KernelFigures{1, 1500}, std::nullopt});
     const std::string csv = traceDiffToCsv(d);
-    EXPECT_NE(csv.find("\nkernels,\"void at::kernel<float, 2>\",total_us,1.500,,-1.500\n"),
-              std::string::npos);
+    EXPECT_NE(csv.find("\nkernels,\"void at::kernel<float, 2>\",total_us,1.500,,-1.500\n"), std::string::npos);
 }
 
 TEST(TraceDiffOps, TheProfilerEnvelopeIsNoOp)

@@ -61,24 +61,22 @@ int main(int argc, char **argv)
         QString pattern;
         bool regex, matchCase;
     };
-    const Case cases[] = {
-        {"plain, any case", QStringLiteral("KERNEL"), false, false},
-        {"plain, match case", QStringLiteral("relu_kernel"), false, true},
-        {"regex, any case", QStringLiteral("^(aten::mm|relu_kernel)$"), true, false}};
+    const Case cases[] = {{"plain, any case", QStringLiteral("KERNEL"), false, false},
+                          {"plain, match case", QStringLiteral("relu_kernel"), false, true},
+                          {"regex, any case", QStringLiteral("^(aten::mm|relu_kernel)$"), true, false}};
     std::shared_ptr<const NameMatcher> last;
     for (const Case &c : cases) {
         const double ms = medianMs(repeats, [&] {
             last = std::make_shared<const NameMatcher>(*data, c.pattern, c.regex, c.matchCase);
         });
-        std::printf("%-28s build %8.2f   (%llu matches)\n", c.what, ms,
-                    (unsigned long long)last->eventCount());
+        std::printf("%-28s build %8.2f   (%llu matches)\n", c.what, ms, (unsigned long long)last->eventCount());
     }
     // "n of m" of the last match in time
     const TimelineEvent lastMatch = last->previous({}, data->maxTime() + 1);
     uint64_t n = 0;
     const double ordinalMs = medianMs(repeats, [&] { n = last->ordinal(lastMatch); });
-    std::printf("%-28s        %8.3f   (%llu of %llu)\n", "n of m, last match", ordinalMs,
-                (unsigned long long)n, (unsigned long long)last->eventCount());
+    std::printf("%-28s        %8.3f   (%llu of %llu)\n", "n of m, last match", ordinalMs, (unsigned long long)n,
+                (unsigned long long)last->eventCount());
 
     TimelineView view;
     view.resize(1920, 1080);
@@ -91,19 +89,16 @@ int main(int argc, char **argv)
         if (span == 0)
             view.fitAll();
         else
-            view.setVisibleRange(data->minTime() + full / 2 - span / 2,
-                                 data->minTime() + full / 2 + span / 2);
+            view.setVisibleRange(data->minTime() + full / 2 - span / 2, data->minTime() + full / 2 + span / 2);
         for (const bool on : {false, true}) {
             view.setHighlightedNames(on ? last->mask() : nullptr);
             const double ms = medianMs(repeats, [&] {
                 QPainter p(&image);
                 view.viewport()->render(&p);
             });
-            const char *zoom = span == 0            ? "full zoom-out"
-                               : span == full / 100 ? "1/100"
-                                                    : "1/10,000";
-            std::printf("paint, %-14s %-9s %8.2f   (%d outlines)\n", zoom,
-                        on ? "outlined" : "plain", ms, view.highlightsPainted());
+            const char *zoom = span == 0 ? "full zoom-out" : span == full / 100 ? "1/100" : "1/10,000";
+            std::printf("paint, %-14s %-9s %8.2f   (%d outlines)\n", zoom, on ? "outlined" : "plain", ms,
+                        view.highlightsPainted());
         }
     }
     return 0;

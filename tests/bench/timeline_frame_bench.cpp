@@ -196,8 +196,10 @@ int main(int argc, char **argv)
         const char *name;
         TimeNs span;
     };
-    const Zoom zooms[] = {{"full zoom-out", 0}, {"1/100 of the trace", full / 100},
-                          {"1/10,000", full / 10'000}, {"1/1,000,000", std::max<TimeNs>(full / 1'000'000, 50)}};
+    const Zoom zooms[] = {{"full zoom-out", 0},
+                          {"1/100 of the trace", full / 100},
+                          {"1/10,000", full / 10'000},
+                          {"1/1,000,000", std::max<TimeNs>(full / 1'000'000, 50)}};
     std::printf("viewport %dx%d, %d frames per row, rows built on %d thread(s); times in ms per paint\n",
                 view.viewport()->width(), view.viewport()->height(), frames, timelineGeometryThreads());
     std::printf("%-20s %10s %10s %10s %10s %10s %12s %10s\n", "zoom", "span", "moving p50", "moving p95",
@@ -206,35 +208,35 @@ int main(int argc, char **argv)
     for (const TimelineFile &f : data->files())
         python = python || f.hasPythonFrames;
     for (int pass = 0; pass < (python ? 2 : 1); ++pass) {
-    if (python) {
-        view.setShowPython(pass == 0);
-        std::printf("Python frames %s\n", pass == 0 ? "shown" : "hidden");
-    }
-    for (const Zoom &z : zooms) {
-        if (z.span == 0)
-            view.fitAll();
-        else
-            view.setVisibleRange(mid - z.span / 2, mid + z.span / 2);
-        std::vector<double> moving, still;
-        for (int f = 0; f < frames; ++f) {
-            view.panBy(f % 2 ? 2 : -2); // stays in range, forces a rebuild
-            QPainter p(&image);
-            timer.restart();
-            view.viewport()->render(&p);
-            moving.push_back(timer.nsecsElapsed() / 1e6);
+        if (python) {
+            view.setShowPython(pass == 0);
+            std::printf("Python frames %s\n", pass == 0 ? "shown" : "hidden");
         }
-        for (int f = 0; f < frames; ++f) {
-            QPainter p(&image);
-            timer.restart();
-            view.viewport()->render(&p);
-            still.push_back(timer.nsecsElapsed() / 1e6);
+        for (const Zoom &z : zooms) {
+            if (z.span == 0)
+                view.fitAll();
+            else
+                view.setVisibleRange(mid - z.span / 2, mid + z.span / 2);
+            std::vector<double> moving, still;
+            for (int f = 0; f < frames; ++f) {
+                view.panBy(f % 2 ? 2 : -2); // stays in range, forces a rebuild
+                QPainter p(&image);
+                timer.restart();
+                view.viewport()->render(&p);
+                moving.push_back(timer.nsecsElapsed() / 1e6);
+            }
+            for (int f = 0; f < frames; ++f) {
+                QPainter p(&image);
+                timer.restart();
+                view.viewport()->render(&p);
+                still.push_back(timer.nsecsElapsed() / 1e6);
+            }
+            const Stats m = stats(moving), s = stats(still);
+            std::printf("%-20s %10s %10.2f %10.2f %10.2f %10.2f %12.2f %10zu\n", z.name,
+                        qPrintable(QString::number(view.mapping().span() / 1e6, 'f', 3) + QStringLiteral(" ms")),
+                        m.median, m.p95, m.max, s.median, s.p95,
+                        view.frame().drawn(false) + view.frame().drawn(true));
         }
-        const Stats m = stats(moving), s = stats(still);
-        std::printf("%-20s %10s %10.2f %10.2f %10.2f %10.2f %12.2f %10zu\n", z.name,
-                    qPrintable(QString::number(view.mapping().span() / 1e6, 'f', 3) + QStringLiteral(" ms")),
-                    m.median, m.p95, m.max, s.median, s.p95,
-                    view.frame().drawn(false) + view.frame().drawn(true));
-    }
     }
     return 0;
 }

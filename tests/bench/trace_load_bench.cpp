@@ -42,8 +42,7 @@ int nlohmannSax(const char *path)
     NullSax sax;
     const bool ok = nlohmann::json::sax_parse(text, &sax);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("{\"seconds\": %.6f, \"json_bytes\": %zu, \"ok\": %s}\n", s, text.size(),
-                ok ? "true" : "false");
+    std::printf("{\"seconds\": %.6f, \"json_bytes\": %zu, \"ok\": %s}\n", s, text.size(), ok ? "true" : "false");
     return ok ? 0 : 1;
 }
 
@@ -60,8 +59,7 @@ int main(int argc, char **argv)
     try {
         const auto t0 = std::chrono::steady_clock::now();
         auto model = syncscope::loadTrace(argv[1]);
-        const double s =
-            std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+        const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("{\"seconds\": %.6f, \"json_bytes\": %llu, \"events\": %llu, \"warnings\": %llu, "
                     "\"args_bytes\": %llu, \"model_bytes\": %llu, \"tracks\": %zu}\n",
                     s, static_cast<unsigned long long>(model->info().jsonBytes),

@@ -135,8 +135,10 @@ TEST(Cli, SampleNoInputAndOneRowForBatchOne)
 TEST(Cli, BenchPrintsATableAndWritesJsonAndCsv)
 {
     const std::string js = tempPath("bench.json"), csv = tempPath("bench.csv");
-    const auto r = run("bench --variants naive,static,fused --n 1000,3000 --k-ratio 0.1 --dim 4 --warmup 1 --iters 3 "
-                       "--threads 1 --json '" + js + "' --csv '" + csv + "'");
+    const auto r =
+        run("bench --variants naive,static,fused --n 1000,3000 --k-ratio 0.1 --dim 4 --warmup 1 --iters 3 "
+            "--threads 1 --json '" +
+            js + "' --csv '" + csv + "'");
     ASSERT_EQ(r.code, 0) << r.err;
     EXPECT_NE(r.out.find("median ms"), std::string::npos);
     EXPECT_NE(r.err.find("100%"), std::string::npos) << "progress goes to stderr";
@@ -146,8 +148,9 @@ TEST(Cli, BenchPrintsATableAndWritesJsonAndCsv)
     EXPECT_EQ(j["threads"], 1);
     ASSERT_EQ(j["results"].size(), 6u);
     for (const auto &res : j["results"]) {
-        for (const char *key : {"variant", "n", "k", "batch", "dim", "pos_frac", "median_ms", "mean_ms", "min_ms",
-                                "p5_ms", "p95_ms", "stdev_ms", "iters", "floor_ms", "syncs_per_step", "peak_bytes"})
+        for (const char *key :
+             {"variant", "n", "k", "batch", "dim", "pos_frac", "median_ms", "mean_ms", "min_ms", "p5_ms", "p95_ms",
+              "stdev_ms", "iters", "floor_ms", "syncs_per_step", "peak_bytes"})
             EXPECT_TRUE(res.contains(key)) << key;
         EXPECT_EQ(res["k"].get<int64_t>() * 10, res["n"].get<int64_t>());
         EXPECT_EQ(res["iters"], 3);
@@ -229,10 +232,7 @@ namespace {
 const char *kTinyTrace =
     R"({"traceEvents":[{"ph":"X","name":"aten::add","cat":"cpu_op","pid":1,"tid":1,"ts":0,"dur":5}]})";
 
-void writeText(const std::string &path, const std::string &text)
-{
-    std::ofstream(path, std::ios::binary) << text;
-}
+void writeText(const std::string &path, const std::string &text) { std::ofstream(path, std::ios::binary) << text; }
 
 } // namespace
 
@@ -284,9 +284,9 @@ TEST(CliOutputs, WriteErrorsAreErrors)
     const std::string trace = tempPath("full.json");
     writeText(trace, kTinyTrace);
     // The summary on stdout, the JSON on stdout, the JSON into a device that is full.
-    for (const std::string &args : {"analyze '" + trace + "' >/dev/full", "analyze '" + trace + "' --json - >/dev/full",
-                                    "analyze '" + trace + "' --json /dev/full",
-                                    std::string("variants >/dev/full")}) {
+    for (const std::string &args :
+         {"analyze '" + trace + "' >/dev/full", "analyze '" + trace + "' --json - >/dev/full",
+          "analyze '" + trace + "' --json /dev/full", std::string("variants >/dev/full")}) {
         const auto r = run(args);
         EXPECT_EQ(r.code, 1) << args;
         // Progress lines may come first; the error is one sentence on the last line.
@@ -399,7 +399,8 @@ TEST(CliOutOfMemory, TheSentenceNamesThePhase)
         {
             Doing inner("analysing the syncs of 'a.json'");
             const std::string s = outOfMemorySentence();
-            EXPECT_EQ(s.rfind("syncscope-cli: ran out of memory while analysing the syncs of 'a.json' (", 0), 0u) << s;
+            EXPECT_EQ(s.rfind("syncscope-cli: ran out of memory while analysing the syncs of 'a.json' (", 0), 0u)
+                << s;
             EXPECT_NE(s.find(" MiB at its peak); "), std::string::npos) << s;
             EXPECT_EQ(s.find('\n'), std::string::npos) << s;
         }

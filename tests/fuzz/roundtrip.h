@@ -28,8 +28,8 @@ struct EventKey {
 
 // Track (pid text, tid text) -> its duration events and its instants, each sorted
 // so that the order of equal-start events does not matter.
-using TrackEvents = std::map<std::pair<std::string, std::string>,
-                             std::pair<std::vector<EventKey>, std::vector<EventKey>>>;
+using TrackEvents =
+    std::map<std::pair<std::string, std::string>, std::pair<std::vector<EventKey>, std::vector<EventKey>>>;
 
 inline TrackEvents eventsOf(const TraceModel &m)
 {
@@ -37,8 +37,8 @@ inline TrackEvents eventsOf(const TraceModel &m)
     for (const Track &t : m.tracks()) {
         auto &[events, instants] = out[{std::string(m.str(t.pid.text)), std::string(m.str(t.tid.text))}];
         for (size_t i = 0; i < t.size(); ++i)
-            events.push_back({t.start[i], t.dur[i], std::string(m.str(t.name[i])),
-                              std::string(m.str(t.cat[i])), std::string(m.args(t.args[i]))});
+            events.push_back({t.start[i], t.dur[i], std::string(m.str(t.name[i])), std::string(m.str(t.cat[i])),
+                              std::string(m.args(t.args[i]))});
         for (size_t i = 0; i < t.instants.ts.size(); ++i)
             instants.push_back({t.instants.ts[i], 0, std::string(m.str(t.instants.name[i])),
                                 std::string(m.str(t.instants.cat[i])), std::string(m.args(t.instants.args[i]))});
@@ -63,7 +63,8 @@ inline std::string roundTripDifference(const TraceModel &a, const TraceModel &b)
         return "duration events " + std::to_string(a.counts().durationEvents) + " became " +
                std::to_string(b.counts().durationEvents);
     if (a.counts().instants != b.counts().instants)
-        return "instants " + std::to_string(a.counts().instants) + " became " + std::to_string(b.counts().instants);
+        return "instants " + std::to_string(a.counts().instants) + " became " +
+               std::to_string(b.counts().instants);
     const TrackEvents ea = eventsOf(a), eb = eventsOf(b);
     if (ea.size() != eb.size())
         return "tracks with events " + std::to_string(ea.size()) + " became " + std::to_string(eb.size());
@@ -75,8 +76,9 @@ inline std::string roundTripDifference(const TraceModel &a, const TraceModel &b)
             const auto &xa = kind ? ia->second.second : ia->second.first;
             const auto &xb = kind ? ib->second.second : ib->second.first;
             if (xa.size() != xb.size())
-                return "track (" + ia->first.first + ", " + ia->first.second + ") had " + std::to_string(xa.size()) +
-                       (kind ? " instants" : " events") + ", now " + std::to_string(xb.size());
+                return "track (" + ia->first.first + ", " + ia->first.second + ") had " +
+                       std::to_string(xa.size()) + (kind ? " instants" : " events") + ", now " +
+                       std::to_string(xb.size());
             for (size_t i = 0; i < xa.size(); ++i)
                 if (!(xa[i] == xb[i]))
                     return "event " + describe(xa[i]) + " became " + describe(xb[i]);

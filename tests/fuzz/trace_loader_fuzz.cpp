@@ -31,8 +31,8 @@ size_t chunkFor(const uint8_t *data, size_t size)
 
 // Read whole and in chunks, the same input loads to the same model or fails with
 // the same sentence.
-void checkChunkedLoad(std::string_view bytes, const syncscope::TraceModelPtr &whole,
-                      const std::string &wholeError, size_t chunk)
+void checkChunkedLoad(std::string_view bytes, const syncscope::TraceModelPtr &whole, const std::string &wholeError,
+                      size_t chunk)
 {
     syncscope::LoadOptions options;
     options.chunkBytes = chunk;

@@ -24,10 +24,10 @@ TEST_P(CountRule, MatchesTheSpecifiedRule)
 
 // P positives, Q negatives, K slots, f target fraction -> expected counts.
 INSTANTIATE_TEST_SUITE_P(Table, CountRule,
-                         ::testing::Values(CountCase{10, 10, 5, 0.5, 2, 3},  // odd K loses nothing
+                         ::testing::Values(CountCase{10, 10, 5, 0.5, 2, 3}, // odd K loses nothing
                                            CountCase{10, 10, 4, 0.5, 2, 2},
-                                           CountCase{0, 10, 4, 0.5, 0, 4},   // P = 0
-                                           CountCase{10, 0, 4, 0.5, 4, 0},   // Q = 0
+                                           CountCase{0, 10, 4, 0.5, 0, 4}, // P = 0
+                                           CountCase{10, 0, 4, 0.5, 4, 0}, // Q = 0
                                            CountCase{0, 0, 4, 0.5, 0, 0},
                                            CountCase{2, 1, 10, 0.5, 2, 1},   // P + Q < K
                                            CountCase{5, 5, 4, 0.0, 0, 4},    // f = 0
@@ -36,8 +36,7 @@ INSTANTIATE_TEST_SUITE_P(Table, CountRule,
                                            CountCase{1, 5, 4, 1.0, 1, 3},    // f = 1, few positives
                                            CountCase{10, 10, 10, 0.3, 3, 7}, // floor(K f) exact
                                            CountCase{100, 9900, 1000, 0.5, 100, 900},
-                                           CountCase{3, 100, 7, 0.5, 3, 4},
-                                           CountCase{100, 3, 7, 0.5, 4, 3}));
+                                           CountCase{3, 100, 7, 0.5, 3, 4}, CountCase{100, 3, 7, 0.5, 4, 3}));
 
 TEST(CountRule, TargetIsFloorOfKTimesF)
 {
@@ -171,7 +170,8 @@ template <typename T> void checkGatherFloor(int64_t dim, bool alignedOut)
         for (int64_t j = 0; j < K; ++j) {
             const int64_t idx = indices[static_cast<size_t>(b * K + j)];
             ASSERT_EQ(outIdx[static_cast<size_t>(b * K + j)], idx);
-            ASSERT_EQ(outLab[static_cast<size_t>(b * K + j)], static_cast<int64_t>(labels[static_cast<size_t>(b * N + idx)]));
+            ASSERT_EQ(outLab[static_cast<size_t>(b * K + j)],
+                      static_cast<int64_t>(labels[static_cast<size_t>(b * N + idx)]));
             for (int64_t d = 0; d < dim; ++d)
                 ASSERT_EQ(out[(b * K + j) * dim + d], features[static_cast<size_t>((b * N + idx) * dim + d)])
                     << "b " << b << " j " << j << " d " << d;

@@ -50,11 +50,14 @@ TEST(Bench, RunsEveryCellAndMeasuresTheFloor)
 {
     int progressCalls = 0;
     double lastFraction = 0;
-    const auto rep = torchLab().runBench(smallRequest(), [&](double f, const char *) {
-        ++progressCalls;
-        EXPECT_GE(f, lastFraction);
-        lastFraction = f;
-    }, nullptr);
+    const auto rep = torchLab().runBench(
+        smallRequest(),
+        [&](double f, const char *) {
+            ++progressCalls;
+            EXPECT_GE(f, lastFraction);
+            lastFraction = f;
+        },
+        nullptr);
     ASSERT_EQ(rep.results.size(), 6u);
     EXPECT_EQ(rep.device, "cpu");
     EXPECT_FALSE(rep.torchVersion.empty());
@@ -86,10 +89,14 @@ TEST(Bench, CancelStopsTheRun)
     auto req = smallRequest();
     req.iters = 100000;
     int calls = 0;
-    EXPECT_THROW(torchLab().runBench(req, [&](double, const char *) {
-        if (++calls == 2)
-            cancel.cancel();
-    }, &cancel), Cancelled);
+    EXPECT_THROW(torchLab().runBench(
+                     req,
+                     [&](double, const char *) {
+                         if (++calls == 2)
+                             cancel.cancel();
+                     },
+                     &cancel),
+                 Cancelled);
 }
 
 TEST(Bench, RejectsBadRequests)
@@ -149,9 +156,9 @@ TEST(BenchJson, RoundTripKeepsTheContractFields)
     const auto j = nlohmann::json::parse(text);
     for (const char *key : {"device", "torch_version", "threads", "results"})
         EXPECT_TRUE(j.contains(key)) << key;
-    for (const char *key : {"variant", "n", "k", "batch", "dim", "pos_frac", "median_ms", "mean_ms", "min_ms",
-                            "p5_ms", "p95_ms", "stdev_ms", "iters", "floor_ms", "gather_floor_ms", "samples_ms",
-                            "syncs_per_step", "peak_bytes"})
+    for (const char *key :
+         {"variant", "n", "k", "batch", "dim", "pos_frac", "median_ms", "mean_ms", "min_ms", "p5_ms", "p95_ms",
+          "stdev_ms", "iters", "floor_ms", "gather_floor_ms", "samples_ms", "syncs_per_step", "peak_bytes"})
         EXPECT_TRUE(j["results"][0].contains(key)) << key;
     EXPECT_EQ(j["results"][0]["samples_ms"].size(), 3u);
     EXPECT_TRUE(j["results"][0]["syncs_per_step"].is_null());

@@ -84,7 +84,8 @@ TEST(Cancel, TheWorkerStopsWithinOneAtenCallOfAStep)
             break;
     }
     if (stepMs <= 1000)
-        GTEST_SKIP() << "no step of 'static' takes a second on this machine (" << stepMs << " ms at N=" << n << ")";
+        GTEST_SKIP() << "no step of 'static' takes a second on this machine (" << stepMs << " ms at N=" << n
+                     << ")";
 
     g_stepStarted = false;
     g_cancelled = false;

@@ -31,11 +31,11 @@ using namespace syncscope::lab::samplertest;
 namespace {
 constexpr double kAlpha = 1e-4;
 
-#define SKIP_WITHOUT_CUDA()                                                                        \
-    do {                                                                                           \
-        std::string why_;                                                                          \
-        if (!torchLab().cudaAvailable(&why_))                                                                 \
-            GTEST_SKIP() << "CUDA unavailable: " << why_;                                          \
+#define SKIP_WITHOUT_CUDA()                                                                                       \
+    do {                                                                                                          \
+        std::string why_;                                                                                         \
+        if (!torchLab().cudaAvailable(&why_))                                                                     \
+            GTEST_SKIP() << "CUDA unavailable: " << why_;                                                         \
     } while (0)
 
 std::vector<std::string> cudaVariantNames()
@@ -48,10 +48,7 @@ std::vector<std::string> cudaVariantNames()
     return v;
 }
 
-bool oneSentence(const std::string &s)
-{
-    return !s.empty() && s.find('\n') == std::string::npos;
-}
+bool oneSentence(const std::string &s) { return !s.empty() && s.find('\n') == std::string::npos; }
 
 at::Device cudaDevice() { return at::Device(at::kCUDA, 0); }
 
@@ -173,14 +170,13 @@ TEST_P(CudaVariant, OutOfMemoryIsOneClearSentence)
     checkOutput(in.features, in.labels, out, 10, 0.5);
 }
 
-INSTANTIATE_TEST_SUITE_P(Cuda, CudaVariant, ::testing::ValuesIn(cudaVariantNames()),
-                         [](const auto &info) {
-                             std::string name = info.param;
-                             for (auto &c : name)
-                                 if (c == '-')
-                                     c = '_';
-                             return name;
-                         });
+INSTANTIATE_TEST_SUITE_P(Cuda, CudaVariant, ::testing::ValuesIn(cudaVariantNames()), [](const auto &info) {
+    std::string name = info.param;
+    for (auto &c : name)
+        if (c == '-')
+            c = '_';
+    return name;
+});
 
 TEST(CudaBench, FillsEventTimingSyncsPeakMemoryAndBothFloors)
 {

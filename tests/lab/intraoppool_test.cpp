@@ -165,16 +165,19 @@ TEST(IntraOpPool, AbsurdThreadCountIsRefused)
     ThreadsRestorer restore;
     auto &pool = IntraOpPool::instance();
     const int before = pool.threads();
-    withDeadline("setThreads(1e9)", [&] {
-        try {
-            pool.setThreads(1000000000);
-            ADD_FAILURE() << "1e9 threads accepted";
-        } catch (const std::invalid_argument &e) {
-            const std::string msg = e.what();
-            EXPECT_NE(msg.find("1000000000"), std::string::npos) << msg;
-            EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
-        }
-    }, 10);
+    withDeadline(
+        "setThreads(1e9)",
+        [&] {
+            try {
+                pool.setThreads(1000000000);
+                ADD_FAILURE() << "1e9 threads accepted";
+            } catch (const std::invalid_argument &e) {
+                const std::string msg = e.what();
+                EXPECT_NE(msg.find("1000000000"), std::string::npos) << msg;
+                EXPECT_EQ(msg.find('\n'), std::string::npos) << msg;
+            }
+        },
+        10);
     EXPECT_EQ(pool.threads(), before);
     EXPECT_THROW(pool.setThreads(-1), std::invalid_argument);
 

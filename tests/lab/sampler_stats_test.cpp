@@ -81,8 +81,7 @@ TEST_P(VariantStats, BatchedRowsEqualPerRowRunsInLaw)
         double ss = 0;
         for (auto d : diff)
             ss += static_cast<double>(d * d);
-        const double chi2 = ss * static_cast<double>(c - 1) /
-                            (2.0 * runs * p * (1 - p) * static_cast<double>(c));
+        const double chi2 = ss * static_cast<double>(c - 1) / (2.0 * runs * p * (1 - p) * static_cast<double>(c));
         EXPECT_GT(chiSquareSurvival(chi2, static_cast<double>(c - 1)), kAlpha) << "class " << cls;
     }
 }

@@ -66,8 +66,8 @@ inline void checkOutputOnHost(const at::Tensor &features, const at::Tensor &labe
 }
 
 // Any device: copies everything to the host first.
-inline void checkOutput(const at::Tensor &features, const at::Tensor &labels, const SampleOutput &out,
-                        int64_t K, double f)
+inline void checkOutput(const at::Tensor &features, const at::Tensor &labels, const SampleOutput &out, int64_t K,
+                        double f)
 {
     const SampleOutput host{out.indices.cpu(), out.labels.cpu(), out.features.cpu(), out.valid.cpu()};
     checkOutputOnHost(features.cpu(), labels.cpu(), host, K, f);
@@ -87,14 +87,14 @@ inline void checkContractTable(const std::string &variant, const at::Device &dev
         std::vector<RowSpec> rows;
     };
     const std::vector<Case> cases = {
-        {30, 5, 0.5, {{10, 10}}},                     // odd K
-        {30, 4, 0.5, {{0, 20}}},                      // P = 0
-        {30, 4, 0.5, {{20, 0}}},                      // Q = 0
-        {30, 10, 0.5, {{2, 1}}},                      // P + Q < K, ignored rest
-        {30, 4, 0.0, {{5, 5}, {5, 2}}},               // f = 0
-        {30, 4, 1.0, {{5, 5}, {1, 5}}},               // f = 1
+        {30, 5, 0.5, {{10, 10}}},                           // odd K
+        {30, 4, 0.5, {{0, 20}}},                            // P = 0
+        {30, 4, 0.5, {{20, 0}}},                            // Q = 0
+        {30, 10, 0.5, {{2, 1}}},                            // P + Q < K, ignored rest
+        {30, 4, 0.0, {{5, 5}, {5, 2}}},                     // f = 0
+        {30, 4, 1.0, {{5, 5}, {1, 5}}},                     // f = 1
         {40, 7, 0.5, {{3, 30}, {30, 3}, {0, 0}, {20, 20}}}, // B > 1, differing rows
-        {8, 20, 0.5, {{4, 4}}},                       // K > N
+        {8, 20, 0.5, {{4, 4}}},                             // K > N
         {1, 1, 0.5, {{1, 0}}},
     };
     int seed = 1;

@@ -27,10 +27,7 @@ class Variant : public ::testing::TestWithParam<std::string> {};
 
 } // namespace
 
-TEST_P(Variant, CountRuleAndContractOnATable)
-{
-    checkContractTable(GetParam(), at::Device(at::kCPU));
-}
+TEST_P(Variant, CountRuleAndContractOnATable) { checkContractTable(GetParam(), at::Device(at::kCPU)); }
 
 TEST_P(Variant, ReturnsFullFeatureRowsForRandomInputs)
 {

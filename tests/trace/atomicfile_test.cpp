@@ -32,10 +32,7 @@ namespace {
 using syncscope::AtomicFile;
 using syncscope::writeFileAtomically;
 
-std::string freshDir()
-{
-    return syncscope::test::freshDir("syncscope_atomic");
-}
+std::string freshDir() { return syncscope::test::freshDir("syncscope_atomic"); }
 
 std::vector<std::string> entries(const std::string &dir)
 {

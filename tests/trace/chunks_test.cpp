@@ -17,8 +17,8 @@
 
 using namespace syncscope;
 using syncscope::test::dataPath;
-using syncscope::test::readFile;
 using syncscope::test::modelDifference;
+using syncscope::test::readFile;
 
 namespace {
 
@@ -64,14 +64,13 @@ LoadOptions chunkOf(size_t bytes)
 }
 
 // Loads with every chunk from 1 to kMaxChunk bytes and compares with `whole`.
-template <typename Load>
-void expectSameForEveryChunk(const std::string &what, const Outcome &whole, Load &&load)
+template <typename Load> void expectSameForEveryChunk(const std::string &what, const Outcome &whole, Load &&load)
 {
     for (size_t chunk = 1; chunk <= kMaxChunk; ++chunk) {
         const Outcome o = outcome([&] { return load(chunkOf(chunk)); });
         if (!whole.model) {
-            ASSERT_FALSE(o.model) << what << ", chunk " << chunk << ": loaded, but read whole it fails: "
-                                  << whole.error;
+            ASSERT_FALSE(o.model) << what << ", chunk " << chunk
+                                  << ": loaded, but read whole it fails: " << whole.error;
             ASSERT_EQ(o.error, whole.error) << what << ", chunk " << chunk;
             continue;
         }
@@ -111,9 +110,8 @@ TEST_P(FixtureChunks, GzippedLoadsTheSameWithChunksOf1To64Bytes)
     const Outcome whole = outcome([&] { return loadTraceFromMemory(gz, name); });
     if (whole.model)
         EXPECT_EQ(whole.model->info().format, "json.gz");
-    expectSameForEveryChunk(name, whole, [&](const LoadOptions &o) {
-        return loadTraceFromMemory(gz, name, {}, nullptr, o);
-    });
+    expectSameForEveryChunk(name, whole,
+                            [&](const LoadOptions &o) { return loadTraceFromMemory(gz, name, {}, nullptr, o); });
 }
 
 INSTANTIATE_TEST_SUITE_P(Fixtures, FixtureChunks, testing::ValuesIn(fixtures()),
@@ -153,11 +151,12 @@ TEST(LoadChunks, TopLevelPathsLoadTheSameWithChunksOf1To64Bytes)
          "{\"ph\": \"f\", \"name\": \"f\", \"cat\": \"ac2g\", \"id\": 9, \"bp\": \"e\", \"pid\": 1, "
          "\"tid\": 1, \"ts\": 5},\n"
          "{\"ph\": \"B\", \"name\": \"long\", \"pid\": 1, \"tid\": 1, \"ts\": 6, \"args\": {\"blob\": \"" +
-             big + "\"}},\n"
-                   "{\"ph\": \"E\", \"pid\": 1, \"tid\": 1, \"ts\": 9},\n"
-                   "{\"ph\": \"q\", \"pid\": 1, \"tid\": 1, \"ts\": 9},\n"
-                   "{\"ph\": \"X\", \"name\": \"no dur\", \"pid\": 1, \"tid\": 1, \"ts\": 10},\n"
-                   "], \"traceEvents\": [{\"ph\": \"X\"}], \"schemaVersion\": 1}\n\t \n"},
+             big +
+             "\"}},\n"
+             "{\"ph\": \"E\", \"pid\": 1, \"tid\": 1, \"ts\": 9},\n"
+             "{\"ph\": \"q\", \"pid\": 1, \"tid\": 1, \"ts\": 9},\n"
+             "{\"ph\": \"X\", \"name\": \"no dur\", \"pid\": 1, \"tid\": 1, \"ts\": 10},\n"
+             "], \"traceEvents\": [{\"ph\": \"X\"}], \"schemaVersion\": 1}\n\t \n"},
         {"cut.json", "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, "
                      "\"ts\": 1, \"dur\": 2}, {\"ph\": \"X\", \"name\": \"b\\u00"},
         {"bad.json", "[{\"ph\": \"X\", \"name\": \"a\", \"pid\": 1, \"tid\": 1, \"ts\": 1, \"dur\": 2}, "
@@ -228,7 +227,12 @@ TEST(LoadChunks, TheDefaultChunkIsFourMiB)
 // is all read. Every chunk size reads all 39 bytes before "ends early".
 TEST(LoadChunks, AGzipStreamThatEndsEarlyGivesAllItsBytesWhateverTheChunk)
 {
-    const unsigned char raw[] = {0x1f,0x8b,0x8,0x8,0xd2,0xe6,0xb,0x6b,0x0,0x3,0x62,0x8b,0xae,0x56,0x2a,0xc8,0x50,0xb2,0x52,0x50,0x8a,0x50,0xd2,0x51,0x50,0x4a,0x4e,0x2c,0x61,0x72,0x62,0x65,0x5f,0x61,0x72,0x72,0x61,0x79,0x2e,0x6a,0x73,0x6f,0x6e,0x0,0x8b,0xae,0x56,0x2a,0xc8,0x50,0xb2,0x52,0x50,0x8a,0x50,0xd2,0x51,0x50,0x4a,0x4e,0x2c,0x1,0xb1,0x93,0xb,0x4a,0xe3,0xf3,0xb,0x40,0x2,0x7a,0x89,0xb9,0xa9,0x20,0x0};
+    const unsigned char raw[] = {0x1f, 0x8b, 0x8,  0x8,  0xd2, 0xe6, 0xb,  0x6b, 0x0,  0x3,  0x62, 0x8b, 0xae,
+                                 0x56, 0x2a, 0xc8, 0x50, 0xb2, 0x52, 0x50, 0x8a, 0x50, 0xd2, 0x51, 0x50, 0x4a,
+                                 0x4e, 0x2c, 0x61, 0x72, 0x62, 0x65, 0x5f, 0x61, 0x72, 0x72, 0x61, 0x79, 0x2e,
+                                 0x6a, 0x73, 0x6f, 0x6e, 0x0,  0x8b, 0xae, 0x56, 0x2a, 0xc8, 0x50, 0xb2, 0x52,
+                                 0x50, 0x8a, 0x50, 0xd2, 0x51, 0x50, 0x4a, 0x4e, 0x2c, 0x1,  0xb1, 0x93, 0xb,
+                                 0x4a, 0xe3, 0xf3, 0xb,  0x40, 0x2,  0x7a, 0x89, 0xb9, 0xa9, 0x20, 0x0};
     const std::string bytes(reinterpret_cast<const char *>(raw), sizeof raw);
     for (size_t chunk = 1; chunk <= 64; ++chunk) {
         LoadOptions o;
@@ -278,21 +282,28 @@ std::string framingMix(int events)
 TEST(LoadChunks, TheScanThreadBuildsTheSameModelAsReadingInline)
 {
     const std::string doc = framingMix(20000);
-    const Outcome inline_ = outcome([&] { return loadTraceFromMemory(doc, "mix.json", {}, nullptr, scanning(4096, false)); });
+    const Outcome inline_ = outcome([&] {
+        return loadTraceFromMemory(doc, "mix.json", {}, nullptr, scanning(4096, false));
+    });
     ASSERT_TRUE(inline_.model) << inline_.error;
     EXPECT_EQ(inline_.model->info().rank, 3);
     EXPECT_EQ(inline_.model->counts().skipped, 21u);
     EXPECT_EQ(inline_.model->warnings().count, 23u); // 21 elements, the second key, the trailing data
     EXPECT_EQ(inline_.model->info().displayTimeUnit, "ns");
     for (size_t chunk : {size_t(1) << 10, size_t(4096), size_t(65536)}) {
-        const Outcome threaded =
-            outcome([&] { return loadTraceFromMemory(doc, "mix.json", {}, nullptr, scanning(chunk, true)); });
+        const Outcome threaded = outcome([&] {
+            return loadTraceFromMemory(doc, "mix.json", {}, nullptr, scanning(chunk, true));
+        });
         ASSERT_TRUE(threaded.model) << threaded.error;
         EXPECT_EQ(modelDifference(*inline_.model, *threaded.model), "") << chunk;
     }
     const std::string gz = test::gzipBytes(doc);
-    const Outcome gzInline = outcome([&] { return loadTraceFromMemory(gz, "mix.json.gz", {}, nullptr, scanning(4096, false)); });
-    const Outcome gzThreaded = outcome([&] { return loadTraceFromMemory(gz, "mix.json.gz", {}, nullptr, scanning(4096, true)); });
+    const Outcome gzInline = outcome([&] {
+        return loadTraceFromMemory(gz, "mix.json.gz", {}, nullptr, scanning(4096, false));
+    });
+    const Outcome gzThreaded = outcome([&] {
+        return loadTraceFromMemory(gz, "mix.json.gz", {}, nullptr, scanning(4096, true));
+    });
     ASSERT_TRUE(gzInline.model && gzThreaded.model);
     EXPECT_EQ(modelDifference(*gzInline.model, *gzThreaded.model), "");
 }
@@ -303,8 +314,12 @@ TEST(LoadChunks, TheScanThreadGivesTheSameErrorsAsReadingInline)
     const size_t cut = doc.size() / 2;
     for (const std::string &bad : {doc.substr(0, cut) + "}}}" + doc.substr(cut), doc.substr(0, cut)}) {
         for (size_t chunk : {size_t(512), size_t(4096)}) {
-            const Outcome a = outcome([&] { return loadTraceFromMemory(bad, "bad.json", {}, nullptr, scanning(chunk, false)); });
-            const Outcome b = outcome([&] { return loadTraceFromMemory(bad, "bad.json", {}, nullptr, scanning(chunk, true)); });
+            const Outcome a = outcome([&] {
+                return loadTraceFromMemory(bad, "bad.json", {}, nullptr, scanning(chunk, false));
+            });
+            const Outcome b = outcome([&] {
+                return loadTraceFromMemory(bad, "bad.json", {}, nullptr, scanning(chunk, true));
+            });
             EXPECT_EQ(a.error, b.error) << chunk;
             EXPECT_EQ(bool(a.model), bool(b.model)) << chunk;
             if (a.model && b.model)
@@ -318,12 +333,13 @@ TEST(LoadChunks, ACancelStopsTheScanThread)
     const std::string doc = framingMix(200000);
     CancelToken token;
     double seen = 0;
-    EXPECT_THROW(loadTraceFromMemory(doc, "mix.json",
-                                     [&](double f, const char *) {
-                                         seen = std::max(seen, f);
-                                         token.cancel();
-                                     },
-                                     &token, scanning(4096, true)),
+    EXPECT_THROW(loadTraceFromMemory(
+                     doc, "mix.json",
+                     [&](double f, const char *) {
+                         seen = std::max(seen, f);
+                         token.cancel();
+                     },
+                     &token, scanning(4096, true)),
                  Cancelled);
     // It stopped while reading: the committer saw little of the file.
     EXPECT_LT(seen, 0.5);

@@ -14,8 +14,7 @@ using namespace syncscope;
 
 namespace {
 
-RawEvent event(char ph, std::string_view name, TimeNs ts, std::string_view pid = "1",
-               std::string_view tid = "1")
+RawEvent event(char ph, std::string_view name, TimeNs ts, std::string_view pid = "1", std::string_view tid = "1")
 {
     RawEvent e;
     e.ph = ph;
@@ -47,10 +46,7 @@ struct Commit {
     TraceModelPtr finish() { return builder.finish(); }
 };
 
-std::string firstWarning(const TraceModel &m)
-{
-    return m.warnings().first.empty() ? "" : m.warnings().first[0];
-}
+std::string firstWarning(const TraceModel &m) { return m.warnings().first.empty() ? "" : m.warnings().first[0]; }
 
 } // namespace
 
@@ -239,7 +235,7 @@ TEST(TraceEventCommit, MetadataNamesAndOrdersProcessesAndThreads)
                       tname = "{\"name\": \"worker\", \"other\": [1]}", psort = "{\"sort_index\": -2}",
                       tsort = "{\"sort_index\": 5}", renamed = "{\"name\": \"main\"}";
     const std::pair<const char *, const std::string *> rows[] = {
-        {"process_name", &pname},    {"process_labels", &labels},   {"thread_name", &tname},
+        {"process_name", &pname},       {"process_labels", &labels},   {"thread_name", &tname},
         {"process_sort_index", &psort}, {"thread_sort_index", &tsort}, {"thread_name", &renamed},
         {"unknown_meta", &pname}};
     for (const auto &[what, args] : rows) {

@@ -157,8 +157,8 @@ TEST(JsonScanner, SkipStringHonoursEscapedQuotes)
 
 TEST(JsonScanner, NumbersFollowTheJsonGrammar)
 {
-    for (const char *text : {"0", "-0", "7", "12345678901234567890", "-3.25", "1e5", "1E+5", "2.5e-3",
-                             "0.0", "-0.5E10"}) {
+    for (const char *text :
+         {"0", "-0", "7", "12345678901234567890", "-3.25", "1e5", "1E+5", "2.5e-3", "0.0", "-0.5E10"}) {
         Scan x(std::string(text) + ",");
         EXPECT_EQ(x.s.number(), text);
         EXPECT_EQ(x.buf[x.at()], ',') << text;
@@ -167,7 +167,7 @@ TEST(JsonScanner, NumbersFollowTheJsonGrammar)
     Scan zero("01]");
     EXPECT_EQ(zero.s.number(), "0");
     EXPECT_EQ(zero.at(), 1u);
-    const std::pair<const char *, size_t> bad[] = {{"-x", 1}, {"1.,", 2}, {"1.e5,", 2},
+    const std::pair<const char *, size_t> bad[] = {{"-x", 1},  {"1.,", 2},  {"1.e5,", 2},
                                                    {"1e,", 2}, {"1e+}", 3}, {"-.5,", 1}};
     for (const auto &[text, at] : bad) {
         Scan x(text);

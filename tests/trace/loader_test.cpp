@@ -17,8 +17,8 @@
 
 using namespace syncscope;
 using syncscope::test::dataPath;
-using syncscope::test::readFile;
 using syncscope::test::findEvent;
+using syncscope::test::readFile;
 
 namespace {
 
@@ -84,8 +84,7 @@ TEST(TraceLoader, EveryPhaseAndLegacyCategory)
 
     // Args are kept whole (minified) for the details view.
     ASSERT_TRUE(findEvent(*m, "aten::mm", t, i));
-    EXPECT_EQ(m->args(m->tracks()[t].args[i]),
-              R"({"External id":3,"Input Dims":[[2,2],[2,2]]})");
+    EXPECT_EQ(m->args(m->tracks()[t].args[i]), R"({"External id":3,"Input Dims":[[2,2],[2,2]]})");
 
     // pid 7 with tid 7 (number) and tid "7" (string) is one track, sorted by start.
     ASSERT_TRUE(findEvent(*m, "outer", t, i));
@@ -201,8 +200,7 @@ TEST(TraceLoader, MalformedJsonIsOneSentenceWithOffset)
 {
     const std::string msg = loadError(dataPath("malformed.json"));
     const size_t offset = readFile(dataPath("malformed.json")).find("\"pid\": 1, \"tid\": 1, \"ts\": 3");
-    EXPECT_NE(msg.find("malformed.json: not valid JSON at byte " + std::to_string(offset)),
-              std::string::npos)
+    EXPECT_NE(msg.find("malformed.json: not valid JSON at byte " + std::to_string(offset)), std::string::npos)
         << msg;
     EXPECT_EQ(msg.back(), '.');
     EXPECT_EQ(msg.find('\n'), std::string::npos);
@@ -212,8 +210,7 @@ TEST(TraceLoader, UnreadableInputsAreOneSentence)
 {
     EXPECT_NE(loadError(dataPath("empty.json")).find("the file is empty."), std::string::npos);
     const std::string notJson = loadError(dataPath("not_json.bin"));
-    EXPECT_NE(notJson.find("not a Chrome trace: expected '{' or '[' at byte 0"), std::string::npos)
-        << notJson;
+    EXPECT_NE(notJson.find("not a Chrome trace: expected '{' or '[' at byte 0"), std::string::npos) << notJson;
     const std::string missing = loadError(dataPath("does_not_exist.json"));
     EXPECT_NE(missing.find("cannot open"), std::string::npos) << missing;
     EXPECT_NE(loadError(dataPath("")).find("cannot"), std::string::npos);
@@ -251,8 +248,9 @@ TEST(TraceLoader, SmallChunksAndHugeEventsAcrossBufferRefills)
     std::string big(9u << 20, 'x');
     std::string doc = "{\"traceEvents\": [{\"ph\": \"X\", \"name\": \"big\", \"pid\": 1, \"tid\": 1, "
                       "\"ts\": 1, \"dur\": 2, \"args\": {\"blob\": \"" +
-                      big + "\"}}, {\"ph\": \"X\", \"name\": \"after\", \"pid\": 1, \"tid\": 1, "
-                            "\"ts\": 4, \"dur\": 1}]}";
+                      big +
+                      "\"}}, {\"ph\": \"X\", \"name\": \"after\", \"pid\": 1, \"tid\": 1, "
+                      "\"ts\": 4, \"dur\": 1}]}";
     auto m = loadTraceFromMemory(doc, "big.json");
     ASSERT_EQ(m->counts().durationEvents, 2u);
     EXPECT_EQ(m->args(m->tracks()[0].args[0]).size(), big.size() + 11);
@@ -262,8 +260,8 @@ TEST(TraceLoader, ProgressAndCancel)
 {
     std::string doc = "[";
     for (int i = 0; i < 200000; ++i)
-        doc += "{\"ph\": \"X\", \"name\": \"n\", \"pid\": 1, \"tid\": 1, \"ts\": " +
-               std::to_string(i) + ", \"dur\": 1},";
+        doc += "{\"ph\": \"X\", \"name\": \"n\", \"pid\": 1, \"tid\": 1, \"ts\": " + std::to_string(i) +
+               ", \"dur\": 1},";
     doc += "]";
     double last = -1;
     bool monotonic = true;
@@ -334,9 +332,9 @@ TEST(TraceLoader, ASortOnTwoCoresKeepsTheOrderOfOneStableSort)
     }
     std::string doc = "[";
     for (const Row &r : rows)
-        doc += "{\"ph\": \"X\", \"name\": \"e" + std::to_string(r.index) + "\", \"pid\": 1, \"tid\": " +
-               std::to_string(r.tid) + ", \"ts\": " + std::to_string(r.start) + ", \"dur\": " +
-               std::to_string(r.dur) + "},";
+        doc += "{\"ph\": \"X\", \"name\": \"e" + std::to_string(r.index) +
+               "\", \"pid\": 1, \"tid\": " + std::to_string(r.tid) + ", \"ts\": " + std::to_string(r.start) +
+               ", \"dur\": " + std::to_string(r.dur) + "},";
     doc.back() = ']';
     auto m = loadTraceFromMemory(doc, "ties.json");
     ASSERT_EQ(m->counts().durationEvents, rows.size());

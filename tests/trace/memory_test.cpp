@@ -43,8 +43,8 @@ std::string event(Shape shape, size_t i)
                       i ? "," : "", i, i);
     else
         std::snprintf(buf, sizeof buf,
-                      "%s{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":%zu,\"dur\":1}\n",
-                      i ? "," : "", i);
+                      "%s{\"ph\":\"X\",\"name\":\"a\",\"pid\":1,\"tid\":1,\"ts\":%zu,\"dur\":1}\n", i ? "," : "",
+                      i);
     return buf;
 }
 
@@ -146,8 +146,7 @@ TEST(TraceMemory, ModelAccountsForAFewDozenBytesPerTrackAndPerEvent)
 
     // 100k tracks of one event: the track, its tid string and one event.
     const size_t nTracks = 100000;
-    const auto tracks =
-        syncscope::loadTraceFromMemory(traceText(Shape::ManyTracks, nTracks), "tracks.json");
+    const auto tracks = syncscope::loadTraceFromMemory(traceText(Shape::ManyTracks, nTracks), "tracks.json");
     ASSERT_EQ(tracks->tracks().size(), nTracks);
     const double perTrack = double(tracks->memoryBytes() - base) / double(nTracks);
     EXPECT_LE(perTrack, 110.0);
@@ -207,8 +206,7 @@ TEST(TraceMemory, RunningOutOfMemoryIsOneSentenceWithWhatAndHowMuch)
         GTEST_SKIP() << "cannot limit the address space here";
     ASSERT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0) << text;
     // One sentence: the file, what was being done, what was held and needed.
-    EXPECT_NE(text.find("syncscope_memory_oom.json: ran out of memory while "), std::string::npos)
-        << text;
+    EXPECT_NE(text.find("syncscope_memory_oom.json: ran out of memory while "), std::string::npos) << text;
     EXPECT_NE(text.find("events"), std::string::npos) << text;
     EXPECT_NE(text.find("the trace model held "), std::string::npos) << text;
     EXPECT_NE(text.find("needs about "), std::string::npos) << text;

@@ -51,10 +51,7 @@ private:
     static unsigned show(uint8_t v) { return v; }
 };
 
-inline std::string at(const char *what, size_t i)
-{
-    return std::string(what) + "[" + std::to_string(i) + "]";
-}
+inline std::string at(const char *what, size_t i) { return std::string(what) + "[" + std::to_string(i) + "]"; }
 
 template <typename A, typename B>
 void columns(Differ &d, const A &a, const B &b, size_t n, const std::string &what)
@@ -119,8 +116,7 @@ inline void id(Differ &d, const IdValue &a, const IdValue &b, const std::string 
 
 } // namespace detail
 
-inline std::string modelDifference(const TraceModel &a, const TraceModel &b,
-                                   const ModelCompare &how = {})
+inline std::string modelDifference(const TraceModel &a, const TraceModel &b, const ModelCompare &how = {})
 {
     using detail::at;
     using detail::columns;
@@ -196,8 +192,7 @@ inline std::string modelDifference(const TraceModel &a, const TraceModel &b,
         columns(d, ta.instants.scope, tb.instants.scope, m, w + ".instants.scope");
         for (size_t i = 0; i < m && d.first.empty(); ++i) {
             d.eq(ta.instants.args[i].pos, tb.instants.args[i].pos, w + at(".instants.args", i));
-            d.eq(a.args(ta.instants.args[i]), b.args(tb.instants.args[i]),
-                 w + at(".instants.argsText", i));
+            d.eq(a.args(ta.instants.args[i]), b.args(tb.instants.args[i]), w + at(".instants.argsText", i));
         }
     }
 

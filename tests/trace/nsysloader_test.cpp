@@ -35,61 +35,93 @@ std::string makeExport(const std::string &dir, int extraCalls = 0)
     const std::string path = dir + "/two.sqlite";
     sqlite3 *db = nullptr;
     EXPECT_EQ(sqlite3_open(path.c_str(), &db), SQLITE_OK);
-    exec(db, "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER,"
-             " correlationId INTEGER, nameId INTEGER);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,"
-             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,"
-             " correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER,"
-             " dstKind INTEGER);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, end INTEGER, deviceId INTEGER,"
-             " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, syncType INTEGER, eventSyncId INTEGER);"
-             "CREATE TABLE CUPTI_ACTIVITY_KIND_CUDA_EVENT (deviceId INTEGER, streamId INTEGER, correlationId INTEGER,"
-             " globalPid INTEGER, eventId INTEGER, eventSyncId INTEGER);"
-             "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER,"
-             " textId INTEGER, domainId INTEGER);"
-             "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
-             " correlationId INTEGER, nameId INTEGER, returnValue INTEGER, nestingLevel INTEGER,"
-             " callchainId INTEGER);"
-             "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cudaMemcpyAsync_v3020'),"
-             " (3, 'cudaStreamSynchronize_v3020'), (4, 'void gemm<float>(float*)'), (5, 'gemm'),"
-             " (6, 'aten::mm, seq = 12, op_id = 34'), (7, 'cudaStreamWaitEvent_v3020'),"
-             " (8, 'cudaEventRecord_v3020'), (9, 'cudaStreamGetCaptureInfo_v2_v11030'), (10, 'ioctl');");
+    exec(db,
+         "CREATE TABLE StringIds (id INTEGER PRIMARY KEY, value TEXT NOT NULL);"
+         "CREATE TABLE CUPTI_ACTIVITY_KIND_RUNTIME (start INTEGER, end INTEGER, globalTid INTEGER,"
+         " correlationId INTEGER, nameId INTEGER);"
+         "CREATE TABLE CUPTI_ACTIVITY_KIND_KERNEL (start INTEGER, end INTEGER, deviceId INTEGER,"
+         " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, demangledName INTEGER, shortName INTEGER);"
+         "CREATE TABLE CUPTI_ACTIVITY_KIND_MEMCPY (start INTEGER, end INTEGER, deviceId INTEGER, streamId INTEGER,"
+         " correlationId INTEGER, globalPid INTEGER, bytes INTEGER, copyKind INTEGER, srcKind INTEGER,"
+         " dstKind INTEGER);"
+         "CREATE TABLE CUPTI_ACTIVITY_KIND_SYNCHRONIZATION (start INTEGER, end INTEGER, deviceId INTEGER,"
+         " streamId INTEGER, correlationId INTEGER, globalPid INTEGER, syncType INTEGER, eventSyncId INTEGER);"
+         "CREATE TABLE CUPTI_ACTIVITY_KIND_CUDA_EVENT (deviceId INTEGER, streamId INTEGER, correlationId INTEGER,"
+         " globalPid INTEGER, eventId INTEGER, eventSyncId INTEGER);"
+         "CREATE TABLE NVTX_EVENTS (start INTEGER, end INTEGER, eventType INTEGER, text TEXT, globalTid INTEGER,"
+         " textId INTEGER, domainId INTEGER);"
+         "CREATE TABLE OSRT_API (start INTEGER, end INTEGER, eventClass INTEGER, globalTid INTEGER,"
+         " correlationId INTEGER, nameId INTEGER, returnValue INTEGER, nestingLevel INTEGER,"
+         " callchainId INTEGER);"
+         "INSERT INTO StringIds VALUES (1, 'cudaLaunchKernel_v7000'), (2, 'cudaMemcpyAsync_v3020'),"
+         " (3, 'cudaStreamSynchronize_v3020'), (4, 'void gemm<float>(float*)'), (5, 'gemm'),"
+         " (6, 'aten::mm, seq = 12, op_id = 34'), (7, 'cudaStreamWaitEvent_v3020'),"
+         " (8, 'cudaEventRecord_v3020'), (9, 'cudaStreamGetCaptureInfo_v2_v11030'), (10, 'ioctl');");
     for (int64_t pid : {100, 200}) {
         const int64_t dev = pid == 100 ? 0 : 1, t = gtid(pid, pid + 1), g = pid << 24, c = pid * 10;
         const std::string P = std::to_string(pid), T = std::to_string(t), G = std::to_string(g);
         const std::string D = std::to_string(dev);
         auto corr = [&](int k) { return std::to_string(c + k); };
         exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES"
-                 " (1000000000001, 1000000000501, " + T + ", " + corr(1) + ", 1),"
-                 " (1000000001000, 1000000001400, " + T + ", " + corr(5) + ", 8),"
-                 " (1000000001500, 1000000001700, " + T + ", " + corr(6) + ", 7),"
-                 " (1000000002000, 1000000003000, " + T + ", " + corr(2) + ", 2),"
-                 " (1000000004000, 1000000009000, " + T + ", " + corr(3) + ", 3),"
-                 " (1000000009100, 1000000009200, " + T + ", NULL, 9);"
-                 "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000000000600, 1000000003500, " + D + ", 7, " +
-                     corr(1) + ", " + G + ", 4, 5);"
-                 "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1000000003600, 1000000003900, " + D + ", 7, " +
-                     corr(2) + ", " + G + ", 4096, 1, 0, 2);"
-                 "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES (" + D + ", 7, " + corr(5) + ", " + G +
+                 " (1000000000001, 1000000000501, " +
+                     T + ", " + corr(1) +
+                     ", 1),"
+                     " (1000000001000, 1000000001400, " +
+                     T + ", " + corr(5) +
+                     ", 8),"
+                     " (1000000001500, 1000000001700, " +
+                     T + ", " + corr(6) +
+                     ", 7),"
+                     " (1000000002000, 1000000003000, " +
+                     T + ", " + corr(2) +
+                     ", 2),"
+                     " (1000000004000, 1000000009000, " +
+                     T + ", " + corr(3) +
+                     ", 3),"
+                     " (1000000009100, 1000000009200, " +
+                     T +
+                     ", NULL, 9);"
+                     "INSERT INTO CUPTI_ACTIVITY_KIND_KERNEL VALUES (1000000000600, 1000000003500, " +
+                     D + ", 7, " + corr(1) + ", " + G +
+                     ", 4, 5);"
+                     "INSERT INTO CUPTI_ACTIVITY_KIND_MEMCPY VALUES (1000000003600, 1000000003900, " +
+                     D + ", 7, " + corr(2) + ", " + G +
+                     ", 4096, 1, 0, 2);"
+                     "INSERT INTO CUPTI_ACTIVITY_KIND_CUDA_EVENT VALUES (" +
+                     D + ", 7, " + corr(5) + ", " + G +
                      ", 1, 77);"
-                 "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES"
-                 " (1000000004100, 1000000008900, " + D + ", 7, " + corr(3) + ", " + G + ", 3, NULL),"
-                 " (1000000001600, 1000000001600, " + D + ", 9, " + corr(6) + ", " + G + ", 2, 77),"
-                 " (1000000001650, 1000000001650, " + D + ", 9, " + corr(7) + ", " + G + ", 2, 78);"
-                 "INSERT INTO OSRT_API VALUES (1000000004200, 1000000008800, 0, " + T + ", 0, 10, 0, 0, NULL);"
-                 "INSERT INTO NVTX_EVENTS VALUES"
-                 " (1000000000000, 1000000009500, 59, NULL, " + T + ", 6, 0),"
-                 " (1000000001900, 1000000003100, 59, 'aten::copy_, seq = 46174, op_id = 993406', " + T + ", NULL, 0),"
-                 " (1000000001950, 1000000002950, 59, 'ncclSend', " + T + ", NULL, 1),"
-                 " (1000000009600, NULL, 59, 'never closed', " + T + ", NULL, 0);");
+                     "INSERT INTO CUPTI_ACTIVITY_KIND_SYNCHRONIZATION VALUES"
+                     " (1000000004100, 1000000008900, " +
+                     D + ", 7, " + corr(3) + ", " + G +
+                     ", 3, NULL),"
+                     " (1000000001600, 1000000001600, " +
+                     D + ", 9, " + corr(6) + ", " + G +
+                     ", 2, 77),"
+                     " (1000000001650, 1000000001650, " +
+                     D + ", 9, " + corr(7) + ", " + G +
+                     ", 2, 78);"
+                     "INSERT INTO OSRT_API VALUES (1000000004200, 1000000008800, 0, " +
+                     T +
+                     ", 0, 10, 0, 0, NULL);"
+                     "INSERT INTO NVTX_EVENTS VALUES"
+                     " (1000000000000, 1000000009500, 59, NULL, " +
+                     T +
+                     ", 6, 0),"
+                     " (1000000001900, 1000000003100, 59, 'aten::copy_, seq = 46174, op_id = 993406', " +
+                     T +
+                     ", NULL, 0),"
+                     " (1000000001950, 1000000002950, 59, 'ncclSend', " +
+                     T +
+                     ", NULL, 1),"
+                     " (1000000009600, NULL, 59, 'never closed', " +
+                     T + ", NULL, 0);");
         (void)P;
     }
     exec(db, "BEGIN");
     for (int i = 0; i < extraCalls; ++i)
-        exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (" + std::to_string(2000000000000 + 10 * i) + ", " +
-                     std::to_string(2000000000005 + 10 * i) + ", " + std::to_string(gtid(100, 101)) + ", NULL, 1)");
+        exec(db, "INSERT INTO CUPTI_ACTIVITY_KIND_RUNTIME VALUES (" + std::to_string(2000000000000 + 10 * i) +
+                     ", " + std::to_string(2000000000005 + 10 * i) + ", " + std::to_string(gtid(100, 101)) +
+                     ", NULL, 1)");
     exec(db, "COMMIT");
     sqlite3_close(db);
     return path;
@@ -179,7 +211,8 @@ TEST(NsysLoader, EachGpuProcessIsARank)
     const std::string path = makeExport(test::freshDir("nsys"));
     EXPECT_EQ(nsysGpuProcesses(path), (std::vector<int64_t>{100, 200}));
     const TraceInputs in = expandTraceInputs({path, test::dataPath("bare_array.json")});
-    EXPECT_EQ(in.paths, (std::vector<std::string>{path + "#100", path + "#200", test::dataPath("bare_array.json")}));
+    EXPECT_EQ(in.paths,
+              (std::vector<std::string>{path + "#100", path + "#200", test::dataPath("bare_array.json")}));
     const std::vector<TraceModelPtr> models = loadTraces({path});
     ASSERT_EQ(models.size(), 2u);
     EXPECT_EQ(models[1]->info().path, path + "#200");
@@ -190,7 +223,8 @@ TEST(NsysLoader, EachGpuProcessIsARank)
     EXPECT_THROW(loadTrace(path + "#300"), Error);
     // The whole file: both processes in one model.
     const TraceModelPtr all = loadTrace(path);
-    EXPECT_EQ(all->counts().durationEvents, models[0]->counts().durationEvents + models[1]->counts().durationEvents);
+    EXPECT_EQ(all->counts().durationEvents,
+              models[0]->counts().durationEvents + models[1]->counts().durationEvents);
 }
 
 TEST(NsysLoader, ReportsProgressAndStopsOnCancel)
@@ -231,8 +265,9 @@ TEST(NsysLoader, BadInputIsOneSentenceNamingTheFile)
         loadTrace(older);
         FAIL() << "loaded";
     } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION table has no column \"syncType\""),
-                  std::string::npos)
+        EXPECT_NE(
+            std::string(e.what()).find("CUPTI_ACTIVITY_KIND_SYNCHRONIZATION table has no column \"syncType\""),
+            std::string::npos)
             << e.what();
     }
 }

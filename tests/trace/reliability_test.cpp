@@ -25,8 +25,7 @@ bool hasWarning(const syncscope::TraceModel &m, const std::string &needle)
     return false;
 }
 
-const std::string kTrace =
-    R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5}]})";
+const std::string kTrace = R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5}]})";
 
 } // namespace
 
@@ -38,18 +37,20 @@ TEST(LoaderReliability, GarbageAfterTheGzipStreamIsAWarning)
     EXPECT_TRUE(hasWarning(*m, "8 byte(s) of data after the end of the gzip stream"))
         << (m->warnings().first.empty() ? "no warning" : m->warnings().first[0]);
     // A clean file and concatenated gzip members stay silent.
-    EXPECT_EQ(syncscope::loadTraceFromMemory(syncscope::test::gzipBytes(kTrace), "t.json.gz")->warnings().count, 0u);
+    EXPECT_EQ(syncscope::loadTraceFromMemory(syncscope::test::gzipBytes(kTrace), "t.json.gz")->warnings().count,
+              0u);
     const std::string half = kTrace.substr(0, 20);
-    const auto two = syncscope::loadTraceFromMemory(syncscope::test::gzipBytes(half) + syncscope::test::gzipBytes(kTrace.substr(20)), "t.json.gz");
+    const auto two = syncscope::loadTraceFromMemory(syncscope::test::gzipBytes(half) +
+                                                        syncscope::test::gzipBytes(kTrace.substr(20)),
+                                                    "t.json.gz");
     EXPECT_EQ(two->warnings().count, 0u);
     EXPECT_EQ(two->counts().durationEvents, 1u);
 }
 
 TEST(LoaderReliability, ASecondTraceEventsKeyIsAWarning)
 {
-    const std::string text =
-        R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5}],)"
-        R"("traceEvents":[{"ph":"X","name":"b","pid":1,"tid":1,"ts":9,"dur":5}]})";
+    const std::string text = R"({"traceEvents":[{"ph":"X","name":"a","pid":1,"tid":1,"ts":0,"dur":5}],)"
+                             R"("traceEvents":[{"ph":"X","name":"b","pid":1,"tid":1,"ts":9,"dur":5}]})";
     const auto m = syncscope::loadTraceFromMemory(text, "t.json");
     EXPECT_EQ(m->counts().durationEvents, 1u);
     EXPECT_TRUE(hasWarning(*m, "a second \"traceEvents\" key"));
@@ -66,8 +67,8 @@ TEST(LoaderReliability, AFatalErrorInOneRankStopsTheOthers)
         ASSERT_TRUE(f);
         std::fputs(R"({"traceEvents":[)", f);
         for (int i = 0; i < 400000; ++i)
-            std::fprintf(f, R"(%s{"ph":"X","name":"op%d","pid":1,"tid":%d,"ts":%d,"dur":3})", i ? "," : "",
-                         i % 97, i % 7, i * 4);
+            std::fprintf(f, R"(%s{"ph":"X","name":"op%d","pid":1,"tid":%d,"ts":%d,"dur":3})", i ? "," : "", i % 97,
+                         i % 7, i * 4);
         std::fputs("]}", f);
         std::fclose(f);
     }

@@ -17,10 +17,7 @@ namespace {
 
 using syncscope::SpillFile;
 
-std::string freshDir()
-{
-    return syncscope::test::freshDir("syncscope_spill");
-}
+std::string freshDir() { return syncscope::test::freshDir("syncscope_spill"); }
 
 size_t entriesIn(const std::string &dir)
 {

@@ -13,10 +13,7 @@
 
 namespace syncscope::test {
 
-inline std::string dataPath(const std::string &name)
-{
-    return std::string(SYNCSCOPE_TEST_DATA_DIR) + "/" + name;
-}
+inline std::string dataPath(const std::string &name) { return std::string(SYNCSCOPE_TEST_DATA_DIR) + "/" + name; }
 
 // A new, empty folder under the test's temporary folder: mkdtemp never reuses
 // one, so a folder left by an earlier run whose pid was the same cannot leak
@@ -51,13 +48,13 @@ inline std::string gzipBytes(const std::string &plain)
 }
 
 // Under CI the shared traces must be there: a missing one fails, elsewhere it skips.
-#define SYNCSCOPE_REQUIRE_SHARED(path)                                                       \
-    do {                                                                                     \
-        if (!std::filesystem::exists(path)) {                                                \
-            if (std::getenv("CI"))                                                           \
-                FAIL() << "shared trace missing under CI: " << (path);                       \
-            GTEST_SKIP() << "shared trace not present: " << (path);                          \
-        }                                                                                    \
+#define SYNCSCOPE_REQUIRE_SHARED(path)                                                                            \
+    do {                                                                                                          \
+        if (!std::filesystem::exists(path)) {                                                                     \
+            if (std::getenv("CI"))                                                                                \
+                FAIL() << "shared trace missing under CI: " << (path);                                            \
+            GTEST_SKIP() << "shared trace not present: " << (path);                                               \
+        }                                                                                                         \
     } while (0)
 
 // Index of the first event named `name` on any track, as (track, index).

@@ -17,8 +17,13 @@ TEST(TraceBuilder, NumericTextIdsAreNumbers)
         const char *text;
         int64_t num;
     };
-    const Case cases[] = {{"25738", 25738}, {"-5", -5}, {"0", 0},      {"stream 7", kNoValue},
-                          {"", kNoValue},   {"-", kNoValue}, {"1x", kNoValue},
+    const Case cases[] = {{"25738", 25738},
+                          {"-5", -5},
+                          {"0", 0},
+                          {"stream 7", kNoValue},
+                          {"", kNoValue},
+                          {"-", kNoValue},
+                          {"1x", kNoValue},
                           {"1234567890123456789", kNoValue}, // 19 digits and more stay text
                           {"123456789012345678", 123456789012345678}};
     for (const Case &c : cases)
@@ -78,8 +83,7 @@ TEST(TraceBuilder, FinishSortsAndNestsEveryTrack)
     std::vector<std::string> names;
     for (size_t i = 0; i < tr.size(); ++i)
         names.push_back(std::string(m->str(tr.name[i])));
-    EXPECT_EQ(names, (std::vector<std::string>{"parent", "tie long", "child", "sibling", "zero at end",
-                                               "later"}));
+    EXPECT_EQ(names, (std::vector<std::string>{"parent", "tie long", "child", "sibling", "zero at end", "later"}));
     EXPECT_EQ(tr.depth[0], 0);
     EXPECT_EQ(tr.parent[0], -1);
     EXPECT_EQ(tr.parent[1], 0);

@@ -124,7 +124,6 @@ TEST(TraceWriter, UnwritablePathIsOneSentence)
         writeTrace(*m, "/nonexistent-dir/out.json");
         FAIL() << "no error";
     } catch (const Error &e) {
-        EXPECT_NE(std::string(e.what()).find("cannot write '/nonexistent-dir/out.json'"),
-                  std::string::npos);
+        EXPECT_NE(std::string(e.what()).find("cannot write '/nonexistent-dir/out.json'"), std::string::npos);
     }
 }

@@ -60,8 +60,10 @@ public:
     bool variantRunnable(const std::string &variant, lab::Device device, std::string *why) override
     {
         const lab::VariantInfo *v = lab::findVariant(variant);
-        std::string reason = !v ? "unknown variant" : device != lab::Device::Cpu ? "the fake lab has no CUDA"
-                                                     : v->needsCuda ? "it needs CUDA" : "";
+        std::string reason = !v                           ? "unknown variant"
+                             : device != lab::Device::Cpu ? "the fake lab has no CUDA"
+                             : v->needsCuda               ? "it needs CUDA"
+                                                          : "";
         if (why)
             *why = reason;
         return reason.empty();
@@ -209,8 +211,9 @@ public:
         std::string json = "{\"traceEvents\":[";
         for (int s = 0; s < r.steps; ++s) {
             const std::string ts = std::to_string(1000 * (s + 1));
-            json += std::string(s ? "," : "") + "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#" +
-                    std::to_string(s) + "\",\"pid\":1,\"tid\":1,\"ts\":" + ts + ",\"dur\":900}" +
+            json += std::string(s ? "," : "") +
+                    "{\"ph\":\"X\",\"cat\":\"user_annotation\",\"name\":\"ProfilerStep#" + std::to_string(s) +
+                    "\",\"pid\":1,\"tid\":1,\"ts\":" + ts + ",\"dur\":900}" +
                     ",{\"ph\":\"X\",\"cat\":\"cpu_op\",\"name\":\"aten::eq\",\"pid\":1,\"tid\":1,\"ts\":" + ts +
                     ",\"dur\":10}";
         }

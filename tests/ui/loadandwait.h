@@ -18,7 +18,8 @@ bool loadAndWait(Source *source, Finished finished, Failed failed, Start &&start
     // One object whose name the first of the two signals sets: a spy on it
     // wakes on either.
     QObject settled;
-    QObject::connect(source, finished, &settled, [&settled] { settled.setObjectName(QStringLiteral("finished")); });
+    QObject::connect(source, finished, &settled,
+                     [&settled] { settled.setObjectName(QStringLiteral("finished")); });
     QObject::connect(source, failed, &settled, [&settled] { settled.setObjectName(QStringLiteral("failed")); });
     QSignalSpy done(source, finished);
     QSignalSpy broke(source, failed);

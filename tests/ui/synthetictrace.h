@@ -65,8 +65,8 @@ struct SyntheticTrace {
                 const TimeNs launch = opStart + 1000;
                 EventKeys keys;
                 keys.correlation = corr;
-                const std::string args = "{\"correlation\":" + std::to_string(corr) + ",\"External id\":" +
-                                         std::to_string(corr) + "}";
+                const std::string args = "{\"correlation\":" + std::to_string(corr) +
+                                         ",\"External id\":" + std::to_string(corr) + "}";
                 b.addComplete(main, launch, launchNs, launchName, runtime, b.storeArgs(args), keys);
                 b.addComplete(main, opStart, launchNs + 2000, opNames[v], cpuOp, {}, {});
                 const TimeNs ks = std::max(gpuFree, launch + launchNs);
@@ -76,8 +76,7 @@ struct SyntheticTrace {
                 kk.stream = (k % 2) ? 8 : 7;
                 const std::string kargs = "{\"device\":0,\"stream\":" + std::to_string(kk.stream) +
                                           ",\"correlation\":" + std::to_string(corr) + ",\"grid\":[128,1,1]}";
-                b.addComplete((k % 2) ? stream8 : stream7, ks, kd, kernelNames[v], kernel,
-                              b.storeArgs(kargs), kk);
+                b.addComplete((k % 2) ? stream8 : stream7, ks, kd, kernelNames[v], kernel, b.storeArgs(kargs), kk);
                 if (flows) {
                     FlowEvent f;
                     f.phase = FlowPhase::Start;
@@ -103,14 +102,14 @@ struct SyntheticTrace {
             b.addComplete(main, cpu, syncEnd + 1000 - cpu, itemName, cpuOp, {}, {});
             b.addComplete(main, syncStart, syncEnd - syncStart, syncName, runtime, {}, {});
             const TimeNs stepEnd = syncEnd + 1000 + kHostWorkNs;
-            b.addComplete(main, stepStart, stepEnd - stepStart,
-                          b.intern("ProfilerStep#" + std::to_string(s)), anno, {}, {});
+            b.addComplete(main, stepStart, stepEnd - stepStart, b.intern("ProfilerStep#" + std::to_string(s)),
+                          anno, {}, {});
             // The data loader: as many short events as the main thread and GPU have.
             const size_t n = 3 * kernelsPerStep + 3;
             const TimeNs slot = std::max<TimeNs>(1, (stepEnd - stepStart) / TimeNs(n));
             for (size_t w = 0; w < n; ++w)
-                b.addComplete(worker, stepStart + TimeNs(w) * slot, std::max<TimeNs>(1, slot / 3),
-                              workerName, cpuOp, {}, {});
+                b.addComplete(worker, stepStart + TimeNs(w) * slot, std::max<TimeNs>(1, slot / 3), workerName,
+                              cpuOp, {}, {});
             t = stepEnd;
         }
         return b.finish();

@@ -13,7 +13,8 @@ inline QString writeTinyTrace(const QString &path, int pid = 1)
     QFile f(path);
     if (!f.open(QIODevice::WriteOnly))
         return {};
-    f.write(QStringLiteral(R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":%1,"tid":1,"ts":0,"dur":5},
+    f.write(QStringLiteral(
+                R"({"traceEvents":[{"ph":"X","cat":"cpu_op","name":"aten::mm","pid":%1,"tid":1,"ts":0,"dur":5},
 {"ph":"X","cat":"cpu_op","name":"aten::add","pid":%1,"tid":1,"ts":10,"dur":5}]})")
                 .arg(pid)
                 .toUtf8());

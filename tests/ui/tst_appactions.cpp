@@ -38,7 +38,8 @@ bool waitForLab(MainWindow &window)
     window.show();
     if (!QTest::qWaitForWindowExposed(&window))
         return false;
-    (void)QTest::qWaitFor([&] { return !built.isEmpty() || !unavailable.isEmpty() || window.labPagesReady(); }, 60000);
+    (void)QTest::qWaitFor([&] { return !built.isEmpty() || !unavailable.isEmpty() || window.labPagesReady(); },
+                          60000);
     return window.labPagesReady();
 }
 
@@ -161,8 +162,8 @@ private Q_SLOTS:
         window.openPaths({dir.path()});
         QVERIFY(loaded.wait(20000));
         QCOMPARE(window.currentPage(), MainWindow::TimelinePageIndex);
-        QCOMPARE(window.timeline()->currentFiles(),
-                 QStringList({dir.filePath(QStringLiteral("rank0.json")), dir.filePath(QStringLiteral("rank1.json"))}));
+        QCOMPARE(window.timeline()->currentFiles(), QStringList({dir.filePath(QStringLiteral("rank0.json")),
+                                                                 dir.filePath(QStringLiteral("rank1.json"))}));
         QVERIFY2(notice(window).isEmpty(), qPrintable(notice(window)));
     }
 
@@ -173,7 +174,8 @@ private Q_SLOTS:
         QTemporaryDir dir;
         QDir().mkdir(dir.filePath(QStringLiteral("empty")));
         QCOMPARE(::mkfifo(QFile::encodeName(dir.filePath(QStringLiteral("pipe.json"))).constData(), 0600), 0);
-        const QStringList inputs = {dir.filePath(QStringLiteral("empty")), dir.filePath(QStringLiteral("missing.json")),
+        const QStringList inputs = {dir.filePath(QStringLiteral("empty")),
+                                    dir.filePath(QStringLiteral("missing.json")),
                                     dir.filePath(QStringLiteral("pipe.json"))};
         const QStringList expected = {QStringLiteral("holds no traces"), QStringLiteral("does not exist"),
                                       QStringLiteral("not a regular file")};

@@ -68,8 +68,8 @@ private Q_SLOTS:
         QList<QPointF> pts;
         for (int i = 0; i < 100000; ++i)
             pts.push_back(QPointF(i, (i % 7) * 0.1));
-        pts[54321].setY(42);  // a spike
-        pts[777].setY(-5);    // a dip
+        pts[54321].setY(42); // a spike
+        pts[777].setY(-5);   // a dip
         const auto out = decimateMinMax(pts, 1000);
         QVERIFY(out.size() <= 1000);
         QVERIFY(out.size() >= 500);
@@ -166,7 +166,8 @@ private Q_SLOTS:
                  qPrintable(t));
         auto *x = qobject_cast<QLogValueAxis *>(sweep->axes(Qt::Horizontal).value(0));
         QVERIFY(x);
-        QVERIFY2(x->max() > 1000000 && x->min() < 1000, qPrintable(QStringLiteral("%1..%2").arg(x->min()).arg(x->max())));
+        QVERIFY2(x->max() > 1000000 && x->min() < 1000,
+                 qPrintable(QStringLiteral("%1..%2").arg(x->min()).arg(x->max())));
         // Plain numbers on every tick, never "1e+06" among them.
         for (double tick : {1000.0, 1e6, 1e7})
             QCOMPARE(QString::asprintf(qPrintable(x->labelFormat()), tick), QString::number(qint64(tick)));
@@ -182,8 +183,9 @@ private Q_SLOTS:
             x.point.k = x.point.n / 10;
             x.iters = 50;
         }
-        const QString parts = QStringLiteral(" · K/N=0.1 · 5 warm-up + 50 timed steps · seed 18446744073709551557 · "
-                                             "2 thread(s) · cpu · LibTorch 1.13.1");
+        const QString parts =
+            QStringLiteral(" · K/N=0.1 · 5 warm-up + 50 timed steps · seed 18446744073709551557 · "
+                           "2 thread(s) · cpu · LibTorch 1.13.1");
         QCOMPARE(runCaption(r, &r.results[0].point), describePoint(r.results[0].point) + parts);
         QVERIFY2(runCaption(r, nullptr).endsWith(parts), qPrintable(runCaption(r, nullptr)));
         r.results[0].point.k = 101; // K = N x K/N rounded: still the run's K/N
@@ -353,7 +355,9 @@ private Q_SLOTS:
         panel.setFactory([](QString *why) { return makeSweepChart(onePoint(), why); });
         QVERIFY(!panel.hasChart());
         QVERIFY(panel.message().contains("single point"));
-        panel.setFactory([](QString *why) { return makeStepTimeChart(onePoint(), onePoint().results[0].point, why); });
+        panel.setFactory([](QString *why) {
+            return makeStepTimeChart(onePoint(), onePoint().results[0].point, why);
+        });
         QVERIFY(panel.hasChart());
     }
 

@@ -31,10 +31,7 @@ namespace {
 
 constexpr TimeNs us = 1000;
 
-QString data(const char *name)
-{
-    return QStringLiteral(SYNCSCOPE_DIFF_TEST_DATA "/") + QLatin1String(name);
-}
+QString data(const char *name) { return QStringLiteral(SYNCSCOPE_DIFF_TEST_DATA "/") + QLatin1String(name); }
 
 std::string selectedName(const TimelineView *v)
 {
@@ -51,8 +48,8 @@ private:
 
     bool load(CompareView &v, const QString &before, const QString &after, QString *error = nullptr)
     {
-        return test::loadAndWait(&v, &CompareView::loaded, &CompareView::loadFailed,
-                                 [&] { v.openFiles(before, after); }, error, 30000);
+        return test::loadAndWait(
+            &v, &CompareView::loaded, &CompareView::loadFailed, [&] { v.openFiles(before, after); }, error, 30000);
     }
 
 private Q_SLOTS:
@@ -65,8 +62,7 @@ private Q_SLOTS:
         QVERIFY(load(*m_view, data("diff_before.json"), data("diff_after.json")));
         for (int s = 0; s < 4; ++s)
             new QAbstractItemModelTester(m_view->model(DiffTableModel::Section(s)),
-                                         QAbstractItemModelTester::FailureReportingMode::QtTest,
-                                         this);
+                                         QAbstractItemModelTester::FailureReportingMode::QtTest, this);
     }
 
     void headline()
@@ -166,20 +162,17 @@ private Q_SLOTS:
         QFile f(csv);
         QVERIFY(f.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = f.readAll().split('\n');
-        QVERIFY(lines[0].startsWith(
-            "index,step_before,step_after,dur_before_us,dur_after_us,dur_delta_us"));
+        QVERIFY(lines[0].startsWith("index,step_before,step_after,dur_before_us,dur_after_us,dur_delta_us"));
         QCOMPARE(lines[1],
-                 QByteArray(
-                     "0,ProfilerStep#0,ProfilerStep#0,500.000,300.000,-200.000,300.000,260.000,1,0,"
-                     "140.000,0.000"));
+                 QByteArray("0,ProfilerStep#0,ProfilerStep#0,500.000,300.000,-200.000,300.000,260.000,1,0,"
+                            "140.000,0.000"));
         const QString json = tmp.filePath(QStringLiteral("sources.json"));
         QVERIFY2(m_view->exportTable(DiffTableModel::Sources, json, &error), qPrintable(error));
         QFile j(json);
         QVERIFY(j.open(QIODevice::ReadOnly));
         const QJsonArray rows = QJsonDocument::fromJson(j.readAll()).array();
         QCOMPARE(rows.size(), 2);
-        QCOMPARE(rows[0].toObject()[QStringLiteral("status")].toString(),
-                 QStringLiteral("disappeared"));
+        QCOMPARE(rows[0].toObject()[QStringLiteral("status")].toString(), QStringLiteral("disappeared"));
         QVERIFY(rows[0].toObject()[QStringLiteral("count_after")].isNull());
         QCOMPARE(rows[0].toObject()[QStringLiteral("avoidable_before_us")].toDouble(), 140.0);
 
@@ -193,8 +186,7 @@ private Q_SLOTS:
                      .toObject()[QStringLiteral("median_us")]
                      .toDouble(),
                  350.0); // 300 and 400 us: their mean
-        QVERIFY(!m_view->exportTable(DiffTableModel::Steps, tmp.filePath(QStringLiteral("x.txt")),
-                                     &error));
+        QVERIFY(!m_view->exportTable(DiffTableModel::Steps, tmp.filePath(QStringLiteral("x.txt")), &error));
         QVERIFY(error.contains(QStringLiteral("x.txt")));
         QCOMPARE(QDir(tmp.path()).entryList(QDir::Files).size(), 3); // no temporary left behind
     }
@@ -207,7 +199,8 @@ private Q_SLOTS:
         t->sortByColumn(3, Qt::DescendingOrder); // step 0 first: 500 us before, 300 after
         QCOMPARE(t->model()->index(0, 3).data().toString(), QStringLiteral("500.0 µs"));
         QCOMPARE(t->model()->index(0, 3).data(Qt::ToolTipRole).toString(), QStringLiteral("500.000 µs exactly"));
-        QCOMPARE(t->model()->index(0, 3).data(Qt::TextAlignmentRole).toInt(), int(Qt::AlignRight | Qt::AlignVCenter));
+        QCOMPARE(t->model()->index(0, 3).data(Qt::TextAlignmentRole).toInt(),
+                 int(Qt::AlignRight | Qt::AlignVCenter));
         QCOMPARE(t->textElideMode(), Qt::ElideMiddle);
         QCOMPARE(t->model()->headerData(3, Qt::Horizontal).toString(), QStringLiteral("Step time\nbefore"));
         for (const QKeySequence &keys : {QKeySequence(QKeySequence::Close), QKeySequence(Qt::Key_Escape)}) {
@@ -229,8 +222,9 @@ private Q_SLOTS:
         QVERIFY(tmp.isValid());
         const QString frame = QStringLiteral("/home/someone/projects/recommendation/models/deep_learning_"
                                              "recommendation_model/training/train.py");
-        const QString kernel = QStringLiteral("void at::native::vectorized_elementwise_kernel<4, "
-                                              "at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 2> >");
+        const QString kernel =
+            QStringLiteral("void at::native::vectorized_elementwise_kernel<4, "
+                           "at::native::CUDAFunctorOnSelf_add<float>, at::detail::Array<char*, 2> >");
         QStringList paths;
         for (const char *side : {"diff_before.json", "diff_after.json"}) {
             QFile in(data(side));
@@ -262,11 +256,13 @@ private Q_SLOTS:
                 if (m->isNameColumn(c))
                     continue;
                 const int x = t->columnViewportPosition(c), w = t->columnWidth(c);
-                if (x < 0 || x + w > t->viewport()->width() || w < static_cast<const QAbstractItemView *>(t)->sizeHintForColumn(c) ||
+                if (x < 0 || x + w > t->viewport()->width() ||
+                    w < static_cast<const QAbstractItemView *>(t)->sizeHintForColumn(c) ||
                     w < t->horizontalHeader()->sectionSizeHint(c))
                     cut << m->headerData(c, Qt::Horizontal).toString();
             }
-            QVERIFY2(cut.isEmpty(), qPrintable(QStringLiteral("section %1: %2").arg(s).arg(cut.join(QStringLiteral(", ")))));
+            QVERIFY2(cut.isEmpty(),
+                     qPrintable(QStringLiteral("section %1: %2").arg(s).arg(cut.join(QStringLiteral(", ")))));
             QCOMPARE(t->horizontalScrollBar()->maximum(), 0);
         }
         // The long names elide: the whole name is in the tooltip.
@@ -291,8 +287,7 @@ private Q_SLOTS:
         CompareView v;
         QString error;
         QVERIFY(!load(v, data("diff_before.json"), data("malformed.json"), &error));
-        QVERIFY2(error.contains(QStringLiteral("malformed.json")) &&
-                     error.contains(QStringLiteral("after")),
+        QVERIFY2(error.contains(QStringLiteral("malformed.json")) && error.contains(QStringLiteral("after")),
                  qPrintable(error));
     }
 };

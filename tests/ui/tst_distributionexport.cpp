@@ -78,8 +78,7 @@ private Q_SLOTS:
         QVERIFY(!page.exportChartsAction()->isEnabled()); // nothing to draw yet
         QTemporaryDir dir;
         QString error;
-        QVERIFY(
-            !page.exportCharts(QSize(800, 600), dir.filePath(QStringLiteral("none.png")), &error));
+        QVERIFY(!page.exportCharts(QSize(800, 600), dir.filePath(QStringLiteral("none.png")), &error));
         QVERIFY(error.contains(QStringLiteral("run a sampling test")));
         runSmallTest(page);
         QCOMPARE(page.drawnCharts().size(), 4);
@@ -91,10 +90,9 @@ private Q_SLOTS:
         QVERIFY(image.load(png, "PNG"));
         QCOMPARE(image.size(), QSize(1200, 800));
         // four charts in a 2 x 2 grid: every quadrant is drawn
-        for (const QRect &q : {QRect(0, 0, 600, 400), QRect(600, 0, 600, 400),
-                               QRect(0, 400, 600, 400), QRect(600, 400, 600, 400)})
-            QVERIFY2(colours(image, q) > 10,
-                     qPrintable(QStringLiteral("%1,%2").arg(q.x()).arg(q.y())));
+        for (const QRect &q :
+             {QRect(0, 0, 600, 400), QRect(600, 0, 600, 400), QRect(0, 400, 600, 400), QRect(600, 400, 600, 400)})
+            QVERIFY2(colours(image, q) > 10, qPrintable(QStringLiteral("%1,%2").arg(q.x()).arg(q.y())));
 
         const QString svg = dir.filePath(QStringLiteral("d.svg"));
         QVERIFY2(page.exportCharts(QSize(1200, 800), svg, &error), qPrintable(error));

@@ -102,21 +102,36 @@ private Q_SLOTS:
         QTest::addColumn<QString>("field");
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("valid");
-        QTest::newRow("N ok") << "n" << "1e5" << true;
-        QTest::newRow("N text") << "n" << "many" << false;
-        QTest::newRow("N zero") << "n" << "0" << false;
-        QTest::newRow("N fraction") << "n" << "10.5" << false;
-        QTest::newRow("K/N zero") << "k" << "0" << false;
-        QTest::newRow("K/N above 1") << "k" << "1.5" << false;
-        QTest::newRow("B negative") << "batch" << "-1" << false;
-        QTest::newRow("D zero") << "dim" << "0" << false;
-        QTest::newRow("pos frac > 1") << "posFrac" << "1.2" << false;
-        QTest::newRow("pos + ignored > 1") << "ignoreFrac" << "0.6" << false;
-        QTest::newRow("f ok") << "targetFrac" << "0.25" << true;
-        QTest::newRow("f < 0") << "targetFrac" << "-0.1" << false;
-        QTest::newRow("seed text") << "seed" << "x" << false;
-        QTest::newRow("sweep to < from") << "sweepTo" << "10" << false;
-        QTest::newRow("too much memory") << "n" << "1e8" << false;
+        QTest::newRow("N ok") << "n"
+                              << "1e5" << true;
+        QTest::newRow("N text") << "n"
+                                << "many" << false;
+        QTest::newRow("N zero") << "n"
+                                << "0" << false;
+        QTest::newRow("N fraction") << "n"
+                                    << "10.5" << false;
+        QTest::newRow("K/N zero") << "k"
+                                  << "0" << false;
+        QTest::newRow("K/N above 1") << "k"
+                                     << "1.5" << false;
+        QTest::newRow("B negative") << "batch"
+                                    << "-1" << false;
+        QTest::newRow("D zero") << "dim"
+                                << "0" << false;
+        QTest::newRow("pos frac > 1") << "posFrac"
+                                      << "1.2" << false;
+        QTest::newRow("pos + ignored > 1") << "ignoreFrac"
+                                           << "0.6" << false;
+        QTest::newRow("f ok") << "targetFrac"
+                              << "0.25" << true;
+        QTest::newRow("f < 0") << "targetFrac"
+                               << "-0.1" << false;
+        QTest::newRow("seed text") << "seed"
+                                   << "x" << false;
+        QTest::newRow("sweep to < from") << "sweepTo"
+                                         << "10" << false;
+        QTest::newRow("too much memory") << "n"
+                                         << "1e8" << false;
     }
 
     void validation()
@@ -189,11 +204,6 @@ private Q_SLOTS:
         model.clear();
         QCOMPARE(model.rowCount(), 0);
     }
-
-
-
-
-
 
 
     void saveResultsSavesTheTableOrTheSelection()
@@ -365,7 +375,8 @@ private Q_SLOTS:
         QSignalSpy added(&page, &ExplorerPage::runAdded);
         QSignalSpy cancelled(page.jobs(), &JobRunner::cancelled);
         double fraction = 0;
-        connect(page.jobs(), &JobRunner::progress, this, [&](quint64, double f, const QString &) { fraction = f; });
+        connect(page.jobs(), &JobRunner::progress, this,
+                [&](quint64, double f, const QString &) { fraction = f; });
         page.runSweep();
         QTRY_VERIFY_WITH_TIMEOUT(fraction > 2.0 / 3.0 + 1e-9, 30000);
         QVERIFY(page.isBusy());
@@ -428,7 +439,9 @@ private Q_SLOTS:
                 const qreal need = legend->effectiveSizeHint(Qt::PreferredSize).width();
                 QVERIFY2(legend->geometry().width() + 1 >= need,
                          qPrintable(QStringLiteral("%1: the legend has %2 px of the %3 it needs")
-                                        .arg(where).arg(legend->geometry().width()).arg(need)));
+                                        .arg(where)
+                                        .arg(legend->geometry().width())
+                                        .arg(need)));
             }
             const QFontMetrics fm(chart->titleFont());
             QTextDocument doc;
@@ -437,7 +450,10 @@ private Q_SLOTS:
             for (const QString &line : lines)
                 QVERIFY2(fm.horizontalAdvance(line) <= int(chart->size().width()),
                          qPrintable(QStringLiteral("%1: a title line of %2 px in a %3 px chart: %4")
-                                        .arg(where).arg(fm.horizontalAdvance(line)).arg(chart->size().width()).arg(line)));
+                                        .arg(where)
+                                        .arg(fm.horizontalAdvance(line))
+                                        .arg(chart->size().width())
+                                        .arg(line)));
         };
         for (QSize size : {QSize(1600, 1000), QSize(1024, 700)}) {
             const QString at = QStringLiteral("%1x%2").arg(size.width()).arg(size.height());
@@ -474,9 +490,7 @@ private Q_SLOTS:
     {
         JobRunner runner;
         QSignalSpy failed(&runner, &JobRunner::failed);
-        runner.start("fail", [](const ProgressFn &, const CancelToken *) {
-            throw Error("N must be at least 1");
-        });
+        runner.start("fail", [](const ProgressFn &, const CancelToken *) { throw Error("N must be at least 1"); });
         QVERIFY(failed.wait(5000));
         QCOMPARE(failed.at(0).at(1).toString(), QString("N must be at least 1"));
     }

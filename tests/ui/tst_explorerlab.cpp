@@ -157,7 +157,8 @@ private Q_SLOTS:
         form->setSweep(SweepAxis::N, "1000", "1000000", 3);
         QSignalSpy added(&page, &ExplorerPage::runAdded);
         double fraction = 0;
-        connect(page.jobs(), &JobRunner::progress, this, [&](quint64, double f, const QString &) { fraction = f; });
+        connect(page.jobs(), &JobRunner::progress, this,
+                [&](quint64, double f, const QString &) { fraction = f; });
         page.runSweep();
         QVERIFY(page.isBusy());
         // Progress past 2/3: the first two points are measured, the third runs.

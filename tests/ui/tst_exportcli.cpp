@@ -29,7 +29,8 @@ class TestExportCli : public QObject {
         env.insert("XDG_CACHE_HOME", m_home.filePath("cache"));
         // Qt warns on stderr without a runtime dir; give it one so stderr is ours alone.
         QDir().mkpath(m_home.filePath("runtime"));
-        QFile::setPermissions(m_home.filePath("runtime"), QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
+        QFile::setPermissions(m_home.filePath("runtime"),
+                              QFileDevice::ReadOwner | QFileDevice::WriteOwner | QFileDevice::ExeOwner);
         env.insert("XDG_RUNTIME_DIR", m_home.filePath("runtime"));
         p.setProcessEnvironment(env);
         p.start(QStringLiteral(SYNCSCOPE_GUI_BINARY), args);
@@ -38,8 +39,8 @@ class TestExportCli : public QObject {
             p.waitForFinished();
             return {};
         }
-        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1, QString::fromUtf8(p.readAllStandardOutput()),
-                QString::fromUtf8(p.readAllStandardError())};
+        return {p.exitStatus() == QProcess::NormalExit ? p.exitCode() : -1,
+                QString::fromUtf8(p.readAllStandardOutput()), QString::fromUtf8(p.readAllStandardError())};
     }
 
     QTemporaryDir m_home;
@@ -83,12 +84,21 @@ private Q_SLOTS:
         QTest::addColumn<QStringList>("args");
         QTest::addColumn<QString>("needle");
         QTest::newRow("no --out") << QStringList{"--export-chart", m_fixture} << "--out";
-        QTest::newRow("bad format") << QStringList{"--export-chart", m_fixture, "--out", "x.bmp"} << ".png, .svg or .pdf";
-        QTest::newRow("bad chart") << QStringList{"--export-chart", m_fixture, "--chart", "pie", "--out", "x.png"} << "steptime, sweep or speedup";
-        QTest::newRow("bad size") << QStringList{"--export-chart", m_fixture, "--size", "9x9", "--out", "x.png"} << "--size";
-        QTest::newRow("missing input") << QStringList{"--export-chart", "/nonexistent/r.json", "--out", "x.png"} << "/nonexistent/r.json";
-        QTest::newRow("not results") << QStringList{"--export-chart", QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/README.md"), "--out", "x.png"} << "not a bench result";
-        QTest::newRow("unknown baseline") << QStringList{"--export-chart", m_fixture, "--chart", "speedup", "--baseline", "zzz", "--out", "x.png"} << "zzz";
+        QTest::newRow("bad format") << QStringList{"--export-chart", m_fixture, "--out", "x.bmp"}
+                                    << ".png, .svg or .pdf";
+        QTest::newRow("bad chart") << QStringList{"--export-chart", m_fixture, "--chart", "pie", "--out", "x.png"}
+                                   << "steptime, sweep or speedup";
+        QTest::newRow("bad size") << QStringList{"--export-chart", m_fixture, "--size", "9x9", "--out", "x.png"}
+                                  << "--size";
+        QTest::newRow("missing input") << QStringList{"--export-chart", "/nonexistent/r.json", "--out", "x.png"}
+                                       << "/nonexistent/r.json";
+        QTest::newRow("not results") << QStringList{"--export-chart",
+                                                    QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/README.md"), "--out",
+                                                    "x.png"}
+                                     << "not a bench result";
+        QTest::newRow("unknown baseline") << QStringList{"--export-chart", m_fixture, "--chart", "speedup",
+                                                         "--baseline",     "zzz",     "--out",   "x.png"}
+                                          << "zzz";
     }
 
     void failsWithOneSentence()

@@ -22,9 +22,7 @@ using namespace syncscope::ui;
 namespace {
 
 // The result type is the work's return type; onDone is checked against it.
-const auto makeNames = [](const ProgressFn &, const CancelToken *) {
-    return std::vector<std::string>{"a", "b"};
-};
+const auto makeNames = [](const ProgressFn &, const CancelToken *) { return std::vector<std::string>{"a", "b"}; };
 const auto makeNothing = [](const ProgressFn &, const CancelToken *) {};
 static_assert(std::is_same_v<JobResult<decltype(makeNames)>, std::vector<std::string>>);
 static_assert(std::is_void_v<JobResult<decltype(makeNothing)>>);
@@ -73,8 +71,7 @@ private Q_SLOTS:
         std::atomic<bool> ran{false};
         bool done = false;
         runner.start(
-            QStringLiteral("side effect"),
-            [&](const ProgressFn &, const CancelToken *) { ran = true; }, &runner,
+            QStringLiteral("side effect"), [&](const ProgressFn &, const CancelToken *) { ran = true; }, &runner,
             [&] { done = true; });
         QTRY_COMPARE(finished.count(), 1);
         QVERIFY(ran.load());
@@ -111,8 +108,8 @@ private Q_SLOTS:
         int doneCalls = 0;
         runner.start(
             QStringLiteral("fails"),
-            [](const ProgressFn &, const CancelToken *) -> int { throw Error("no input"); },
-            &runner, [&](int) { ++doneCalls; });
+            [](const ProgressFn &, const CancelToken *) -> int { throw Error("no input"); }, &runner,
+            [&](int) { ++doneCalls; });
         QTRY_COMPARE(failed.count(), 1);
         QCOMPARE(doneCalls, 0);
 

@@ -47,9 +47,8 @@ private Q_SLOTS:
         const quint64 first = runner.start(QStringLiteral("slow"), slow);
         QTRY_VERIFY(firstStarted.load());
         int delivered = 0;
-        const quint64 second =
-            runner.start(QStringLiteral("quick"), quick, &runner,
-                         [&](int result) { delivered = result; }); // cancels the first
+        const quint64 second = runner.start(QStringLiteral("quick"), quick, &runner,
+                                            [&](int result) { delivered = result; }); // cancels the first
         QVERIFY(runner.isRunning());
         QCOMPARE(runner.currentId(), second);
         QTRY_COMPARE(finished.count(), 1);
@@ -75,8 +74,8 @@ private Q_SLOTS:
             return 0;
         });
         QSignalSpy finished(&runner, &JobRunner::finished);
-        const quint64 last =
-            runner.start(QStringLiteral("last"), [](const ProgressFn &, const CancelToken *) -> std::any { return 3; });
+        const quint64 last = runner.start(QStringLiteral("last"),
+                                          [](const ProgressFn &, const CancelToken *) -> std::any { return 3; });
         QTRY_COMPARE(finished.count(), 1);
         QCOMPARE(finished.at(0).at(0).toULongLong(), last);
         QVERIFY(!middleRan.load());

@@ -42,8 +42,7 @@ namespace {
 
 constexpr TimeNs kOffset2 = 1'000'000'000; // rank 2's clock runs 1 s ahead of rank 0's
 
-RankStep step(int64_t rank, const char *name, TimeNs start, TimeNs avoidable, TimeNs lateness,
-              TimeNs wait)
+RankStep step(int64_t rank, const char *name, TimeNs start, TimeNs avoidable, TimeNs lateness, TimeNs wait)
 {
     RankStep s;
     s.rank = rank;
@@ -88,8 +87,7 @@ std::shared_ptr<const JobScale> fakeJob()
     j->avoidable = 1'234'567;
     // job avoidable: rank 1 most, ranks 0 and 2 tie; last arrivals: rank 2
     // most; wait: rank 0 most.
-    j->rankRows = {rank(0, 100, 1, 9'000, 0), rank(1, 700'000, 2, 4'000, -500),
-                   rank(2, 100, 4, 1'000, kOffset2)};
+    j->rankRows = {rank(0, 100, 1, 9'000, 0), rank(1, 700'000, 2, 4'000, -500), rank(2, 100, 4, 1'000, kOffset2)};
     j->rankSteps = {
         step(0, "ProfilerStep#10", 10'000'000, 1'500'000, 0, 2'000'000),
         step(0, "ProfilerStep#11", 20'000'000, 0, 0, 3'000'000),
@@ -168,14 +166,12 @@ private Q_SLOTS:
         QCOMPARE(view.headlineText(), QStringLiteral("No job analysed"));
         view.setJob(fakeJob());
         const QString h = view.headlineText();
-        QVERIFY2(h.contains(QStringLiteral(
-                     "The job would finish up to 1.235 ms earlier without host waits")),
+        QVERIFY2(h.contains(QStringLiteral("The job would finish up to 1.235 ms earlier without host waits")),
                  qPrintable(h));
         QVERIFY2(h.contains(QStringLiteral("3.1%")), qPrintable(h)); // 1234567 / 40000000 = 3.086%
         QVERIFY2(h.contains(QStringLiteral("40.00 ms")), qPrintable(h));
         QVERIFY2(h.contains(QStringLiteral("<br>3 ranks · ")), qPrintable(h));
-        QVERIFY2(h.contains(QStringLiteral("7 collectives matched")) &&
-                     h.contains(QStringLiteral("2 unmatched")),
+        QVERIFY2(h.contains(QStringLiteral("7 collectives matched")) && h.contains(QStringLiteral("2 unmatched")),
                  qPrintable(h));
         QVERIFY(view.warningsText().startsWith(QStringLiteral("2 warnings")));
         QVERIFY(view.warningsText().contains(QStringLiteral("missing on rank 0")));
@@ -196,17 +192,25 @@ private Q_SLOTS:
         QTableView *t = view.rankTable();
         QVERIFY(key->isVisible());
         // Just above the table, within its width.
-        const QRect k(key->mapTo(&view, QPoint(0, 0)), key->size()), table(t->mapTo(&view, QPoint(0, 0)), t->size());
+        const QRect k(key->mapTo(&view, QPoint(0, 0)), key->size()),
+            table(t->mapTo(&view, QPoint(0, 0)), t->size());
         QVERIFY2(k.bottom() < table.top() && table.top() - k.bottom() < 20 && k.left() >= table.left() - 4 &&
                      k.right() <= table.right() + 4,
-                 qPrintable(QStringLiteral("key %1,%2 %3x%4; table %5,%6").arg(k.x()).arg(k.y()).arg(k.width())
-                                .arg(k.height()).arg(table.x()).arg(table.y())));
+                 qPrintable(QStringLiteral("key %1,%2 %3x%4; table %5,%6")
+                                .arg(k.x())
+                                .arg(k.y())
+                                .arg(k.width())
+                                .arg(k.height())
+                                .arg(table.x())
+                                .arg(table.y())));
         QVERIFY(key->height() >= key->heightForWidth(key->width())); // not cut
         auto cell = [&](int row, int column) { return t->model()->index(row, column).data().toString(); };
         auto says = [&](int row) {
             const QString text = key->text();
-            return text.contains(QStringLiteral("<b>Local avoidable</b> ") + cell(row, JobRankModel::LocalAvoidable)) &&
-                   text.contains(QStringLiteral("<b>Job avoidable</b> ") + cell(row, JobRankModel::JobAvoidable)) &&
+            return text.contains(QStringLiteral("<b>Local avoidable</b> ") +
+                                 cell(row, JobRankModel::LocalAvoidable)) &&
+                   text.contains(QStringLiteral("<b>Job avoidable</b> ") +
+                                 cell(row, JobRankModel::JobAvoidable)) &&
                    text.contains(QStringLiteral("rank %1's").arg(cell(row, JobRankModel::Rank))) &&
                    text.contains(QStringLiteral("<b>Headline</b> 1.235 ms"));
         };
@@ -268,11 +272,9 @@ private Q_SLOTS:
         QVERIFY2(map->toolTipAt(late).contains(QStringLiteral("Lateness: 700.0 µs (700000 ns)")),
                  qPrintable(map->toolTipAt(late)));
         // the colours follow the metric: the largest lateness is the darkest
-        QCOMPARE(JobHeatMap::colorOf(700'000, map->data().maxValue(HeatMetric::Lateness)),
-                 QColor(127, 0, 0));
+        QCOMPARE(JobHeatMap::colorOf(700'000, map->data().maxValue(HeatMetric::Lateness)), QColor(127, 0, 0));
         QCOMPARE(JobHeatMap::colorOf(0, 700'000), QColor(255, 247, 236));
-        QVERIFY(
-            map->toolTipAt(map->cellRect(1, 2).center()).contains(QStringLiteral("has no step")));
+        QVERIFY(map->toolTipAt(map->cellRect(1, 2).center()).contains(QStringLiteral("has no step")));
     }
 
     void rankOrders()
@@ -283,11 +285,9 @@ private Q_SLOTS:
         QCOMPARE(rankLabels(map), (QStringList{"0", "1", "2"}));
         auto order = [&](RankOrder o) {
             view.orderBox()->setCurrentIndex(view.orderBox()->findData(int(o)));
-            return map->order() == o ? rankLabels(map)
-                                     : QStringList{QStringLiteral("order not set")};
+            return map->order() == o ? rankLabels(map) : QStringList{QStringLiteral("order not set")};
         };
-        QCOMPARE(order(RankOrder::JobAvoidable),
-                 (QStringList{"1", "0", "2"})); // 0 and 2 tie: by rank
+        QCOMPARE(order(RankOrder::JobAvoidable), (QStringList{"1", "0", "2"})); // 0 and 2 tie: by rank
         QCOMPARE(order(RankOrder::LastArrivals), (QStringList{"2", "1", "0"}));
         QCOMPARE(order(RankOrder::Wait), (QStringList{"0", "1", "2"}));
         QCOMPARE(order(RankOrder::Rank), (QStringList{"0", "1", "2"}));
@@ -357,10 +357,8 @@ private Q_SLOTS:
     void tableModelsAndSorting()
     {
         JobView view;
-        QAbstractItemModelTester ranks(view.rankModel(),
-                                       QAbstractItemModelTester::FailureReportingMode::QtTest);
-        QAbstractItemModelTester blame(view.blameModel(),
-                                       QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester ranks(view.rankModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester blame(view.blameModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester rankProxy(view.rankTable()->model(),
                                            QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester blameProxy(view.blameTable()->model(),
@@ -412,21 +410,17 @@ private Q_SLOTS:
         QVERIFY2(view.exportTable(JobView::Table::Ranks, csv, &error), qPrintable(error));
         const QStringList lines = readAll(csv).split(QLatin1Char('\n'), Qt::SkipEmptyParts);
         QCOMPARE(lines.size(), 4);
-        QVERIFY(lines[0].startsWith(
-            QStringLiteral("rank,file,device,clock_offset_ns,clock_offset_us,")));
+        QVERIFY(lines[0].startsWith(QStringLiteral("rank,file,device,clock_offset_ns,clock_offset_us,")));
         QCOMPARE(lines[1],
-                 QStringLiteral(
-                     "1,/traces/rank1.json,1,-500,-0.500,-2500,-2.500,2500,2.500,5000001,5000.001,"
-                     "700000,700.000,2,4000,4.000"));
-        QVERIFY(
-            lines[3].startsWith(QStringLiteral("2,/traces/rank2.json,2,1000000000,1000000.000,")));
+                 QStringLiteral("1,/traces/rank1.json,1,-500,-0.500,-2500,-2.500,2500,2.500,5000001,5000.001,"
+                                "700000,700.000,2,4000,4.000"));
+        QVERIFY(lines[3].startsWith(QStringLiteral("2,/traces/rank2.json,2,1000000000,1000000.000,")));
 
         const QString json = dir.filePath(QStringLiteral("ranks.json"));
         QVERIFY2(view.exportTable(JobView::Table::Ranks, json, &error), qPrintable(error));
         const QString jsonText = readAll(json);
         QVERIFY(jsonText.contains(QStringLiteral("\"job_avoidable_us\": 700.000")));
-        const QJsonArray ranks =
-            QJsonDocument::fromJson(jsonText.toUtf8()).object().value("ranks").toArray();
+        const QJsonArray ranks = QJsonDocument::fromJson(jsonText.toUtf8()).object().value("ranks").toArray();
         QCOMPARE(ranks.size(), 3);
         QCOMPARE(ranks[0].toObject().value("rank").toInt(), 1);
         QCOMPARE(ranks[0].toObject().value("job_avoidable_ns").toInteger(), qint64(700'000));
@@ -437,10 +431,8 @@ private Q_SLOTS:
 
         const QString blameJson = dir.filePath(QStringLiteral("blame.json"));
         QVERIFY2(view.exportTable(JobView::Table::Blame, blameJson, &error), qPrintable(error));
-        const QJsonArray blame = QJsonDocument::fromJson(readAll(blameJson).toUtf8())
-                                     .object()
-                                     .value("collective_blame")
-                                     .toArray();
+        const QJsonArray blame =
+            QJsonDocument::fromJson(readAll(blameJson).toUtf8()).object().value("collective_blame").toArray();
         QCOMPARE(blame.size(), 2);
         const QJsonObject top = blame[0].toObject();
         QCOMPARE(top.value("last_rank").toInt(), 2);
@@ -474,8 +466,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         JobView view;
         QString error;
-        QVERIFY(
-            !view.exportHeatMap(dir.filePath(QStringLiteral("none.png")), QSize(800, 400), &error));
+        QVERIFY(!view.exportHeatMap(dir.filePath(QStringLiteral("none.png")), QSize(800, 400), &error));
         QVERIFY(!error.isEmpty());
         view.setJob(fakeJob());
         QVERIFY(view.exportHeatMapAction()->isEnabled());
@@ -498,8 +489,7 @@ private Q_SLOTS:
         const QString pdf = dir.filePath(QStringLiteral("heat.pdf"));
         QVERIFY2(view.exportHeatMap(pdf, QSize(900, 420), &error), qPrintable(error));
         QVERIFY(readAll(pdf).startsWith(QStringLiteral("%PDF")));
-        QVERIFY(
-            !view.exportHeatMap(dir.filePath(QStringLiteral("heat.bmp")), QSize(900, 420), &error));
+        QVERIFY(!view.exportHeatMap(dir.filePath(QStringLiteral("heat.bmp")), QSize(900, 420), &error));
         QVERIFY(error.contains(QStringLiteral(".png, .svg or .pdf")));
         view.copyHeatMap();
         QVERIFY(!QApplication::clipboard()->image().isNull());
@@ -535,8 +525,7 @@ private Q_SLOTS:
             if (r.kind == LayoutRow::Kind::RankHeader && r.file == 1)
                 headerY = r.y;
         QVERIFY(headerY > 0);
-        QCOMPARE(view.verticalScrollBar()->value(),
-                 std::min(headerY, view.verticalScrollBar()->maximum()));
+        QCOMPARE(view.verticalScrollBar()->value(), std::min(headerY, view.verticalScrollBar()->maximum()));
         QVERIFY(view.verticalScrollBar()->value() > 0);
     }
 
@@ -544,8 +533,7 @@ private Q_SLOTS:
     {
         // Three ranks whose clocks are +1 s and -1 s off rank 0's.
         std::vector<std::string> files;
-        for (const char *n : {"job_straggler_rank0.json", "job_straggler_rank1.json",
-                              "job_straggler_rank2.json"})
+        for (const char *n : {"job_straggler_rank0.json", "job_straggler_rank1.json", "job_straggler_rank2.json"})
             files.push_back(std::string(SYNCSCOPE_TEST_DATA_DIR "/") + n);
         const auto data = TimelineData::build(loadTraces(files));
         QCOMPARE(data->files().size(), size_t(3));
@@ -657,8 +645,7 @@ void TstJobView::jobPageOnARealJob()
         QCOMPARE(job->rankRows[r].rank, expected.rankRows[r].rank);
         QCOMPARE(job->rankRows[r].jobAvoidable, expected.rankRows[r].jobAvoidable);
     }
-    QVERIFY(page.view()->headlineText().contains(formatDuration(expected.avoidable) +
-                                                 QStringLiteral(" earlier")));
+    QVERIFY(page.view()->headlineText().contains(formatDuration(expected.avoidable) + QStringLiteral(" earlier")));
     QCOMPARE(page.view()->rankModel()->rowCount(), 8);
     QVERIFY(page.noteText().isEmpty());
 

@@ -68,7 +68,8 @@ class TestMainWindow : public QObject {
         QString text;
         for (const QMessageBox *box : window.findChildren<QMessageBox *>())
             text += box->text() + QLatin1Char('\n');
-        if (const auto *bar = window.findChild<NoticeBar *>(QStringLiteral("noticeBar")); bar && bar->isVisibleTo(&window))
+        if (const auto *bar = window.findChild<NoticeBar *>(QStringLiteral("noticeBar"));
+            bar && bar->isVisibleTo(&window))
             text += bar->text();
         return text;
     }
@@ -142,7 +143,8 @@ private Q_SLOTS:
         QTimer::singleShot(0, &window, [&] {
             for (QWidget *w : QApplication::topLevelWidgets()) {
                 auto *dialog = qobject_cast<QDialog *>(w);
-                auto *table = dialog ? dialog->findChild<QTableWidget *>(QStringLiteral("shortcutTable")) : nullptr;
+                auto *table = dialog ? dialog->findChild<QTableWidget *>(QStringLiteral("shortcutTable"))
+                                     : nullptr;
                 if (!table)
                     continue;
                 // The whole list at a glance: no scrolling where the screen has room.
@@ -153,7 +155,8 @@ private Q_SLOTS:
                 room = dialog->screen()->availableGeometry().height();
                 for (int r = 0; r < table->rowCount(); ++r) {
                     rows << table->item(r, 2)->text();
-                    if (table->item(r, 2)->text() == QKeySequence(Qt::Key_Escape).toString(QKeySequence::NativeText))
+                    if (table->item(r, 2)->text() ==
+                        QKeySequence(Qt::Key_Escape).toString(QKeySequence::NativeText))
                         escActions = table->item(r, 1)->text();
                     keys << table->item(r, 2)->text().split(QStringLiteral(", "));
                 }
@@ -169,10 +172,14 @@ private Q_SLOTS:
         QVERIFY(rows.size() > 10);
         QCOMPARE(scrollH, 0);
         QVERIFY2(scrollV == 0 || dialogHeight >= room * 8 / 10,
-                 qPrintable(QStringLiteral("scrolls by %1 in a dialog %2 high, the screen %3").arg(scrollV).arg(dialogHeight).arg(room)));
+                 qPrintable(QStringLiteral("scrolls by %1 in a dialog %2 high, the screen %3")
+                                .arg(scrollV)
+                                .arg(dialogHeight)
+                                .arg(room)));
         QCOMPARE(QSet<QString>(keys.begin(), keys.end()).size(), keys.size());
         const QString zoomIn = QKeySequence(Qt::Key_W).toString(QKeySequence::NativeText);
-        QVERIFY2(std::any_of(rows.begin(), rows.end(), [&](const QString &r) { return r.startsWith(zoomIn + QStringLiteral(", ")); }),
+        QVERIFY2(std::any_of(rows.begin(), rows.end(),
+                             [&](const QString &r) { return r.startsWith(zoomIn + QStringLiteral(", ")); }),
                  qPrintable(rows.join(QLatin1Char('|'))));
         if (!built.isEmpty()) // Explore's and Distribution's cancels share Esc: one row names both
             QVERIFY2(escActions.contains(QStringLiteral(" / ")), qPrintable(escActions));
@@ -407,10 +414,13 @@ private Q_SLOTS:
         QTest::qWait(300);
         int starts = 0;
         bool freedBeforeLoad = false;
-        connect(window.timeline(), &TimelinePage::loadStarting, this, [&] {
-            ++starts;
-            freedBeforeLoad = oldData.expired() && oldModel.expired();
-        }, Qt::DirectConnection);
+        connect(
+            window.timeline(), &TimelinePage::loadStarting, this,
+            [&] {
+                ++starts;
+                freedBeforeLoad = oldData.expired() && oldModel.expired();
+            },
+            Qt::DirectConnection);
         window.openPaths({a});
         QVERIFY(loaded.wait(20000));
         QCOMPARE(starts, 1);
@@ -448,9 +458,10 @@ private Q_SLOTS:
         auto cut = [](QTableView *t, std::initializer_list<int> cols) {
             QStringList out;
             for (int c : cols)
-                if (!t->isColumnHidden(c) && (t->columnViewportPosition(c) < 0 ||
-                                              t->columnViewportPosition(c) + t->columnWidth(c) > t->viewport()->width() ||
-                                              t->columnWidth(c) < static_cast<const QAbstractItemView *>(t)->sizeHintForColumn(c)))
+                if (!t->isColumnHidden(c) &&
+                    (t->columnViewportPosition(c) < 0 ||
+                     t->columnViewportPosition(c) + t->columnWidth(c) > t->viewport()->width() ||
+                     t->columnWidth(c) < static_cast<const QAbstractItemView *>(t)->sizeHintForColumn(c)))
                     out << t->model()->headerData(c, Qt::Horizontal).toString();
             return out.join(QStringLiteral(", "));
         };
@@ -461,11 +472,12 @@ private Q_SLOTS:
             QCoreApplication::processEvents();
             return cut(page->gapTable(), {SyncGapModel::Avoidable, SyncGapModel::Blocked, SyncGapModel::Duration,
                                           SyncGapModel::Start, SyncGapModel::Device, SyncGapModel::Rank}) +
-                   cut(page->sourceTable(), {SyncSourceModel::Avoidable, SyncSourceModel::Count, SyncSourceModel::Gaps,
-                                             SyncSourceModel::GapTime, SyncSourceModel::Rank}) +
-                   cut(page->deviceTable(), {DeviceTableModel::Rank, DeviceTableModel::Avoidable,
-                                             DeviceTableModel::SyncGapTime, DeviceTableModel::Gaps,
-                                             DeviceTableModel::Busy, DeviceTableModel::Span});
+                   cut(page->sourceTable(),
+                       {SyncSourceModel::Avoidable, SyncSourceModel::Count, SyncSourceModel::Gaps,
+                        SyncSourceModel::GapTime, SyncSourceModel::Rank}) +
+                   cut(page->deviceTable(),
+                       {DeviceTableModel::Rank, DeviceTableModel::Avoidable, DeviceTableModel::SyncGapTime,
+                        DeviceTableModel::Gaps, DeviceTableModel::Busy, DeviceTableModel::Span});
         };
         for (const QSize size : {QSize(1024, 700), QSize(1600, 1000)}) {
             MainWindow window;
@@ -499,7 +511,8 @@ private Q_SLOTS:
             QVERIFY2(legend <= c->size().width(), qPrintable(QString::number(legend)));
             const QPoint point = chart->pointPosition(2, 0);
             QVERIFY(chart->chartView()->viewport()->rect().contains(point));
-            QVERIFY2(chart->toolTipAt(point).contains(QStringLiteral("avoidable")), qPrintable(chart->toolTipAt(point)));
+            QVERIFY2(chart->toolTipAt(point).contains(QStringLiteral("avoidable")),
+                     qPrintable(chart->toolTipAt(point)));
             QTest::mouseMove(chart->chartView()->viewport(), point);
             QTRY_VERIFY(QToolTip::isVisible());
             QCOMPARE(QToolTip::text(), chart->toolTipAt(point));
@@ -542,7 +555,8 @@ private Q_SLOTS:
             QVERIFY(QTest::qWaitForWindowExposed(&window));
             open(window);
             QVERIFY2(std::abs(splitOf(window)->sizes().value(1) - dragged) <= 8,
-                     qPrintable(QStringLiteral("%1, dragged to %2").arg(splitOf(window)->sizes().value(1)).arg(dragged)));
+                     qPrintable(
+                         QStringLiteral("%1, dragged to %2").arg(splitOf(window)->sizes().value(1)).arg(dragged)));
         }
         QSettings().remove(QStringLiteral("timeline/sideWidth"));
     }
@@ -575,7 +589,9 @@ private Q_SLOTS:
         auto fits = [&](const char *when) {
             QCoreApplication::processEvents();
             QVERIFY2(window.width() == 1024 && window.minimumSizeHint().width() <= 1024,
-                     qPrintable(QStringLiteral("%1: %2 wide, at least %3").arg(QLatin1String(when)).arg(window.width())
+                     qPrintable(QStringLiteral("%1: %2 wide, at least %3")
+                                    .arg(QLatin1String(when))
+                                    .arg(window.width())
                                     .arg(window.minimumSizeHint().width())));
             QStatusBar *bar = window.statusBar();
             QVERIFY2(bar->fontMetrics().horizontalAdvance(bar->currentMessage()) <= bar->width(),
@@ -637,13 +653,15 @@ private Q_SLOTS:
         window.openPaths({QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/gpu_sync_gaps.json")});
         QVERIFY(loaded.wait(20000));
         QString error;
-        QVERIFY2(window.explorer()->openResults(QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json"), &error),
+        QVERIFY2(window.explorer()->openResults(QStringLiteral(SYNCSCOPE_UI_TEST_DATA "/bench_cuda_sweep.json"),
+                                                &error),
                  qPrintable(error));
         window.resize(1024, 700);
         window.show();
         QVERIFY(QTest::qWaitForWindowExposed(&window));
         QVERIFY2(window.minimumSizeHint().width() <= 1024 && window.minimumSizeHint().height() <= 700,
-                 qPrintable(QStringLiteral("%1x%2").arg(window.minimumSizeHint().width())
+                 qPrintable(QStringLiteral("%1x%2")
+                                .arg(window.minimumSizeHint().width())
                                 .arg(window.minimumSizeHint().height())));
         QCOMPARE(window.size(), QSize(1024, 700));
         for (int page = 0; page < 3; ++page) {
@@ -651,8 +669,10 @@ private Q_SLOTS:
             QTest::qWait(50);
             QWidget *root = window.centralWidget();
             QVERIFY2(window.size() == QSize(1024, 700),
-                     qPrintable(QStringLiteral("page %1 grew the window to %2x%3").arg(page)
-                                    .arg(window.width()).arg(window.height())));
+                     qPrintable(QStringLiteral("page %1 grew the window to %2x%3")
+                                    .arg(page)
+                                    .arg(window.width())
+                                    .arg(window.height())));
 
             // Every shown widget gets at least the room its layout asks for,
             // and lies inside its parent (scroll areas' contents scroll).
@@ -676,10 +696,11 @@ private Q_SLOTS:
                                    .arg(min.height());
                 const QWidget *parent = w->parentWidget();
                 if (parent && !parent->rect().contains(w->geometry()) && !qobject_cast<const QSplitter *>(parent))
-                    clipped << QStringLiteral("%1 '%2' outside its parent").arg(
-                        QString::fromLatin1(w->metaObject()->className()), w->objectName());
+                    clipped << QStringLiteral("%1 '%2' outside its parent")
+                                   .arg(QString::fromLatin1(w->metaObject()->className()), w->objectName());
             }
-            QVERIFY2(clipped.isEmpty(), qPrintable(QStringLiteral("page %1: ").arg(page) + clipped.join(QStringLiteral("; "))));
+            QVERIFY2(clipped.isEmpty(),
+                     qPrintable(QStringLiteral("page %1: ").arg(page) + clipped.join(QStringLiteral("; "))));
         }
     }
 

@@ -32,10 +32,7 @@ using namespace syncscope::ui;
 
 namespace {
 
-QString testData(const char *name)
-{
-    return QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/") + QLatin1String(name);
-}
+QString testData(const char *name) { return QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/") + QLatin1String(name); }
 
 // "146.930 ms" -> {"ms", 3}; a clock spread "-2.000 µs … 1.000 µs" gives its two ends.
 struct Reading {
@@ -90,7 +87,8 @@ std::map<int, QString> checkColumns(const QAbstractItemModel &model, const QStri
             QStringList cells;
             for (int r = 0; r < model.rowCount(); ++r)
                 cells << model.index(r, c).data().toString();
-            QTest::qFail(qPrintable(QStringLiteral("%1, column '%2' reads: %3").arg(what, column, cells.join(QStringLiteral(" | ")))),
+            QTest::qFail(qPrintable(QStringLiteral("%1, column '%2' reads: %3")
+                                        .arg(what, column, cells.join(QStringLiteral(" | ")))),
                          __FILE__, __LINE__);
             return {};
         }
@@ -184,8 +182,8 @@ private Q_SLOTS:
         results.addRun(report, QStringLiteral("sweep"));
         results.addRun(failed, QStringLiteral("failed"));
         const std::map<int, QString> units = checkColumns(results, QStringLiteral("Explore results"));
-        for (int c : {ResultsModel::MedianColumn, ResultsModel::P5Column, ResultsModel::P95Column, ResultsModel::MeanColumn,
-                      ResultsModel::StdevColumn, ResultsModel::FloorColumn})
+        for (int c : {ResultsModel::MedianColumn, ResultsModel::P5Column, ResultsModel::P95Column,
+                      ResultsModel::MeanColumn, ResultsModel::StdevColumn, ResultsModel::FloorColumn})
             QVERIFY2(units.count(c), qPrintable(results.headerData(c, Qt::Horizontal).toString()));
         QCOMPARE(units.at(ResultsModel::MedianColumn), QStringLiteral("s"));
         // s for the 2 s; 8 decimals, so 300 ns still shows 2 digits
@@ -193,7 +191,8 @@ private Q_SLOTS:
         QCOMPARE(results.index(3, ResultsModel::MedianColumn).data().toString(), QStringLiteral("2.00000000 s"));
         QCOMPARE(results.index(3, ResultsModel::MedianColumn).data(Qt::ToolTipRole).toString(),
                  QStringLiteral("2.00000000 s (2000000000 ns)"));
-        QCOMPARE(results.headerData(ResultsModel::MedianColumn, Qt::Horizontal).toString(), QStringLiteral("Median"));
+        QCOMPARE(results.headerData(ResultsModel::MedianColumn, Qt::Horizontal).toString(),
+                 QStringLiteral("Median"));
         // A run that changes a column's unit rewrites the rows before it.
         ResultsModel two;
         lab::BenchReport small;
@@ -213,11 +212,12 @@ private Q_SLOTS:
     void compareReadsInOneUnitPerFigure()
     {
         const auto data = CompareData::build(testData("diff_before.json"), testData("diff_after.json"));
-        for (DiffTableModel::Section s : {DiffTableModel::Sources, DiffTableModel::Steps, DiffTableModel::Ops,
-                                          DiffTableModel::Kernels}) {
+        for (DiffTableModel::Section s :
+             {DiffTableModel::Sources, DiffTableModel::Steps, DiffTableModel::Ops, DiffTableModel::Kernels}) {
             DiffTableModel model(s);
             model.setData(data);
-            const std::map<int, QString> units = checkColumns(model, QStringLiteral("Compare section %1").arg(int(s)));
+            const std::map<int, QString> units = checkColumns(model,
+                                                              QStringLiteral("Compare section %1").arg(int(s)));
             QVERIFY(!units.empty());
             // Columns of one figure ("self_before_us", "self_after_us", "self_delta_us"): one unit.
             const std::vector<std::string> keys = model.columnKeys();
@@ -225,7 +225,8 @@ private Q_SLOTS:
             for (const auto &[c, unit] : units) {
                 std::string key = keys[size_t(c)];
                 for (const char *side : {"_before_us", "_after_us", "_delta_us"})
-                    if (const size_t at = key.rfind(side); at != std::string::npos && at + std::strlen(side) == key.size())
+                    if (const size_t at = key.rfind(side);
+                        at != std::string::npos && at + std::strlen(side) == key.size())
                         key.resize(at);
                 byFigure[key].insert(unit);
             }
@@ -256,8 +257,8 @@ private Q_SLOTS:
         const TimeNs origin = data->minTime();
         std::set<QString> units;
         int checked = 0;
-        for (TimeNs span : {TimeNs(2'000), TimeNs(80'000), TimeNs(3'000'000), TimeNs(40'000'000), TimeNs(700'000'000),
-                            TimeNs(1'200'000'000)}) {
+        for (TimeNs span : {TimeNs(2'000), TimeNs(80'000), TimeNs(3'000'000), TimeNs(40'000'000),
+                            TimeNs(700'000'000), TimeNs(1'200'000'000)}) {
             for (TimeNs start = origin + 1'000'000'000 - 3 * span / 2; start < origin + 1'000'000'000 + span;
                  start += span / 4) {
                 view.setVisibleRange(start, start + span);

@@ -111,8 +111,7 @@ private:
     }
 
     // Matching events by brute force over every drawn event: the reference.
-    static uint64_t countMatches(const TimelineData &d, const QString &needle,
-                                 Qt::CaseSensitivity cs)
+    static uint64_t countMatches(const TimelineData &d, const QString &needle, Qt::CaseSensitivity cs)
     {
         uint64_t n = 0;
         for (int ti = 0; ti < int(d.tracks().size()); ++ti)
@@ -181,27 +180,23 @@ private Q_SLOTS:
         const TimeNs mid = data->start(e) + (data->end(e) - data->start(e)) / 2;
         QVERIFY(std::abs(map.start() + map.span() / 2 - mid) <= map.span() / 50);
         const QRect r = page.view()->eventRect(e);
-        QVERIFY2(r.width() >= page.view()->plotRect().width() / 8,
-                 qPrintable(QString::number(r.width())));
+        QVERIFY2(r.width() >= page.view()->plotRect().width() / 8, qPrintable(QString::number(r.width())));
         QVERIFY(page.view()->plotRect().intersects(r));
 
         const uint64_t m = countMatches(*data, QStringLiteral("relu_kernel"), Qt::CaseInsensitive);
         QVERIFY(m > 100);
         QCOMPARE(page.matcher()->eventCount(), m);
-        QCOMPARE(page.findStatusText(),
-                 QStringLiteral("1 of %1").arg(QLocale().toString(qulonglong(m))));
+        QCOMPARE(page.findStatusText(), QStringLiteral("1 of %1").arg(QLocale().toString(qulonglong(m))));
         page.findNext();
-        QCOMPARE(page.findStatusText(),
-                 QStringLiteral("2 of %1").arg(QLocale().toString(qulonglong(m))));
+        QCOMPARE(page.findStatusText(), QStringLiteral("2 of %1").arg(QLocale().toString(qulonglong(m))));
         page.findPrevious();
         page.findPrevious(); // wraps to the last
-        QCOMPARE(page.findStatusText(),
-                 QStringLiteral("%1 of %2")
-                     .arg(QLocale().toString(qulonglong(m)), QLocale().toString(qulonglong(m))));
+        QCOMPARE(
+            page.findStatusText(),
+            QStringLiteral("%1 of %2").arg(QLocale().toString(qulonglong(m)), QLocale().toString(qulonglong(m))));
         // a match selected otherwise (a click, the details panel) gets its place too
         page.view()->selectEvent(e, false);
-        QCOMPARE(page.findStatusText(),
-                 QStringLiteral("1 of %1").arg(QLocale().toString(qulonglong(m))));
+        QCOMPARE(page.findStatusText(), QStringLiteral("1 of %1").arg(QLocale().toString(qulonglong(m))));
 
         // ordinal() agrees with the walk order over every match of a name with
         // matches on several tracks (launches on the main thread, kernels on two streams)
@@ -221,8 +216,7 @@ private Q_SLOTS:
             }
         }
         NameMatcher kernels(*data, QStringLiteral("kernel"), false);
-        QCOMPARE(kernels.eventCount(),
-                 countMatches(*data, QStringLiteral("kernel"), Qt::CaseInsensitive));
+        QCOMPARE(kernels.eventCount(), countMatches(*data, QStringLiteral("kernel"), Qt::CaseInsensitive));
         QCOMPARE(kernels.ordinal({0, 0}) == 0, !kernels.matches(TimelineEvent{0, 0}));
     }
 
@@ -300,8 +294,7 @@ private Q_SLOTS:
         if (ready.isEmpty())
             QVERIFY(ready.wait(10000));
         QVERIFY(page.view()->selectedEvent().valid());
-        QCOMPARE(page.data()->name(page.view()->selectedEvent()),
-                 std::string_view("cudaStreamSynchronize"));
+        QCOMPARE(page.data()->name(page.view()->selectedEvent()), std::string_view("cudaStreamSynchronize"));
         QCOMPARE(page.findStatusText(), QStringLiteral("1 of 150"));
     }
 
@@ -317,8 +310,7 @@ private Q_SLOTS:
         page.view()->setRangeSelection(100 * ms, 225 * ms);
         QVERIFY(stats.wait(10000));
         RangeStatsModel *model = page.rangeStatsModel();
-        QAbstractItemModelTester tester(model,
-                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(model, QAbstractItemModelTester::FailureReportingMode::QtTest);
         const RangeStatsModel::Row *forward = nullptr;
         for (const auto &r : model->rows())
             if (r.name == QStringLiteral("forward"))
@@ -345,11 +337,9 @@ private Q_SLOTS:
         // the filtered table is what exports
         const QString json = m_tmp.filePath(QStringLiteral("range.json"));
         QString error;
-        QVERIFY2(page.exportTable(TimelinePage::Table::RangeStats, json, &error),
-                 qPrintable(error));
+        QVERIFY2(page.exportTable(TimelinePage::Table::RangeStats, json, &error), qPrintable(error));
         const QJsonObject doc = QJsonDocument::fromJson(readAll(json)).object();
-        QCOMPARE(doc[QStringLiteral("range")].toObject()[QStringLiteral("dur_ns")].toInteger(),
-                 125 * ms);
+        QCOMPARE(doc[QStringLiteral("range")].toObject()[QStringLiteral("dur_ns")].toInteger(), 125 * ms);
         const QJsonArray ops = doc[QStringLiteral("ops")].toArray();
         QCOMPARE(ops.size(), 1);
         QCOMPARE(ops[0].toObject()[QStringLiteral("total_ns")].toInteger(), 10 * ms);
@@ -387,12 +377,12 @@ private Q_SLOTS:
             int role;
         };
         const Case cases[] = {
-            {TimelinePage::Table::Gaps, page.gapTable(), "sync_gaps", "avoidable_ns",
-             "avoidable_us", SyncGapModel::Avoidable, SyncGapModel::SortRole},
-            {TimelinePage::Table::Gaps, page.gapTable(), "sync_gaps", "dur_ns", "gap_us",
-             SyncGapModel::Duration, SyncGapModel::SortRole},
-            {TimelinePage::Table::Sources, page.sourceTable(), "sync_sources", "gap_time_ns",
-             "gap_us", SyncSourceModel::GapTime, SyncSourceModel::SortRole},
+            {TimelinePage::Table::Gaps, page.gapTable(), "sync_gaps", "avoidable_ns", "avoidable_us",
+             SyncGapModel::Avoidable, SyncGapModel::SortRole},
+            {TimelinePage::Table::Gaps, page.gapTable(), "sync_gaps", "dur_ns", "gap_us", SyncGapModel::Duration,
+             SyncGapModel::SortRole},
+            {TimelinePage::Table::Sources, page.sourceTable(), "sync_sources", "gap_time_ns", "gap_us",
+             SyncSourceModel::GapTime, SyncSourceModel::SortRole},
             {TimelinePage::Table::RangeStats, page.rangeTable(), "ops", "total_ns", "total_us",
              RangeStatsModel::Total, RangeStatsModel::SortRole},
             {TimelinePage::Table::RangeStats, page.rangeTable(), "ops", "self_ns", "self_us",
@@ -402,22 +392,17 @@ private Q_SLOTS:
             QAbstractItemModel *shown = c.view->model();
             const int rows = shown->rowCount();
             QVERIFY(rows > 0);
-            const QString base =
-                m_tmp.filePath(QStringLiteral("table-%1").arg(QLatin1String(c.array)));
+            const QString base = m_tmp.filePath(QStringLiteral("table-%1").arg(QLatin1String(c.array)));
             QString error;
-            QVERIFY2(page.exportTable(c.table, base + QStringLiteral(".json"), &error),
-                     qPrintable(error));
-            QVERIFY2(page.exportTable(c.table, base + QStringLiteral(".csv"), &error),
-                     qPrintable(error));
+            QVERIFY2(page.exportTable(c.table, base + QStringLiteral(".json"), &error), qPrintable(error));
+            QVERIFY2(page.exportTable(c.table, base + QStringLiteral(".csv"), &error), qPrintable(error));
 
             QJsonParseError perr;
-            const QJsonDocument doc =
-                QJsonDocument::fromJson(readAll(base + QStringLiteral(".json")), &perr);
+            const QJsonDocument doc = QJsonDocument::fromJson(readAll(base + QStringLiteral(".json")), &perr);
             QVERIFY2(perr.error == QJsonParseError::NoError, qPrintable(perr.errorString()));
             const QJsonArray arr = doc.object()[QLatin1String(c.array)].toArray();
             QCOMPARE(arr.size(), rows);
-            const QList<QStringList> csv =
-                parseCsv(QString::fromUtf8(readAll(base + QStringLiteral(".csv"))));
+            const QList<QStringList> csv = parseCsv(QString::fromUtf8(readAll(base + QStringLiteral(".csv"))));
             QCOMPARE(csv.size(), rows + 1);
             const int col = int(csv[0].indexOf(QLatin1String(c.csvColumn)));
             QVERIFY2(col >= 0, c.csvColumn);
@@ -469,8 +454,7 @@ private Q_SLOTS:
         QVERIFY(!status.isEmpty());
         QVERIFY(QFile::exists(target + QStringLiteral(".json")));
         QCOMPARE(status.last().front().toString(),
-                 QStringLiteral("Wrote %1")
-                     .arg(QDir::toNativeSeparators(target + QStringLiteral(".json"))));
+                 QStringLiteral("Wrote %1").arg(QDir::toNativeSeparators(target + QStringLiteral(".json"))));
         QCOMPARE(defaultSaveFolder(), QDir::cleanPath(sub));
     }
 };

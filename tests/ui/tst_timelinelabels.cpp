@@ -56,7 +56,8 @@ private Q_SLOTS:
     {
         std::vector<std::string> files;
         for (int r = 0; r < 3; ++r)
-            files.push_back(std::string(SYNCSCOPE_TEST_DATA_DIR) + "/job_straggler_rank" + std::to_string(r) + ".json");
+            files.push_back(std::string(SYNCSCOPE_TEST_DATA_DIR) + "/job_straggler_rank" + std::to_string(r) +
+                            ".json");
         const auto data = TimelineData::build(loadTraces(files));
         TimelineView view;
         view.resize(900, 500);
@@ -90,8 +91,8 @@ private Q_SLOTS:
         for (int r = 0; r < int(view.layout().pinnedRows().size()); ++r) {
             const LayoutRow &row = view.layout().pinnedRows()[size_t(r)];
             if (row.kind == LayoutRow::Kind::GroupHeader)
-                QCOMPARE(view.rowLabel(true, r, fm),
-                         QStringLiteral("Rank %1 · GPU %1 (pid %1)").arg(data->files()[size_t(row.file)].model->info().rank));
+                QCOMPARE(view.rowLabel(true, r, fm), QStringLiteral("Rank %1 · GPU %1 (pid %1)")
+                                                         .arg(data->files()[size_t(row.file)].model->info().rank));
         }
     }
 
@@ -99,12 +100,14 @@ private Q_SLOTS:
     // "Process (pid CPU Functions)", whose middle a narrow panel cut.
     void aProcessNamedByItsPidReadsAsIt()
     {
-        const auto data = TimelineData::build({loadTrace(SYNCSCOPE_TEST_DATA_DIR "/legacy_autograd_profiler.json")});
+        const auto data = TimelineData::build({loadTrace(SYNCSCOPE_TEST_DATA_DIR
+                                                         "/legacy_autograd_profiler.json")});
         QStringList titles;
         for (const TimelineGroup &g : data->groups())
             titles << g.title;
         QVERIFY2(titles.contains(QStringLiteral("CPU Functions")), qPrintable(titles.join(QStringLiteral(" | "))));
-        QVERIFY2(titles.contains(QStringLiteral("Process (pid 7)")), qPrintable(titles.join(QStringLiteral(" | "))));
+        QVERIFY2(titles.contains(QStringLiteral("Process (pid 7)")),
+                 qPrintable(titles.join(QStringLiteral(" | "))));
         TimelineView view;
         view.resize(900, 400);
         view.setData(data);

@@ -37,10 +37,11 @@ private Q_SLOTS:
         QCOMPARE(ui::formatPercent(300'000, 4'000'000'000), QStringLiteral("<0.1%")); // 300 us of 4 s
         QCOMPARE(ui::formatPercent(0, 10'000), QStringLiteral("0.0%"));
         QCOMPARE(ui::formatPercent(1, 3), QStringLiteral("33.3%"));
-        QCOMPARE(ui::formatPercent(5, 0), QStringLiteral("-"));           // no whole, no share
+        QCOMPARE(ui::formatPercent(5, 0), QStringLiteral("-")); // no whole, no share
         for (const auto &[part, whole] : std::vector<std::pair<int64_t, int64_t>>{
                  {-15, 10'000}, {2, 3}, {-1, 2'000}, {INT64_MAX, INT64_MAX}, {INT64_MIN + 1, 7}, {0, -1}})
-            QCOMPARE(ui::formatPercent(part, whole), QString::fromStdString(syncscope::formatPercent(part, whole)));
+            QCOMPARE(ui::formatPercent(part, whole),
+                     QString::fromStdString(syncscope::formatPercent(part, whole)));
     }
 
     void layoutOrdersCpuBeforeGpu()
@@ -226,10 +227,10 @@ private Q_SLOTS:
         // every launch and every kernel whose name contains "kernel"
         uint64_t expected = 0;
         for (int ti = 0; ti < int(d->tracks().size()); ++ti)
-            for (size_t i = 0; i < d->modelTrack(ti).size(); ++i)
-            {
+            for (size_t i = 0; i < d->modelTrack(ti).size(); ++i) {
                 const std::string_view n = d->name({ti, uint32_t(i)});
-                expected += QString::fromUtf8(n.data(), int(n.size())).contains(QStringLiteral("kernel"), Qt::CaseInsensitive);
+                expected += QString::fromUtf8(n.data(), int(n.size()))
+                                .contains(QStringLiteral("kernel"), Qt::CaseInsensitive);
             }
         QCOMPARE(sub.eventCount(), expected);
         QVERIFY(expected > 0);

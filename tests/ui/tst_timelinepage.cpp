@@ -33,8 +33,8 @@ private:
 
     static bool load(TimelinePage &page, const QStringList &paths, QString *error = nullptr)
     {
-        return test::loadAndWait(&page, &TimelinePage::loadFinished, &TimelinePage::loadFailed,
-                                 [&] { page.openFiles(paths); }, error);
+        return test::loadAndWait(
+            &page, &TimelinePage::loadFinished, &TimelinePage::loadFailed, [&] { page.openFiles(paths); }, error);
     }
 
 private Q_SLOTS:
@@ -64,7 +64,8 @@ private Q_SLOTS:
         TimelinePage page;
         page.resize(1400, 800);
         page.show();
-        QAbstractItemModelTester tester(page.syncGapModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(page.syncGapModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         bool anyGaps = false;
         for (const QString &name : singles) {
             QString error;
@@ -91,7 +92,8 @@ private Q_SLOTS:
         const QDir ranks(dir.filePath(QStringLiteral("hta_trace_filter_2ranks")));
         if (ranks.exists()) {
             QStringList files;
-            for (const QString &f : ranks.entryList({QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files))
+            for (const QString &f :
+                 ranks.entryList({QStringLiteral("*.json"), QStringLiteral("*.json.gz")}, QDir::Files))
                 files << ranks.filePath(f);
             if (files.size() >= 2) {
                 QString error;
@@ -227,7 +229,8 @@ private Q_SLOTS:
         page.view()->setRangeSelection(data->minTime(), data->maxTime());
         QVERIFY(stats.wait(10000));
         QVERIFY(page.rangeStatsModel()->rowCount() > 5);
-        QAbstractItemModelTester tester(page.rangeStatsModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(page.rangeStatsModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         uint64_t launches = 0;
         for (const auto &r : page.rangeStatsModel()->rows())
             if (r.name == QStringLiteral("cudaLaunchKernel"))

@@ -133,7 +133,10 @@ private:
                 row = &r;
         return row;
     }
-    static bool has(const std::vector<QRect> &v, const QRect &r) { return std::find(v.begin(), v.end(), r) != v.end(); }
+    static bool has(const std::vector<QRect> &v, const QRect &r)
+    {
+        return std::find(v.begin(), v.end(), r) != v.end();
+    }
 
 private Q_SLOTS:
     void init()
@@ -244,7 +247,7 @@ private Q_SLOTS:
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
             v = double(seed >> 40);
         }
-        tc.buildMaxPyramid(values); // what the timeline data builds for each counter
+        tc.buildMaxPyramid(values);                // what the timeline data builds for each counter
         QCOMPARE(tc.maxPyramid.size(), size_t(5)); // blocks of 8, 64, ..., 32,768: 12,501 down to 4
         for (int k = 0; k < 2000; ++k) {
             seed = seed * 6364136223846793005ull + 1442695040888963407ull;
@@ -493,7 +496,8 @@ private Q_SLOTS:
         QStringList labels;
         for (const BoxLabel &l : s.labels)
             labels << l.text;
-        QVERIFY2(labels.contains(QStringLiteral("hipMemcpyWithStream")), qPrintable(labels.join(QLatin1Char('|'))));
+        QVERIFY2(labels.contains(QStringLiteral("hipMemcpyWithStream")),
+                 qPrintable(labels.join(QLatin1Char('|'))));
     }
 };
 

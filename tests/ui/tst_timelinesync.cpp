@@ -106,8 +106,9 @@ constexpr TimeNs kBase = 1'712'195'495'519'000'000;
 
 bool load(TimelinePage &page, const QStringList &paths, QString *error = nullptr)
 {
-    return test::loadAndWait(&page, &TimelinePage::loadFinished, &TimelinePage::loadFailed,
-                             [&] { page.openFiles(paths); }, error, 30000);
+    return test::loadAndWait(
+        &page, &TimelinePage::loadFinished, &TimelinePage::loadFailed, [&] { page.openFiles(paths); }, error,
+        30000);
 }
 
 void clickRow(QTableView *table, int proxyRow)
@@ -248,7 +249,8 @@ private Q_SLOTS:
         TimelinePage page;
         page.resize(1400, 800);
         page.show();
-        QAbstractItemModelTester tester(page.syncGapModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(page.syncGapModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(load(page, {m_hand}));
         const QAbstractItemModel *shown = page.gapTable()->model();
         QCOMPARE(shown->rowCount(), 2);
@@ -257,7 +259,8 @@ private Q_SLOTS:
         QCOMPARE(page.gapTable()->horizontalHeader()->sortIndicatorSection(), int(SyncGapModel::Avoidable));
         // One unit and precision per column: {34, 10.25} µs need 2 decimals.
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::Avoidable)).toString(), QStringLiteral("34.00 µs"));
-        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Blocked)).toString(), QStringLiteral("34.00 µs")); // {34, 10.25}
+        QCOMPARE(shown->data(shown->index(0, SyncGapModel::Blocked)).toString(),
+                 QStringLiteral("34.00 µs")); // {34, 10.25}
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::Duration)).toString(), QStringLiteral("155.0 µs"));
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::Call)).toString(), QStringLiteral("cudaMemcpyAsync"));
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::Step)).toString(), QStringLiteral("ProfilerStep#1"));
@@ -285,8 +288,9 @@ private Q_SLOTS:
         QVERIFY(load(page, {m_synthetic}));
         QCOMPARE(shown->rowCount(), 5);
         for (int r = 1; r < shown->rowCount(); ++r)
-            QVERIFY(shown->data(shown->index(r - 1, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong()
-                    >= shown->data(shown->index(r, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong());
+            QVERIFY(
+                shown->data(shown->index(r - 1, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong() >=
+                shown->data(shown->index(r, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong());
         // no Python events: the user frame column shows the op
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::UserFrame)).toString(), QStringLiteral("aten::item"));
         QCOMPARE(shown->data(shown->index(0, SyncGapModel::PyFrame)).toString(), QStringLiteral("—"));
@@ -296,13 +300,17 @@ private Q_SLOTS:
             QVERIFY(load(page, {real}));
             int ties = 0;
             for (int r = 1; r < shown->rowCount(); ++r) {
-                const qlonglong a0 = shown->data(shown->index(r - 1, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong();
-                const qlonglong a1 = shown->data(shown->index(r, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong();
+                const qlonglong a0 =
+                    shown->data(shown->index(r - 1, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong();
+                const qlonglong a1 =
+                    shown->data(shown->index(r, SyncGapModel::Avoidable), SyncGapModel::SortRole).toLongLong();
                 QVERIFY(a0 >= a1);
                 if (a0 == a1) {
                     ++ties;
-                    QVERIFY(shown->data(shown->index(r - 1, SyncGapModel::Duration), SyncGapModel::SortRole).toLongLong()
-                            >= shown->data(shown->index(r, SyncGapModel::Duration), SyncGapModel::SortRole).toLongLong());
+                    QVERIFY(
+                        shown->data(shown->index(r - 1, SyncGapModel::Duration), SyncGapModel::SortRole)
+                            .toLongLong() >=
+                        shown->data(shown->index(r, SyncGapModel::Duration), SyncGapModel::SortRole).toLongLong());
                 }
             }
             QVERIFY(ties > 0);
@@ -315,16 +323,19 @@ private Q_SLOTS:
         page.resize(1400, 900);
         page.show();
         QVERIFY(QTest::qWaitForWindowExposed(&page));
-        QAbstractItemModelTester tester(page.syncSourceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(page.syncSourceModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         QVERIFY(load(page, {m_hand}));
         const auto data = page.data();
         QTableView *table = page.sourceTable();
         const QAbstractItemModel *shown = table->model();
         QCOMPARE(shown->rowCount(), 2);
         // sorted by avoidable: the copy's source first
-        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Sync)).toString(), QStringLiteral("cudaMemcpyAsync"));
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Sync)).toString(),
+                 QStringLiteral("cudaMemcpyAsync"));
         QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Avoidable)).toString(), QStringLiteral("34.00 µs"));
-        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::UserFrame)).toString(), QStringLiteral("train.py(10): main"));
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::UserFrame)).toString(),
+                 QStringLiteral("train.py(10): main"));
         QCOMPARE(shown->data(shown->index(1, SyncSourceModel::GapTime)).toString(), QStringLiteral("299.0 µs"));
 
         // clicking the sync's source (second row) selects its one gap, the first in time
@@ -332,7 +343,8 @@ private Q_SLOTS:
         const SyncAnalysis &sa = data->files()[0].sync;
         std::vector<int> expected;
         for (size_t g = 0; g < sa.syncGaps.size(); ++g)
-            if (data->text(0, sa.syncCalls[sa.syncGaps[g].syncCall].event) == QStringLiteral("cudaStreamSynchronize"))
+            if (data->text(0, sa.syncCalls[sa.syncGaps[g].syncCall].event) ==
+                QStringLiteral("cudaStreamSynchronize"))
                 expected.push_back(int(data->files()[0].gapRow[g]));
         QCOMPARE(expected.size(), size_t(1));
         QCOMPARE(page.selectedGaps(), expected);
@@ -345,7 +357,8 @@ private Q_SLOTS:
         QVERIFY(load(page, {m_synthetic}));
         QCOMPARE(shown->rowCount(), 1);
         // no Python events: the user frame falls back to the op
-        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::UserFrame)).toString(), QStringLiteral("aten::item"));
+        QCOMPARE(shown->data(shown->index(0, SyncSourceModel::UserFrame)).toString(),
+                 QStringLiteral("aten::item"));
         QCOMPARE(shown->data(shown->index(0, SyncSourceModel::Gaps)).toString(), QStringLiteral("5"));
         clickRow(table, 0);
         QCOMPARE(page.selectedGaps(), (std::vector<int>{0, 1, 2, 3, 4}));
@@ -544,7 +557,8 @@ private Q_SLOTS:
             page.view()->selectEvent(data->eventOf(0, c.event), true);
             const QString field = page.detailsPanel()->field(QStringLiteral("What to change"));
             const AdviceRule &want = c.pageableCopy ? toHost : item;
-            QVERIFY2(field.startsWith(QString::fromStdString(want.title + " [" + want.id + "]")), qPrintable(field));
+            QVERIFY2(field.startsWith(QString::fromStdString(want.title + " [" + want.id + "]")),
+                     qPrintable(field));
         }
 
         // A new load clears the panel.
@@ -572,14 +586,16 @@ private Q_SLOTS:
         QVERIFY(!page.whatIf());
         // Each source's figure says where its saving stopped, in its tooltip.
         for (int row = 0; row < sources->rowCount(); ++row) {
-            const QString tip = sources->data(sources->index(row, SyncSourceModel::Avoidable), Qt::ToolTipRole).toString();
+            const QString tip =
+                sources->data(sources->index(row, SyncSourceModel::Avoidable), Qt::ToolTipRole).toString();
             QVERIFY2(tip.contains(QStringLiteral("\nLimited by (GPU 0): ")), qPrintable(tip));
             QVERIFY2(!tip.endsWith(QStringLiteral(": ")), qPrintable(tip));
         }
-        QVERIFY(sources->data(sources->index(copyRow, SyncSourceModel::Avoidable), Qt::ToolTipRole)
-                    .toString()
-                    .endsWith(QStringLiteral("\nLimited by (GPU 0): the head start carried to the end of the trace: "
-                                             "nothing re-synchronized it")));
+        QVERIFY(
+            sources->data(sources->index(copyRow, SyncSourceModel::Avoidable), Qt::ToolTipRole)
+                .toString()
+                .endsWith(QStringLiteral("\nLimited by (GPU 0): the head start carried to the end of the trace: "
+                                         "nothing re-synchronized it")));
         QSignalSpy ready(&page, &TimelinePage::whatIfReady);
         // As the view does for a click on the check box: setData through the proxy.
         QVERIFY(proxy->setData(proxy->mapFromSource(sources->index(copyRow, SyncSourceModel::Avoidable)),
@@ -604,7 +620,8 @@ private Q_SLOTS:
         sources->setChecked(itemRow, true);
         QVERIFY(ready.wait(10000));
         QCOMPARE(page.whatIf()->byFile[0], std::vector<TimeNs>{44'250});
-        QVERIFY2(page.headerText().contains(QStringLiteral("would finish <b>%1</b> earlier").arg(formatDuration(44'250))),
+        QVERIFY2(page.headerText().contains(
+                     QStringLiteral("would finish <b>%1</b> earlier").arg(formatDuration(44'250))),
                  qPrintable(page.headerText()));
         QVERIFY(!page.headerText().contains(QStringLiteral("all ranks")));
         // Unchecked: the header is as before.
@@ -616,7 +633,8 @@ private Q_SLOTS:
 
         // A job: rank 2's nonzero sync made it the straggler.
         const QString d = QStringLiteral(SYNCSCOPE_TEST_DATA_DIR);
-        QVERIFY(load(page, {d + QStringLiteral("/job_straggler_rank0.json"), d + QStringLiteral("/job_straggler_rank1.json"),
+        QVERIFY(load(page, {d + QStringLiteral("/job_straggler_rank0.json"),
+                            d + QStringLiteral("/job_straggler_rank1.json"),
                             d + QStringLiteral("/job_straggler_rank2.json")}));
         // Job-wide figures name their scope.
         QVERIFY2(page.headerText().contains(QStringLiteral("gap(s) (all ranks)")) &&
@@ -624,7 +642,8 @@ private Q_SLOTS:
                  qPrintable(page.headerText()));
         int nonzero = -1;
         for (int r = 0; r < sources->rowCount(); ++r)
-            if (sources->data(sources->index(r, SyncSourceModel::Op)).toString() == QStringLiteral("aten::nonzero"))
+            if (sources->data(sources->index(r, SyncSourceModel::Op)).toString() ==
+                QStringLiteral("aten::nonzero"))
                 nonzero = r;
         QVERIFY(nonzero >= 0);
         ready.clear();
@@ -632,8 +651,9 @@ private Q_SLOTS:
         QVERIFY(ready.wait(10000));
         QVERIFY(page.whatIf()->hasJob);
         QCOMPARE(page.whatIf()->job, TimeNs(80'000));
-        QVERIFY2(page.headerText().contains(QStringLiteral("the job would finish <b>80.00 µs</b> earlier (all ranks)")),
-                 qPrintable(page.headerText()));
+        QVERIFY2(
+            page.headerText().contains(QStringLiteral("the job would finish <b>80.00 µs</b> earlier (all ranks)")),
+            qPrintable(page.headerText()));
         // A new load drops the checks and the figure.
         QVERIFY(load(page, {m_hand}));
         QVERIFY(!page.whatIf());
@@ -647,9 +667,11 @@ private Q_SLOTS:
         TimelinePage page;
         page.resize(1600, 900);
         page.show();
-        QAbstractItemModelTester tester(page.deviceModel(), QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QAbstractItemModelTester tester(page.deviceModel(),
+                                        QAbstractItemModelTester::FailureReportingMode::QtTest);
         const QString d = QStringLiteral(SYNCSCOPE_TEST_DATA_DIR);
-        QVERIFY(load(page, {d + QStringLiteral("/job_straggler_rank0.json"), d + QStringLiteral("/job_straggler_rank1.json"),
+        QVERIFY(load(page, {d + QStringLiteral("/job_straggler_rank0.json"),
+                            d + QStringLiteral("/job_straggler_rank1.json"),
                             d + QStringLiteral("/job_straggler_rank2.json")}));
         const QAbstractItemModel *shown = page.deviceTable()->model();
         QCOMPARE(shown->rowCount(), 3);
@@ -657,8 +679,9 @@ private Q_SLOTS:
         // holds 120 us of its work (worked out with the fixture).
         QCOMPARE(shown->data(shown->index(0, DeviceTableModel::Rank)).toString(), QStringLiteral("2"));
         QCOMPARE(shown->data(shown->index(0, DeviceTableModel::Device)).toString(), QStringLiteral("GPU 2"));
-        QCOMPARE(shown->data(shown->index(0, DeviceTableModel::Avoidable), DeviceTableModel::SortRole).toLongLong(),
-                 qlonglong(120'000));
+        QCOMPARE(
+            shown->data(shown->index(0, DeviceTableModel::Avoidable), DeviceTableModel::SortRole).toLongLong(),
+            qlonglong(120'000));
         QCOMPARE(shown->data(shown->index(0, DeviceTableModel::Avoidable)).toString(), QStringLiteral("120.0 µs"));
         QVERIFY(shown->data(shown->index(0, DeviceTableModel::Avoidable), Qt::ToolTipRole)
                     .toString()
@@ -681,7 +704,8 @@ private Q_SLOTS:
         // Exports: the shown order, exact us and integer ns.
         QTemporaryDir dir;
         QString error;
-        QVERIFY2(page.exportTable(TimelinePage::Table::Devices, dir.filePath("devices.csv"), &error), qPrintable(error));
+        QVERIFY2(page.exportTable(TimelinePage::Table::Devices, dir.filePath("devices.csv"), &error),
+                 qPrintable(error));
         QFile csv(dir.filePath("devices.csv"));
         QVERIFY(csv.open(QIODevice::ReadOnly));
         const QList<QByteArray> lines = csv.readAll().split('\n');
@@ -744,9 +768,11 @@ private Q_SLOTS:
         a.devices.resize(1);
         a.devices[0].device = 3;
         a.devices[0].avoidable = 5;
-        QVERIFY(whyNothingAvoidable(a, 3).startsWith(QStringLiteral("another blocking call waits for the same work")));
+        QVERIFY(
+            whyNothingAvoidable(a, 3).startsWith(QStringLiteral("another blocking call waits for the same work")));
         a.devices[0].avoidable = 0;
-        QVERIFY(whyNothingAvoidable(a, 3).startsWith(QStringLiteral("removing every blocking call saves this device nothing")));
+        QVERIFY(whyNothingAvoidable(a, 3).startsWith(
+            QStringLiteral("removing every blocking call saves this device nothing")));
 
         // On a real trace every gap saves 0 alone and in total: the details say why.
         const QString shared = QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/hta_16rank_job_rank0.json.gz");
@@ -760,11 +786,15 @@ private Q_SLOTS:
         const SyncAnalysis &sa = data->files()[0].sync;
         QVERIFY(!sa.syncGaps.empty());
         page.view()->selectEvent(data->eventOf(0, sa.syncCalls[sa.syncGaps[0].syncCall].event), true);
-        QVERIFY2(page.detailsPanel()->field(QStringLiteral("Why 0")).startsWith(QStringLiteral("removing every blocking call")),
+        QVERIFY2(page.detailsPanel()
+                     ->field(QStringLiteral("Why 0"))
+                     .startsWith(QStringLiteral("removing every blocking call")),
                  qPrintable(page.detailsPanel()->field(QStringLiteral("Why 0"))));
         const SyncGapModel *gaps = page.syncGapModel();
-        QVERIFY(gaps->data(gaps->index(0, SyncGapModel::Avoidable), Qt::ToolTipRole).toString().contains(
-            QStringLiteral("would finish no earlier without this gap's blocking call alone: removing every")));
+        QVERIFY(gaps->data(gaps->index(0, SyncGapModel::Avoidable), Qt::ToolTipRole)
+                    .toString()
+                    .contains(QStringLiteral(
+                        "would finish no earlier without this gap's blocking call alone: removing every")));
     }
 
     // Names that tell the files apart: ranks by their number and the part of
@@ -780,21 +810,25 @@ private Q_SLOTS:
         const std::vector<QString> dlrm = fileLabels(names, ranks);
         QCOMPARE(dlrm[0], QStringLiteral("Rank 0 · worker0"));
         QCOMPARE(dlrm[7], QStringLiteral("Rank 7 · worker7"));
-        QCOMPARE(fileLabels({QStringLiteral("sampled_rank-0.json.gz"), QStringLiteral("sampled_rank-1.json.gz")}, {0, 1}),
+        QCOMPARE(fileLabels({QStringLiteral("sampled_rank-0.json.gz"), QStringLiteral("sampled_rank-1.json.gz")},
+                            {0, 1}),
                  (std::vector<QString>{QStringLiteral("Rank 0 · rank-0"), QStringLiteral("Rank 1 · rank-1")}));
         // Captures: variant, N and device; the same run twice keeps its time to tell them apart.
-        const std::vector<QString> caps = fileLabels({QStringLiteral("20261201-101500-123-naive-cpu-n100000.json.gz"),
-                                                      QStringLiteral("20261201-101512-004-static-cpu-n100000.json.gz"),
-                                                      QStringLiteral("20261201-101530-777-static-cpu-n100000.json.gz")},
-                                                     {kNoValue, kNoValue, kNoValue});
+        const std::vector<QString> caps =
+            fileLabels({QStringLiteral("20261201-101500-123-naive-cpu-n100000.json.gz"),
+                        QStringLiteral("20261201-101512-004-static-cpu-n100000.json.gz"),
+                        QStringLiteral("20261201-101530-777-static-cpu-n100000.json.gz")},
+                       {kNoValue, kNoValue, kNoValue});
         QCOMPARE(caps[0], QStringLiteral("naive, N=100000 (cpu)"));
-        QVERIFY2(caps[1].startsWith(QStringLiteral("static, N=100000 (cpu) · ")) && caps[1] != caps[2], qPrintable(caps[1]));
+        QVERIFY2(caps[1].startsWith(QStringLiteral("static, N=100000 (cpu) · ")) && caps[1] != caps[2],
+                 qPrintable(caps[1]));
         QCOMPARE(fileLabels({QStringLiteral("20261201-101500-123-fused-cuda-n1000.json.gz")}, {kNoValue})[0],
                  QStringLiteral("fused, N=1000 (cuda)"));
         // One plain file: its name.
         QCOMPARE(fileLabels({QStringLiteral("trace.json")}, {kNoValue})[0], QStringLiteral("trace.json"));
         // Every label unique even when names share all but one token.
-        const std::vector<QString> two = fileLabels({QStringLiteral("a.x.json"), QStringLiteral("a.y.json")}, {kNoValue, kNoValue});
+        const std::vector<QString> two = fileLabels({QStringLiteral("a.x.json"), QStringLiteral("a.y.json")},
+                                                    {kNoValue, kNoValue});
         QCOMPARE(two, (std::vector<QString>{QStringLiteral("x"), QStringLiteral("y")}));
     }
 
@@ -812,8 +846,9 @@ private Q_SLOTS:
         TimelinePage page;
         QVERIFY(load(page, {path}));
         const QString h = page.headerText();
-        QVERIFY2(h.contains(QStringLiteral("no runtime calls syncscope knows (names seen: mluLaunchKernel, mluQueueSync): "
-                                           "sync analysis unavailable")),
+        QVERIFY2(h.contains(QStringLiteral(
+                     "no runtime calls syncscope knows (names seen: mluLaunchKernel, mluQueueSync): "
+                     "sync analysis unavailable")),
                  qPrintable(h));
         QVERIFY2(!h.contains(QStringLiteral("sync call(s)")), qPrintable(h));
         // It leads, and no figure that would read as a verdict follows.
@@ -831,7 +866,8 @@ private Q_SLOTS:
         page.show();
         QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/long_host_calls.json")}));
         const QString t = page.longCallsText();
-        QVERIFY2(t.startsWith(QStringLiteral("<b>1 long host call(s)</b> that are not syncs, 2.000 ms in all")), qPrintable(t));
+        QVERIFY2(t.startsWith(QStringLiteral("<b>1 long host call(s)</b> that are not syncs, 2.000 ms in all")),
+                 qPrintable(t));
         QVERIFY2(t.contains(QStringLiteral("cudaLaunchKernel in aten::mm, 2.000 ms")), qPrintable(t));
         QVERIFY(load(page, {m_hand}));
         QVERIFY(page.longCallsText().isEmpty());
@@ -840,7 +876,8 @@ private Q_SLOTS:
     // A saving with no sync gap says in words where it comes from.
     void aSavingWithNoGapSaysSo()
     {
-        const QString shared = QStringLiteral(SYNCSCOPE_SHARED_DIR "/traces/tracelens_vllm_hip_graph_execution.json.gz");
+        const QString shared = QStringLiteral(SYNCSCOPE_SHARED_DIR
+                                              "/traces/tracelens_vllm_hip_graph_execution.json.gz");
         if (!QFile::exists(shared)) {
             if (qEnvironmentVariableIsSet("CI"))
                 QFAIL("the shared traces are missing");
@@ -869,15 +906,16 @@ private Q_SLOTS:
         auto shows = [](QTableView *t, std::initializer_list<int> cols) {
             QStringList cut;
             for (int c : cols)
-                if (!t->isColumnHidden(c) && t->columnViewportPosition(c) + t->columnWidth(c) > t->viewport()->width())
+                if (!t->isColumnHidden(c) &&
+                    t->columnViewportPosition(c) + t->columnWidth(c) > t->viewport()->width())
                     cut << t->model()->headerData(c, Qt::Horizontal).toString();
             return cut.join(QStringLiteral(", "));
         };
         QCOMPARE(shows(page.gapTable(), {SyncGapModel::Avoidable, SyncGapModel::Blocked, SyncGapModel::Duration,
                                          SyncGapModel::Start, SyncGapModel::Device}),
                  QString());
-        QCOMPARE(shows(page.sourceTable(), {SyncSourceModel::Avoidable, SyncSourceModel::Count, SyncSourceModel::Gaps,
-                                            SyncSourceModel::GapTime}),
+        QCOMPARE(shows(page.sourceTable(), {SyncSourceModel::Avoidable, SyncSourceModel::Count,
+                                            SyncSourceModel::Gaps, SyncSourceModel::GapTime}),
                  QString());
         QCOMPARE(page.gapTable()->textElideMode(), Qt::ElideMiddle);
         QCOMPARE(page.sourceTable()->textElideMode(), Qt::ElideMiddle);
@@ -911,10 +949,11 @@ private Q_SLOTS:
         TimelinePage page;
         QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/truncated_by_kind.json")}));
         const QString h = page.headerText();
-        QVERIFY2(h.startsWith(QStringLiteral("<b>the file ends early at byte 1801: the analysis covers its first "
-                                             "0.990 ms (18 events)</b> · <b>events stop early by kind (runtime calls "
-                                             "at 0.086 ms, GPU activity at 0.058 ms, of the 0.990 ms read)")),
-                 qPrintable(h));
+        QVERIFY2(
+            h.startsWith(QStringLiteral("<b>the file ends early at byte 1801: the analysis covers its first "
+                                        "0.990 ms (18 events)</b> · <b>events stop early by kind (runtime calls "
+                                        "at 0.086 ms, GPU activity at 0.058 ms, of the 0.990 ms read)")),
+            qPrintable(h));
         for (const char *verdict : {"GPU busy", "sync call(s)", "earlier", "gap(s)"})
             QVERIFY2(!h.contains(QLatin1String(verdict)), qPrintable(h));
         // One event count: the header's is the sentence's.
@@ -991,8 +1030,8 @@ private Q_SLOTS:
         // the same as the core with the same option
         const SyncAnalysis sa = analyzeSyncs(*loadTrace(m_hand.toStdString()), o);
         for (const SyncCall &c : sa.syncCalls)
-            QVERIFY(!c.userFrame.valid()
-                    || page.data()->text(0, c.userFrame) == QStringLiteral("train.py(10): main"));
+            QVERIFY(!c.userFrame.valid() ||
+                    page.data()->text(0, c.userFrame) == QStringLiteral("train.py(10): main"));
         // a re-analysis keeps the place in the trace
         QCOMPARE(page.view()->mapping().start(), before.start());
         QCOMPARE(page.view()->mapping().end(), before.end());
@@ -1042,7 +1081,8 @@ private Q_SLOTS:
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         view.setData(data);
         view.viewport()->grab();
-        QCOMPARE(view.frame().state<BlockingCallsPass::State>(false).gapCalls.size(), size_t(2)); // the sync and the copy
+        QCOMPARE(view.frame().state<BlockingCallsPass::State>(false).gapCalls.size(),
+                 size_t(2)); // the sync and the copy
         const QRect copyRect = view.eventRect(e);
         bool marked = false;
         for (const QRect &r : view.frame().state<BlockingCallsPass::State>(false).gapCalls)
@@ -1061,7 +1101,8 @@ private Q_SLOTS:
         for (const SyncCall &c : sa.syncCalls) {
             page.view()->selectEvent(data->eventOf(0, c.event), true);
             EventDetailsPanel *d = page.detailsPanel();
-            QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(formatDuration(c.avoidable) + QLatin1Char(' ')));
+            QVERIFY(
+                d->field(QStringLiteral("Avoidable")).startsWith(formatDuration(c.avoidable) + QLatin1Char(' ')));
             if (c.pageableCopy) {
                 QVERIFY(!d->field(QStringLiteral("Hidden sync")).isEmpty());
                 QVERIFY(d->field(QStringLiteral("Avoidable")).startsWith(QStringLiteral("34.00 µs ")));
@@ -1091,11 +1132,12 @@ private Q_SLOTS:
         EventDetailsPanel *d = page.detailsPanel();
         QVERIFY2(d->field(QStringLiteral("What to change")).contains(QStringLiteral("[hip-to-device-sync]")),
                  qPrintable(d->field(QStringLiteral("What to change"))));
-        QCOMPARE(d->field(QStringLiteral("Waited outside the trace")),
-                 QStringLiteral("the GPU ran work for %1 of this call's %2: the rest of the wait was for something "
-                                "the trace does not show (the runtime's or driver's set-up, lazy code loading, or "
-                                "another process on the GPU)")
-                     .arg(formatDuration(5'000), formatDuration(493'000'000)));
+        QCOMPARE(
+            d->field(QStringLiteral("Waited outside the trace")),
+            QStringLiteral("the GPU ran work for %1 of this call's %2: the rest of the wait was for something "
+                           "the trace does not show (the runtime's or driver's set-up, lazy code loading, or "
+                           "another process on the GPU)")
+                .arg(formatDuration(5'000), formatDuration(493'000'000)));
         QCOMPARE(gpuBusyWithin(sa, 0, 493'500'000), TimeNs(75'000)); // 30 + 5 + 40 us of work
         QCOMPARE(gpuBusyWithin(sa, 25'000, 493'102'000), TimeNs(27'000));
         // A short blocking call is not explained this way.
@@ -1117,7 +1159,8 @@ private Q_SLOTS:
         QVERIFY2(page.headerText().contains(QStringLiteral("runtime HIP (ROCm)")), qPrintable(page.headerText()));
         bool named = false;
         for (const TimelineGroup &g : page.data()->groups())
-            named |= g.kind == TimelineGroup::Kind::Gpu && g.title.contains(QStringLiteral(" · AMD Instinct MI300X"));
+            named |= g.kind == TimelineGroup::Kind::Gpu &&
+                     g.title.contains(QStringLiteral(" · AMD Instinct MI300X"));
         QVERIFY(named);
 
         QVERIFY(load(page, {QStringLiteral(SYNCSCOPE_TEST_DATA_DIR "/graph_launch.json")}));
@@ -1131,11 +1174,14 @@ private Q_SLOTS:
         // One flow, to the graph's first kernel (graph_k1 at 95 us), not five.
         const auto &links = page.view()->links();
         QCOMPARE(int(links.size()), 1);
-        QCOMPARE(QString::fromUtf8(page.data()->name(links[0].second).data(), int(page.data()->name(links[0].second).size())), QStringLiteral("graph_k1"));
+        QCOMPARE(QString::fromUtf8(page.data()->name(links[0].second).data(),
+                                   int(page.data()->name(links[0].second).size())),
+                 QStringLiteral("graph_k1"));
         page.findEdit()->setText(QStringLiteral("graph_k4"));
         page.findNext();
-        QVERIFY2(page.detailsPanel()->field(QStringLiteral("Graph")).startsWith(
-                     QStringLiteral("part of a graph launched by cudaGraphLaunch: 5 activity(ies)")),
+        QVERIFY2(page.detailsPanel()
+                     ->field(QStringLiteral("Graph"))
+                     .startsWith(QStringLiteral("part of a graph launched by cudaGraphLaunch: 5 activity(ies)")),
                  qPrintable(page.detailsPanel()->field(QStringLiteral("Graph"))));
         page.findEdit()->setText(QStringLiteral("cudaLaunchKernel"));
         page.findNext();
@@ -1155,16 +1201,21 @@ private Q_SLOTS:
         QVERIFY(page.view()->selectedEvent().valid());
         bool fromA = false;
         for (const auto &[from, to] : page.view()->links())
-            fromA |= page.data()->name(from) == std::string_view("compute_A") && to == page.view()->selectedEvent();
+            fromA |= page.data()->name(from) == std::string_view("compute_A") &&
+                     to == page.view()->selectedEvent();
         QVERIFY(fromA);
-        QVERIFY2(page.detailsPanel()->field(QStringLiteral("Stream wait")).contains(QStringLiteral("Stream Wait Event")),
+        QVERIFY2(page.detailsPanel()
+                     ->field(QStringLiteral("Stream wait"))
+                     .contains(QStringLiteral("Stream Wait Event")),
                  qPrintable(page.detailsPanel()->field(QStringLiteral("Stream wait"))));
         page.findEdit()->setText(QStringLiteral("compute_A"));
         page.findNext();
         QVERIFY(page.detailsPanel()->field(QStringLiteral("Awaited by")).startsWith(QStringLiteral("1 activity")));
         page.findEdit()->setText(QStringLiteral("Stream Wait Event"));
         page.findNext();
-        QVERIFY2(page.detailsPanel()->field(QStringLiteral("Host call")).startsWith(QStringLiteral("cudaStreamWaitEvent")),
+        QVERIFY2(page.detailsPanel()
+                     ->field(QStringLiteral("Host call"))
+                     .startsWith(QStringLiteral("cudaStreamWaitEvent")),
                  qPrintable(page.detailsPanel()->field(QStringLiteral("Host call"))));
     }
 
@@ -1199,8 +1250,9 @@ private Q_SLOTS:
         QCOMPARE(lines[1], m_hand + QStringLiteral(",,0,1712195495519550.000,155.000,34.000,34.000,"
                                                    "cudaMemcpyAsync,aten::to,train.py(10): main,ProfilerStep#1,"
                                                    "ProfilerStep#1,train.py(10): main"));
-        QVERIFY2(lines[2].startsWith(m_hand + QStringLiteral(",,0,1712195495519017.000,299.000,10.250,10.250,"
-                                                             "cudaStreamSynchronize,aten::item,mylib/util.py(5): fetch,")),
+        QVERIFY2(lines[2].startsWith(m_hand +
+                                     QStringLiteral(",,0,1712195495519017.000,299.000,10.250,10.250,"
+                                                    "cudaStreamSynchronize,aten::item,mylib/util.py(5): fetch,")),
                  qPrintable(lines[2]));
         const SyncAnalysis sa = analyzeSyncs(*loadTrace(m_hand.toStdString()));
         QVERIFY(lines[2].contains(QString::fromStdString("," + formatMicros(sa.syncGaps[0].avoidable) + ",")));
@@ -1211,9 +1263,11 @@ private Q_SLOTS:
         QCOMPARE(lines.size(), 3);
         QCOMPARE(lines[0], QStringLiteral("file,rank,sync,op,user_frame,count,gaps,gap_us,avoidable_us,advice"));
         QCOMPARE(lines[1],
-                 m_hand + QStringLiteral(",,cudaMemcpyAsync,aten::to,train.py(10): main,1,1,155.000,34.000,to-host"));
-        QCOMPARE(lines[2], m_hand + QStringLiteral(",,cudaStreamSynchronize,aten::item,mylib/util.py(5): fetch,1,1,"
-                                                   "299.000,10.250,item"));
+                 m_hand +
+                     QStringLiteral(",,cudaMemcpyAsync,aten::to,train.py(10): main,1,1,155.000,34.000,to-host"));
+        QCOMPARE(lines[2],
+                 m_hand + QStringLiteral(",,cudaStreamSynchronize,aten::item,mylib/util.py(5): fetch,1,1,"
+                                         "299.000,10.250,item"));
         // an unwritable place: one sentence, no file
         QVERIFY(!page.exportGapsCsv(m_tmp.filePath(QStringLiteral("no/such/dir/gaps.csv")), &error));
         QVERIFY2(!error.isEmpty(), "no reason given");

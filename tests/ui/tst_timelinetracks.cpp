@@ -65,10 +65,7 @@ void click(QWidget *w, QPoint pos)
     sendMouse(w, QEvent::MouseButtonRelease, pos, Qt::LeftButton, Qt::NoButton);
 }
 
-QAction *findAction(QMenu *menu, const QString &name)
-{
-    return menu->findChild<QAction *>(name);
-}
+QAction *findAction(QMenu *menu, const QString &name) { return menu->findChild<QAction *>(name); }
 
 } // namespace
 
@@ -100,8 +97,7 @@ private:
     {
         const QRect r = m_view->rowRect(pinned, row);
         const TimeNs t = m_data->minTime() + TimeNs(us * 1000);
-        return QPoint(m_view->plotRect().left() + int(m_view->mapping().toPixel(t)),
-                      r.center().y());
+        return QPoint(m_view->plotRect().left() + int(m_view->mapping().toPixel(t)), r.center().y());
     }
     QPoint labelOf(int track) const
     {
@@ -142,14 +138,12 @@ private Q_SLOTS:
         for (const TimelineGroup &g : m_data->groups())
             titles << g.title;
         QCOMPARE(titles, QStringList({QStringLiteral("python train.py (pid 100)"),
-                                      QStringLiteral("Process (pid 0)"),
-                                      QStringLiteral("Spans")}));
+                                      QStringLiteral("Process (pid 0)"), QStringLiteral("Spans")}));
         QCOMPARE(int(m_data->groups()[0].kind), int(TimelineGroup::Kind::Cpu));
         QCOMPARE(int(m_data->groups()[1].kind), int(TimelineGroup::Kind::Gpu));
         QCOMPARE(int(m_data->groups()[2].kind), int(TimelineGroup::Kind::Pseudo));
         QCOMPARE(m_data->globalInstants().size(), size_t(2));
-        QCOMPARE(m_data->text(0, m_data->globalInstants()[1].name),
-                 QStringLiteral("Record Window End"));
+        QCOMPARE(m_data->text(0, m_data->globalInstants()[1].name), QStringLiteral("Record Window End"));
         // GPU pinned, the others scroll
         const TimelineLayout &l = m_view->layout();
         QVERIFY(l.trackPinned(m_gpu));
@@ -168,8 +162,7 @@ private Q_SLOTS:
         QVERIFY(m_view->toolTipAt(QPoint(x, m_view->rowRect(true, 1).center().y()))
                     .contains(QStringLiteral("Record Window End")));
         QVERIFY(m_view
-                    ->toolTipAt(QPoint(
-                        x, m_view->rowRect(false, m_view->layout().rows().size() - 1).center().y()))
+                    ->toolTipAt(QPoint(x, m_view->rowRect(false, m_view->layout().rows().size() - 1).center().y()))
                     .contains(QStringLiteral("Record Window End")));
         // Drawn from the plot's top to its bottom (dashed: some pixels of each half).
         const QImage img = m_view->viewport()->grab().toImage();
@@ -212,8 +205,7 @@ private Q_SLOTS:
         QVERIFY(m_view->pythonIndicatorText().isEmpty());
         QCOMPARE(l.spanOf(m_main).count, 4);
         QCOMPARE(l.shownDepth(event("aten::mm")), 2);
-        QCOMPARE(m_view->eventAt(at(100, false, l.spanOf(m_main).first)),
-                 event("train.py(10): main"));
+        QCOMPARE(m_view->eventAt(at(100, false, l.spanOf(m_main).first)), event("train.py(10): main"));
         // P hides them again; so does a click on the indicator.
         QTest::keyClick(m_view.get(), Qt::Key_P);
         QVERIFY(!l.showPython());
@@ -289,8 +281,8 @@ private Q_SLOTS:
         for (const LayoutRow &r : l.rows())
             QVERIFY(r.kind != LayoutRow::Kind::Counter);
         // Expand All from the menu; Collapse All collapses threads too.
-        auto menu = m_view->contextMenuAt(
-            QPoint(m_view->plotRect().center().x(), m_view->viewport()->height() - 2));
+        auto menu = m_view->contextMenuAt(QPoint(m_view->plotRect().center().x(),
+                                                 m_view->viewport()->height() - 2));
         findAction(menu.get(), QStringLiteral("expandAll"))->trigger();
         QVERIFY(!l.groupCollapsed(group));
         QCOMPARE(l.spanOf(m_main).count, 2);
@@ -322,11 +314,13 @@ private Q_SLOTS:
             if (t.file == 0 && t.gpu)
                 for (const TimelineLevel &lv : t.levels)
                     for (uint32_t e : lv.events)
-                        gpuEnd = std::max(gpuEnd, m_view->data()->modelTrack(int(&t - &m_view->data()->tracks()[0])).end(e));
+                        gpuEnd = std::max(
+                            gpuEnd, m_view->data()->modelTrack(int(&t - &m_view->data()->tracks()[0])).end(e));
         QVERIFY(gpuEnd > m_view->data()->minTime());
         const int expectRight = m_view->plotRect().left() + int(std::ceil(m_view->mapping().toPixel(gpuEnd)));
-        QVERIFY2(std::abs(rankRight - expectRight) <= 2,
-                 qPrintable(QStringLiteral("busy ends at %1 px, the GPU at %2 px").arg(rankRight).arg(expectRight)));
+        QVERIFY2(
+            std::abs(rankRight - expectRight) <= 2,
+            qPrintable(QStringLiteral("busy ends at %1 px, the GPU at %2 px").arg(rankRight).arg(expectRight)));
     }
 
     // Expanding a rank grows the pinned GPU area above the scrolled rows: the
@@ -403,7 +397,8 @@ private Q_SLOTS:
         const QPoint band(300, pinned.bottom() + 2);
         sendMouse(m_view->viewport(), QEvent::MouseButtonPress, band, Qt::LeftButton, Qt::LeftButton);
         sendMouse(m_view->viewport(), QEvent::MouseMove, band + QPoint(0, 60), Qt::NoButton, Qt::LeftButton);
-        sendMouse(m_view->viewport(), QEvent::MouseButtonRelease, band + QPoint(0, 60), Qt::LeftButton, Qt::NoButton);
+        sendMouse(m_view->viewport(), QEvent::MouseButtonRelease, band + QPoint(0, 60), Qt::LeftButton,
+                  Qt::NoButton);
         QVERIFY2(std::abs(m_view->pinnedRect().height() - (h + 60)) <= 2,
                  qPrintable(QStringLiteral("%1 px, was %2").arg(m_view->pinnedRect().height()).arg(h)));
         // and up to a small area, the scrolled rows take the rest.
@@ -472,7 +467,8 @@ private Q_SLOTS:
         m_view->viewport()->grab();
         const QRect last = m_view->rowRect(false, l.spanOf(m_main).first + 1);
         bool marked = false;
-        for (const auto *v : {&m_view->frame().state<BlockingCallsPass::State>(false).otherCalls, &m_view->frame().state<BlockingCallsPass::State>(false).gapCalls})
+        for (const auto *v : {&m_view->frame().state<BlockingCallsPass::State>(false).otherCalls,
+                              &m_view->frame().state<BlockingCallsPass::State>(false).gapCalls})
             for (const QRect &c : *v)
                 marked |= c.top() == last.top();
         QVERIFY(marked);
@@ -565,9 +561,8 @@ private Q_SLOTS:
     void namePanelResizesAndTooltipsTruncatedNames()
     {
         // The long name is cut at 190 px: its full name on hover; "main" is not.
-        QCOMPARE(
-            m_view->toolTipAt(labelOf(m_loader)),
-            QStringLiteral("a data loader thread with a name far too long for the panel of names"));
+        QCOMPARE(m_view->toolTipAt(labelOf(m_loader)),
+                 QStringLiteral("a data loader thread with a name far too long for the panel of names"));
         QVERIFY(m_view->toolTipAt(labelOf(m_main)).isEmpty());
         // Drag the panel's edge.
         QWidget *vp = m_view->viewport();
@@ -575,8 +570,7 @@ private Q_SLOTS:
         const TimeMapping before = m_view->mapping();
         sendMouse(vp, QEvent::MouseButtonPress, edge, Qt::LeftButton, Qt::LeftButton);
         sendMouse(vp, QEvent::MouseMove, QPoint(600, edge.y()), Qt::NoButton, Qt::LeftButton);
-        sendMouse(vp, QEvent::MouseButtonRelease, QPoint(600, edge.y()), Qt::LeftButton,
-                  Qt::NoButton);
+        sendMouse(vp, QEvent::MouseButtonRelease, QPoint(600, edge.y()), Qt::LeftButton, Qt::NoButton);
         QCOMPARE(m_view->labelWidth(), 600);
         QCOMPARE(m_view->plotRect().left(), 600);
         QCOMPARE(m_view->mapping().start(), before.start()); // the same range, narrower
@@ -589,8 +583,7 @@ private Q_SLOTS:
         t.steps = 300;
         t.kernelsPerStep = 30;
         // Three ranks: enough rows for several threads.
-        const auto data =
-            TimelineData::build({t.build("r0.json"), t.build("r1.json"), t.build("r2.json")});
+        const auto data = TimelineData::build({t.build("r0.json"), t.build("r1.json"), t.build("r2.json")});
         m_view->setData(data);
         m_view->resize(1400, 900);
         const TimeNs span = data->maxTime() - data->minTime();
@@ -712,8 +705,7 @@ private Q_SLOTS:
             const TimelineGap &g = data->gaps()[size_t(gap)];
             const TimelineFile &file = data->files()[g.file];
             const SyncGap &sg = file.sync.syncGaps[g.gap];
-            const TimelineEvent call =
-                data->eventOf(g.file, file.sync.syncCalls[sg.syncCall].event);
+            const TimelineEvent call = data->eventOf(g.file, file.sync.syncCalls[sg.syncCall].event);
             const int depth = view->layout().shownDepth(call);
             int gpu = -1;
             for (const auto &dg : file.deviceGaps)

@@ -31,9 +31,8 @@ namespace {
 
 QColor variantColor(const std::string &variant)
 {
-    static const QColor palette[] = {QColor(0xd6, 0x4f, 0x3c), QColor(0x3b, 0x7d, 0xd8),
-                                     QColor(0x2e, 0xa0, 0x5a), QColor(0x9b, 0x59, 0xb6),
-                                     QColor(0xe6, 0x9b, 0x22), QColor(0x16, 0xa0, 0xa8)};
+    static const QColor palette[] = {QColor(0xd6, 0x4f, 0x3c), QColor(0x3b, 0x7d, 0xd8), QColor(0x2e, 0xa0, 0x5a),
+                                     QColor(0x9b, 0x59, 0xb6), QColor(0xe6, 0x9b, 0x22), QColor(0x16, 0xa0, 0xa8)};
     const auto &all = lab::allVariants();
     size_t idx = all.size() + std::hash<std::string>{}(variant) % 3;
     for (size_t i = 0; i < all.size(); ++i)
@@ -370,15 +369,18 @@ SweepAxis detectSweepAxis(const lab::BenchReport &report)
 
 bool samePoint(const lab::BenchPoint &a, const lab::BenchPoint &b)
 {
-    return a.n == b.n && a.k == b.k && a.batch == b.batch && a.dim == b.dim &&
-           a.posFrac == b.posFrac && a.ignoreFrac == b.ignoreFrac &&
-           a.targetPosFraction == b.targetPosFraction;
+    return a.n == b.n && a.k == b.k && a.batch == b.batch && a.dim == b.dim && a.posFrac == b.posFrac &&
+           a.ignoreFrac == b.ignoreFrac && a.targetPosFraction == b.targetPosFraction;
 }
 
 QString describePoint(const lab::BenchPoint &p)
 {
     QString s = QStringLiteral("N=%1, K=%2, B=%3, D=%4, p=%5")
-                    .arg(p.n).arg(p.k).arg(p.batch).arg(p.dim).arg(p.posFrac, 0, 'g', 3);
+                    .arg(p.n)
+                    .arg(p.k)
+                    .arg(p.batch)
+                    .arg(p.dim)
+                    .arg(p.posFrac, 0, 'g', 3);
     if (p.ignoreFrac > 0)
         s += QStringLiteral(", ignored=%1").arg(p.ignoreFrac, 0, 'g', 3);
     if (p.targetPosFraction != 0.5)
@@ -424,7 +426,7 @@ bool stepTimeSpansDecades(const lab::BenchReport &report, const lab::BenchPoint 
 }
 
 static QChart *makeStepTimeChartBare(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why,
-                          std::optional<bool> logY)
+                                     std::optional<bool> logY)
 {
     std::vector<BarItem> items;
     std::vector<double> floors;
@@ -437,8 +439,9 @@ static QChart *makeStepTimeChartBare(const lab::BenchReport &report, const lab::
             floors.push_back(r.floorMs);
     }
     if (items.empty())
-        return fail(why, QStringLiteral("The results hold no successful measurement at %1.")
-                             .arg(describePoint(point))), nullptr;
+        return fail(why,
+                    QStringLiteral("The results hold no successful measurement at %1.").arg(describePoint(point))),
+               nullptr;
     std::optional<double> floor;
     if (!floors.empty()) {
         std::nth_element(floors.begin(), floors.begin() + floors.size() / 2, floors.end());
@@ -527,7 +530,8 @@ static QChart *makeSweepChartBare(const lab::BenchReport &report, QString *why)
     const SweepAxis axis = detectSweepAxis(report);
     if (axis == SweepAxis::None)
         return fail(why, QStringLiteral("The results hold a single point; a sweep chart needs N, B or "
-                                        "the positive fraction to vary.")), nullptr;
+                                        "the positive fraction to vary.")),
+               nullptr;
     std::vector<Line> lines;
     Line floor{QColor(), QStringLiteral("floor: one read pass"), {}};
     Line gatherFloor{QColor(), QStringLiteral("gather floor: labels read, K rows gathered"), {}};
@@ -575,7 +579,8 @@ static QChart *makeSpeedupChartBare(const lab::BenchReport &report, const std::s
     const auto variants = reportVariants(report);
     if (std::find(variants.begin(), variants.end(), baseline) == variants.end())
         return fail(why, QStringLiteral("The baseline variant '%1' is not in the results.")
-                             .arg(QString::fromStdString(baseline))), nullptr;
+                             .arg(QString::fromStdString(baseline))),
+               nullptr;
     const SweepAxis axis = detectSweepAxis(report);
     auto baseAt = [&](const lab::BenchPoint &p) -> const lab::BenchResult * {
         for (const auto &r : report.results)
@@ -590,7 +595,8 @@ static QChart *makeSpeedupChartBare(const lab::BenchReport &report, const std::s
         const lab::BenchResult *base = baseAt(point);
         if (!base)
             return fail(why, QStringLiteral("The baseline '%1' has no successful measurement.")
-                                 .arg(QString::fromStdString(baseline))), nullptr;
+                                 .arg(QString::fromStdString(baseline))),
+                   nullptr;
         std::vector<BarItem> items;
         for (const auto &r : report.results) {
             if (!ok(r) || !samePoint(r.point, point))
@@ -615,27 +621,26 @@ static QChart *makeSpeedupChartBare(const lab::BenchReport &report, const std::s
             const lab::BenchResult *base = baseAt(r.point);
             if (!base)
                 continue;
-            l.points[sweepValue(r.point, axis)] = {
-                base->stats.p5Ms / std::max(r.stats.p95Ms, 1e-12), base->stats.medianMs / r.stats.medianMs,
-                base->stats.p95Ms / std::max(r.stats.p5Ms, 1e-12)};
+            l.points[sweepValue(r.point, axis)] = {base->stats.p5Ms / std::max(r.stats.p95Ms, 1e-12),
+                                                   base->stats.medianMs / r.stats.medianMs,
+                                                   base->stats.p95Ms / std::max(r.stats.p5Ms, 1e-12)};
         }
         if (!l.points.empty())
             lines.push_back(std::move(l));
     }
     if (lines.empty())
         return fail(why, QStringLiteral("No variant shares a measured point with the baseline '%1'.")
-                             .arg(QString::fromStdString(baseline))), nullptr;
+                             .arg(QString::fromStdString(baseline))),
+               nullptr;
     Line one{QColor(), QStringLiteral("baseline (1×)"), {}};
     for (const auto &l : lines)
         for (const auto &[x, v] : l.points)
             one.points[x] = {1, 1, 1};
-    return lineChart(title, sweepAxisLabel(axis), QStringLiteral("× faster (band: p5/p95 spread)"),
-                     lines, {one});
+    return lineChart(title, sweepAxisLabel(axis), QStringLiteral("× faster (band: p5/p95 spread)"), lines, {one});
 }
 
 namespace {
-QChart *measuredChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why,
-                      bool syncs)
+QChart *measuredChart(const lab::BenchReport &report, const lab::BenchPoint &point, QString *why, bool syncs)
 {
     std::vector<BarItem> items;
     for (const auto &r : report.results) {
@@ -695,7 +700,11 @@ QString runCaption(const lab::BenchReport &report, const lab::BenchPoint *point)
             if (axis != SweepAxis::PosFrac)
                 rest += QStringLiteral(", p=%1").arg(p.posFrac, 0, 'g', 3);
         }
-        parts << QStringLiteral("%1 from %2 to %3%4").arg(sweepAxisLabel(axis)).arg(lo, 0, 'g', 7).arg(hi, 0, 'g', 7).arg(rest);
+        parts << QStringLiteral("%1 from %2 to %3%4")
+                     .arg(sweepAxisLabel(axis))
+                     .arg(lo, 0, 'g', 7)
+                     .arg(hi, 0, 'g', 7)
+                     .arg(rest);
     }
     // K as a fraction of N: the point's, or the run's where every point shares
     // it (K = N x K/N rounded: the largest N's ratio, within one K of each point).
@@ -729,7 +738,8 @@ QString runCaption(const lab::BenchReport &report, const lab::BenchPoint *point)
         parts << QStringLiteral("%1 timed steps").arg(timed);
     if (report.seed)
         parts << QStringLiteral("seed %1").arg(*report.seed);
-    parts << (report.threads > 0 ? QStringLiteral("%1 thread(s)").arg(report.threads) : QStringLiteral("all cores"));
+    parts << (report.threads > 0 ? QStringLiteral("%1 thread(s)").arg(report.threads)
+                                 : QStringLiteral("all cores"));
     parts << QString::fromStdString(report.device);
     if (!report.torchVersion.empty())
         parts << QStringLiteral("LibTorch %1").arg(QString::fromStdString(report.torchVersion));
@@ -742,8 +752,9 @@ namespace {
 QChart *captioned(QChart *chart, const QString &caption)
 {
     if (chart)
-        chart->setTitle(chart->title().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) +
-                        QStringLiteral("<br><span style=\"font-weight:normal\">%1</span>").arg(caption.toHtmlEscaped()));
+        chart->setTitle(
+            chart->title().toHtmlEscaped().replace(QLatin1Char('\n'), QStringLiteral("<br>")) +
+            QStringLiteral("<br><span style=\"font-weight:normal\">%1</span>").arg(caption.toHtmlEscaped()));
     return chart;
 }
 

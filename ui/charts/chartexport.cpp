@@ -115,8 +115,9 @@ QImage renderChartImage(QChart *chart, const QSize &size, qreal scale)
 
 QImage renderChartsImage(const QList<QChart *> &charts, const QSize &size, int columns, qreal scale)
 {
-    return renderPaintedImage(
-        [&](QPainter *painter, const QSize &sz) { paintCharts(charts, sz, columns, painter); }, size, scale);
+    return renderPaintedImage([&](QPainter *painter,
+                                  const QSize &sz) { paintCharts(charts, sz, columns, painter); },
+                              size, scale);
 }
 
 QImage renderPaintedImage(const PaintFn &paint, const QSize &size, qreal scale)
@@ -206,7 +207,8 @@ bool exportPainted(const PaintFn &paint, const QSize &size, const QString &path,
     const auto format = chartFormatForPath(path);
     if (!format) {
         if (error)
-            *error = QStringLiteral("Cannot export to '%1': the file name must end in .png, .svg or .pdf.").arg(path);
+            *error =
+                QStringLiteral("Cannot export to '%1': the file name must end in .png, .svg or .pdf.").arg(path);
         return false;
     }
     const QByteArray bytes = renderPainted(paint, size, *format, title, error);
@@ -221,7 +223,8 @@ bool exportCharts(const QList<QChart *> &charts, const QSize &size, int columns,
     const auto format = chartFormatForPath(path);
     if (!format) {
         if (error)
-            *error = QStringLiteral("Cannot export to '%1': the file name must end in .png, .svg or .pdf.").arg(path);
+            *error =
+                QStringLiteral("Cannot export to '%1': the file name must end in .png, .svg or .pdf.").arg(path);
         return false;
     }
     const QByteArray bytes = renderCharts(charts, size, columns, *format, error);
@@ -235,7 +238,8 @@ bool exportChart(QChart *chart, const QSize &size, const QString &path, QString 
     const auto format = chartFormatForPath(path);
     if (!format) {
         if (error)
-            *error = QStringLiteral("Cannot export to '%1': the file name must end in .png, .svg or .pdf.").arg(path);
+            *error =
+                QStringLiteral("Cannot export to '%1': the file name must end in .png, .svg or .pdf.").arg(path);
         return false;
     }
     const QByteArray bytes = renderChart(chart, size, *format, error);

@@ -125,7 +125,8 @@ QString ChartPanel::wrapTitle(const QString &title, const QFont &font, int width
         static const QRegularExpression tag(QStringLiteral("<[^>]*>"));
         s.remove(tag);
         s.replace(QLatin1String("&lt;"), QLatin1String("<")).replace(QLatin1String("&gt;"), QLatin1String(">"));
-        s.replace(QLatin1String("&quot;"), QLatin1String("\"")).replace(QLatin1String("&amp;"), QLatin1String("&"));
+        s.replace(QLatin1String("&quot;"), QLatin1String("\""))
+            .replace(QLatin1String("&amp;"), QLatin1String("&"));
         return s;
     };
     // A plain title becomes rich text, so its lines break the same way.

@@ -7,10 +7,8 @@
 
 namespace syncscope::ui {
 
-std::shared_ptr<const CompareData> CompareData::build(const QString &beforePath,
-                                                      const QString &afterPath,
-                                                      const ProgressFn &progress,
-                                                      const CancelToken *cancel)
+std::shared_ptr<const CompareData> CompareData::build(const QString &beforePath, const QString &afterPath,
+                                                      const ProgressFn &progress, const CancelToken *cancel)
 {
     auto data = std::make_shared<CompareData>();
     data->beforePath = beforePath;
@@ -25,13 +23,12 @@ std::shared_ptr<const CompareData> CompareData::build(const QString &beforePath,
         TraceModelPtr model;
         try {
             model = loadTrace(
-                QFile::encodeName(paths[s]).toStdString(),
-                [&](double f, const char *m) { part(0.6 * f, m); }, cancel);
+                QFile::encodeName(paths[s]).toStdString(), [&](double f, const char *m) { part(0.6 * f, m); },
+                cancel);
         } catch (const Cancelled &) {
             throw;
         } catch (const std::exception &e) {
-            throw Error(std::string(s ? "the after trace did not load: "
-                                      : "the before trace did not load: ") +
+            throw Error(std::string(s ? "the after trace did not load: " : "the before trace did not load: ") +
                         e.what());
         }
         sides[s] = TimelineData::build(

@@ -19,8 +19,7 @@ struct CompareData {
     const TimelineData &side(int s) const { return s ? *after : *before; }
     // Loads both files and compares them; throws Error naming the file that does
     // not load, or Cancelled.
-    static std::shared_ptr<const CompareData> build(const QString &beforePath,
-                                                    const QString &afterPath,
+    static std::shared_ptr<const CompareData> build(const QString &beforePath, const QString &afterPath,
                                                     const ProgressFn &progress = {},
                                                     const CancelToken *cancel = nullptr);
 };

@@ -45,8 +45,8 @@ QString change(TimeNs b, TimeNs a)
     for (TimeNs t : {b, a, a - b})
         unit.add(t);
     const QString delta = unit.format(a - b);
-    QString t = QStringLiteral("%1 → %2 (%3").arg(unit.format(b), unit.format(a),
-                                                  a > b ? QLatin1Char('+') + delta : delta);
+    QString t = QStringLiteral("%1 → %2 (%3")
+                    .arg(unit.format(b), unit.format(a), a > b ? QLatin1Char('+') + delta : delta);
     if (b > 0)
         t += QStringLiteral(", %1%2").arg(a >= b ? QStringLiteral("+") : QString(), formatPercent(a - b, b));
     return t + QLatin1Char(')');
@@ -54,8 +54,7 @@ QString change(TimeNs b, TimeNs a)
 
 // The earliest event of a side named `name` whose category is `cat`, or for
 // kernels (gpu = true) any GPU activity category.
-TimelineEvent firstEvent(const TimelineData &d, const std::string &name, const std::string *cat,
-                         bool gpu)
+TimelineEvent firstEvent(const TimelineData &d, const std::string &name, const std::string *cat, bool gpu)
 {
     const TimelineFile &f = d.files().front();
     const TraceModel &m = *f.model;
@@ -70,8 +69,7 @@ TimelineEvent firstEvent(const TimelineData &d, const std::string &name, const s
             if (tr.name[i] != n)
                 continue;
             const std::string_view c = m.str(tr.cat[i]);
-            const bool match =
-                gpu ? category::isGpuActivity(c) : c == *cat;
+            const bool match = gpu ? category::isGpuActivity(c) : c == *cat;
             if (!match || (best.valid() && tr.start[i] >= bestStart))
                 continue;
             const TimelineEvent e = d.eventOf(0, {uint32_t(t), uint32_t(i)});
@@ -184,9 +182,9 @@ QWidget *CompareView::buildChartPage()
             [this](int i) { setStepMetric(StepMetric(m_metric->itemData(i).toInt())); });
     auto *exportButton = new QPushButton(tr("Export Chart…"), page);
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export Chart"), defaultSavePath(QStringLiteral("steps.png")),
-                                         tr("Images (*.png *.svg *.pdf)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
+                                                          defaultSavePath(QStringLiteral("steps.png")),
+                                                          tr("Images (*.png *.svg *.pdf)"));
         QString error;
         if (path.isEmpty())
             return;
@@ -213,9 +211,9 @@ QHBoxLayout *CompareView::buildExportRow()
     auto *exportAll = new QPushButton(tr("Export Comparison…"), this);
     exportAll->setToolTip(tr("The whole comparison as `syncscope-cli diff` writes it: JSON or CSV"));
     connect(exportAll, &QPushButton::clicked, this, [this] {
-        const QString path =
-            QFileDialog::getSaveFileName(this, tr("Export Comparison"), defaultSavePath(QStringLiteral("diff.json")),
-                                         tr("JSON or CSV (*.json *.csv)"));
+        const QString path = QFileDialog::getSaveFileName(this, tr("Export Comparison"),
+                                                          defaultSavePath(QStringLiteral("diff.json")),
+                                                          tr("JSON or CSV (*.json *.csv)"));
         QString error;
         if (path.isEmpty())
             return;
@@ -247,9 +245,8 @@ QWidget *CompareView::makeTablePage(DiffTableModel::Section s)
     m_tables[s] = makeTable(m_proxies[s], page, Qt::ElideMiddle);
     m_tables[s]->sortByColumn(-1, Qt::AscendingOrder); // the diff's own order until a header is clicked
     m_tables[s]->horizontalHeader()->setStretchLastSection(false);
-    connect(m_tables[s], &QTableView::clicked, this, [this, s](const QModelIndex &i) {
-        activateRow(s, m_proxies[s]->mapToSource(i).row());
-    });
+    connect(m_tables[s], &QTableView::clicked, this,
+            [this, s](const QModelIndex &i) { activateRow(s, m_proxies[s]->mapToSource(i).row()); });
     vl->addWidget(m_tables[s], 1);
     auto *row = new QHBoxLayout;
     auto *exportButton = new QPushButton(tr("Export Table…"), page);
@@ -277,24 +274,17 @@ void CompareView::openFiles(const QString &before, const QString &after)
         });
 }
 
-bool CompareView::isLoading() const
-{
-    return m_loader->isRunning();
-}
+bool CompareView::isLoading() const { return m_loader->isRunning(); }
 
-void CompareView::showError(const QString &text)
-{
-    m_error->showMessage(text);
-}
+void CompareView::showError(const QString &text) { m_error->showMessage(text); }
 
 void CompareView::setData(std::shared_ptr<const CompareData> data)
 {
     m_data = std::move(data);
     for (int s = 0; s < 2; ++s) {
-        m_titles[s]->setText(
-            QStringLiteral("<b>%1</b> %2")
-                .arg(s ? tr("After") : tr("Before"),
-                     (s ? m_data->afterPath : m_data->beforePath).toHtmlEscaped()));
+        m_titles[s]->setText(QStringLiteral("<b>%1</b> %2")
+                                 .arg(s ? tr("After") : tr("Before"),
+                                      (s ? m_data->afterPath : m_data->beforePath).toHtmlEscaped()));
         m_views[s]->setData(s ? m_data->after : m_data->before);
     }
     for (DiffTableModel *m : m_models)
@@ -305,8 +295,9 @@ void CompareView::setData(std::shared_ptr<const CompareData> data)
         QTableView *t = m_tables[s];
         t->resizeColumnsToContents();
         for (int c = 0; c < m_models[s]->columnCount(); ++c)
-            t->horizontalHeader()->setSectionResizeMode(
-                c, m_models[s]->isNameColumn(c) ? QHeaderView::Stretch : QHeaderView::Interactive);
+            t->horizontalHeader()->setSectionResizeMode(c, m_models[s]->isNameColumn(c)
+                                                               ? QHeaderView::Stretch
+                                                               : QHeaderView::Interactive);
     }
     m_header->setText(headerText());
     // Open on the first table that has something to say.
@@ -320,8 +311,7 @@ void CompareView::setData(std::shared_ptr<const CompareData> data)
     for (int s = 0; s < 2; ++s) {
         const SyncAnalysis &a = m_data->side(s).files().front().sync;
         if (m_alignStep[s] >= 0)
-            width = std::max(width, a.steps[size_t(m_alignStep[s])].end -
-                                        a.steps[size_t(m_alignStep[s])].start);
+            width = std::max(width, a.steps[size_t(m_alignStep[s])].end - a.steps[size_t(m_alignStep[s])].start);
     }
     if (width > 0)
         m_views[0]->showInterval(anchor(0), anchor(0) + width);
@@ -483,7 +473,8 @@ QString CompareView::headerText() const
                                      : tr("either trace"));
     const DiffTotals &tb = d.totalsBefore, &ta = d.totalsAfter;
     if (tb.devices || ta.devices) {
-        parts << tr("<b>GPU busy</b>: %1 → %2").arg(formatPercent(tb.busy, tb.span), formatPercent(ta.busy, ta.span));
+        parts << tr("<b>GPU busy</b>: %1 → %2")
+                     .arg(formatPercent(tb.busy, tb.span), formatPercent(ta.busy, ta.span));
         parts << tr("<b>Sync-gap time</b>: %1").arg(change(tb.syncGap, ta.syncGap));
         parts << tr("<b>Avoidable</b>: %1").arg(change(tb.avoidable, ta.avoidable));
     } else {

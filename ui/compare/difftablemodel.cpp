@@ -15,18 +15,12 @@ namespace {
 
 using Cell = DiffTableModel::Cell;
 
-Cell text(std::optional<std::string> s)
-{
-    return {Cell::Text, std::move(s), std::nullopt};
-}
+Cell text(std::optional<std::string> s) { return {Cell::Text, std::move(s), std::nullopt}; }
 Cell count(std::optional<uint64_t> v)
 {
     return {Cell::Count, std::nullopt, v ? std::optional<int64_t>(int64_t(*v)) : std::nullopt};
 }
-Cell time(std::optional<TimeNs> v)
-{
-    return {Cell::Time, std::nullopt, v};
-}
+Cell time(std::optional<TimeNs> v) { return {Cell::Time, std::nullopt, v}; }
 
 template <typename T, typename F> std::optional<F> pick(const std::optional<T> &v, F T::*field)
 {
@@ -47,8 +41,7 @@ const char *status(bool before, bool after)
 
 } // namespace
 
-DiffTableModel::DiffTableModel(Section section, QObject *parent)
-    : QAbstractTableModel(parent), m_section(section)
+DiffTableModel::DiffTableModel(Section section, QObject *parent) : QAbstractTableModel(parent), m_section(section)
 {
 }
 
@@ -93,14 +86,10 @@ const std::vector<DiffTableModel::Column> &DiffTableModel::columns() const
                                                 {"total_after_us", "Total after (µs)"},
                                                 {"total_delta_us", "Δ total (µs)"}};
     switch (m_section) {
-    case Sources:
-        return sources;
-    case Steps:
-        return steps;
-    case Ops:
-        return ops;
-    case Kernels:
-        break;
+    case Sources: return sources;
+    case Steps: return steps;
+    case Ops: return ops;
+    case Kernels: break;
     }
     return kernels;
 }
@@ -114,7 +103,8 @@ void DiffTableModel::setData(std::shared_ptr<const CompareData> data)
     const std::vector<std::string> keys = columnKeys();
     auto figure = [](std::string key) {
         for (const char *side : {"_before_us", "_after_us", "_delta_us"})
-            if (key.size() > std::strlen(side) && key.compare(key.size() - std::strlen(side), std::string::npos, side) == 0)
+            if (key.size() > std::strlen(side) &&
+                key.compare(key.size() - std::strlen(side), std::string::npos, side) == 0)
                 return key.substr(0, key.size() - std::strlen(side));
         return key;
     };
@@ -137,14 +127,10 @@ int DiffTableModel::rowCount(const QModelIndex &parent) const
         return 0;
     const TraceDiff &d = m_data->diff;
     switch (m_section) {
-    case Sources:
-        return int(d.sources.size());
-    case Steps:
-        return int(d.steps.size());
-    case Ops:
-        return int(d.ops.size());
-    case Kernels:
-        break;
+    case Sources: return int(d.sources.size());
+    case Steps: return int(d.steps.size());
+    case Ops: return int(d.ops.size());
+    case Kernels: break;
     }
     return int(d.kernels.size());
 }
@@ -181,100 +167,60 @@ DiffTableModel::Cell DiffTableModel::cell(int row, int column) const
     case Sources: {
         const SourceDiff &s = d.sources[r];
         switch (column) {
-        case 0:
-            return text(std::string(status(bool(s.before), bool(s.after))));
-        case 1:
-            return text(s.sync);
-        case 2:
-            return text(s.op);
-        case 3:
-            return text(s.userFrame);
-        case 4:
-            return count(pick(s.before, &SourceFigures::count));
-        case 5:
-            return count(pick(s.after, &SourceFigures::count));
-        case 6:
-            return time(pick(s.before, &SourceFigures::gapTime));
-        case 7:
-            return time(pick(s.after, &SourceFigures::gapTime));
-        case 8:
-            return time(pick(s.before, &SourceFigures::avoidable));
-        case 9:
-            return time(pick(s.after, &SourceFigures::avoidable));
-        default:
-            return time(delta(s.before, s.after, &SourceFigures::avoidable));
+        case 0: return text(std::string(status(bool(s.before), bool(s.after))));
+        case 1: return text(s.sync);
+        case 2: return text(s.op);
+        case 3: return text(s.userFrame);
+        case 4: return count(pick(s.before, &SourceFigures::count));
+        case 5: return count(pick(s.after, &SourceFigures::count));
+        case 6: return time(pick(s.before, &SourceFigures::gapTime));
+        case 7: return time(pick(s.after, &SourceFigures::gapTime));
+        case 8: return time(pick(s.before, &SourceFigures::avoidable));
+        case 9: return time(pick(s.after, &SourceFigures::avoidable));
+        default: return time(delta(s.before, s.after, &SourceFigures::avoidable));
         }
     }
     case Steps: {
         const StepDiff &s = d.steps[r];
         switch (column) {
-        case 0:
-            return count(uint64_t(s.index));
-        case 1:
-            return text(pick(s.before, &StepFigures::step));
-        case 2:
-            return text(pick(s.after, &StepFigures::step));
-        case 3:
-            return time(pick(s.before, &StepFigures::dur));
-        case 4:
-            return time(pick(s.after, &StepFigures::dur));
-        case 5:
-            return time(s.before && s.after ? delta(s.before, s.after, &StepFigures::dur)
-                                            : std::nullopt);
-        case 6:
-            return time(pick(s.before, &StepFigures::gpuBusy));
-        case 7:
-            return time(pick(s.after, &StepFigures::gpuBusy));
-        case 8:
-            return count(pick(s.before, &StepFigures::syncGaps));
-        case 9:
-            return count(pick(s.after, &StepFigures::syncGaps));
-        case 10:
-            return time(pick(s.before, &StepFigures::avoidable));
-        default:
-            return time(pick(s.after, &StepFigures::avoidable));
+        case 0: return count(uint64_t(s.index));
+        case 1: return text(pick(s.before, &StepFigures::step));
+        case 2: return text(pick(s.after, &StepFigures::step));
+        case 3: return time(pick(s.before, &StepFigures::dur));
+        case 4: return time(pick(s.after, &StepFigures::dur));
+        case 5: return time(s.before && s.after ? delta(s.before, s.after, &StepFigures::dur) : std::nullopt);
+        case 6: return time(pick(s.before, &StepFigures::gpuBusy));
+        case 7: return time(pick(s.after, &StepFigures::gpuBusy));
+        case 8: return count(pick(s.before, &StepFigures::syncGaps));
+        case 9: return count(pick(s.after, &StepFigures::syncGaps));
+        case 10: return time(pick(s.before, &StepFigures::avoidable));
+        default: return time(pick(s.after, &StepFigures::avoidable));
         }
     }
     case Ops: {
         const OpDiff &o = d.ops[r];
         switch (column) {
-        case 0:
-            return text(o.name);
-        case 1:
-            return text(o.cat);
-        case 2:
-            return count(pick(o.before, &OpFigures::count));
-        case 3:
-            return count(pick(o.after, &OpFigures::count));
-        case 4:
-            return time(pick(o.before, &OpFigures::total));
-        case 5:
-            return time(pick(o.after, &OpFigures::total));
-        case 6:
-            return time(pick(o.before, &OpFigures::self));
-        case 7:
-            return time(pick(o.after, &OpFigures::self));
-        default:
-            return time(delta(o.before, o.after, &OpFigures::self));
+        case 0: return text(o.name);
+        case 1: return text(o.cat);
+        case 2: return count(pick(o.before, &OpFigures::count));
+        case 3: return count(pick(o.after, &OpFigures::count));
+        case 4: return time(pick(o.before, &OpFigures::total));
+        case 5: return time(pick(o.after, &OpFigures::total));
+        case 6: return time(pick(o.before, &OpFigures::self));
+        case 7: return time(pick(o.after, &OpFigures::self));
+        default: return time(delta(o.before, o.after, &OpFigures::self));
         }
     }
-    case Kernels:
-        break;
+    case Kernels: break;
     }
     const KernelDiff &k = d.kernels[r];
     switch (column) {
-    case 0:
-        return text(k.name);
-    case 1:
-        return count(pick(k.before, &KernelFigures::count));
-    case 2:
-        return count(pick(k.after, &KernelFigures::count));
-    case 3:
-        return time(pick(k.before, &KernelFigures::total));
-    case 4:
-        return time(pick(k.after, &KernelFigures::total));
-    default:
-        return time(delta(k.before, k.after, &KernelFigures::total));
+    case 0: return text(k.name);
+    case 1: return count(pick(k.before, &KernelFigures::count));
+    case 2: return count(pick(k.after, &KernelFigures::count));
+    case 3: return time(pick(k.before, &KernelFigures::total));
+    case 4: return time(pick(k.after, &KernelFigures::total));
+    default: return time(delta(k.before, k.after, &KernelFigures::total));
     }
 }
 
@@ -285,8 +231,7 @@ QVariant DiffTableModel::data(const QModelIndex &index, int role) const
     const Cell c = cell(index.row(), index.column());
     if (role == Qt::DisplayRole) {
         if (c.missing())
-            return c.kind == Cell::Text && index.column() > 0 ? QStringLiteral("—")
-                                                              : QStringLiteral("absent");
+            return c.kind == Cell::Text && index.column() > 0 ? QStringLiteral("—") : QStringLiteral("absent");
         if (c.kind == Cell::Text)
             return QString::fromStdString(*c.text);
         if (c.kind == Cell::Time) // one unit per column; the tooltip and exports keep exact µs
@@ -296,8 +241,7 @@ QVariant DiffTableModel::data(const QModelIndex &index, int role) const
     if (role == SortRole) {
         if (c.kind == Cell::Text)
             return c.text ? QString::fromStdString(*c.text) : QString();
-        return c.number ? QVariant(qlonglong(*c.number))
-                        : QVariant(std::numeric_limits<qlonglong>::min());
+        return c.number ? QVariant(qlonglong(*c.number)) : QVariant(std::numeric_limits<qlonglong>::min());
     }
     if (role == Qt::TextAlignmentRole && c.kind != Cell::Text)
         return int(Qt::AlignRight | Qt::AlignVCenter);
@@ -310,8 +254,7 @@ QVariant DiffTableModel::data(const QModelIndex &index, int role) const
 
 QVariant DiffTableModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 ||
-        section >= columnCount())
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole || section < 0 || section >= columnCount())
         return {};
     // The cells carry their column's unit, so the titles name none; the side
     // goes on a line of its own ("Gap time" over "before"), so the figures,
@@ -344,8 +287,7 @@ std::string DiffTableModel::toCsv(const std::vector<int> &rowsIn) const
             if (cl.text)
                 out += csvField(*cl.text);
             else if (cl.number)
-                out +=
-                    cl.kind == Cell::Time ? formatMicros(*cl.number) : std::to_string(*cl.number);
+                out += cl.kind == Cell::Time ? formatMicros(*cl.number) : std::to_string(*cl.number);
         }
         out += '\n';
     }

@@ -13,12 +13,9 @@ namespace syncscope::ui {
 QString stepMetricTitle(StepMetric metric)
 {
     switch (metric) {
-    case StepMetric::StepTime:
-        return QObject::tr("Step time");
-    case StepMetric::GpuBusy:
-        return QObject::tr("GPU busy");
-    case StepMetric::Avoidable:
-        break;
+    case StepMetric::StepTime: return QObject::tr("Step time");
+    case StepMetric::GpuBusy: return QObject::tr("GPU busy");
+    case StepMetric::Avoidable: break;
     }
     return QObject::tr("Avoidable idle");
 }
@@ -30,12 +27,9 @@ std::optional<TimeNs> value(const std::optional<StepFigures> &f, StepMetric metr
     if (!f)
         return std::nullopt;
     switch (metric) {
-    case StepMetric::StepTime:
-        return f->dur;
-    case StepMetric::GpuBusy:
-        return f->gpuBusy;
-    case StepMetric::Avoidable:
-        break;
+    case StepMetric::StepTime: return f->dur;
+    case StepMetric::GpuBusy: return f->gpuBusy;
+    case StepMetric::Avoidable: break;
     }
     return f->avoidable;
 }
@@ -46,9 +40,8 @@ QChart *makeStepCompareChart(const TraceDiff &diff, StepMetric metric, QString *
 {
     if (diff.steps.empty()) {
         if (why)
-            *why = QObject::tr(
-                "Neither trace marks steps (ProfilerStep#N annotations), so there is no per-step "
-                "chart.");
+            *why = QObject::tr("Neither trace marks steps (ProfilerStep#N annotations), so there is no per-step "
+                               "chart.");
         return nullptr;
     }
     auto *chart = new QChart;

@@ -133,8 +133,9 @@ QChart *makeCountsChart(const lab::DistributionStats &st, QString *why)
     const int64_t reqPos = sum(st.requestedPos), reqNeg = sum(st.requestedNeg);
     const int64_t gotPos = sum(st.obtainedPos), gotNeg = sum(st.obtainedNeg), gotPad = sum(st.padding);
     const int64_t reqPad = st.batch * st.k - reqPos - reqNeg;
-    QChart *chart = newChart(st.batch > 1 ? QStringLiteral("Requested vs obtained, summed over %1 rows").arg(st.batch)
-                                          : QStringLiteral("Requested vs obtained per sample of K = %1").arg(st.k));
+    QChart *chart = newChart(st.batch > 1
+                                 ? QStringLiteral("Requested vs obtained, summed over %1 rows").arg(st.batch)
+                                 : QStringLiteral("Requested vs obtained per sample of K = %1").arg(st.k));
     auto *series = new QBarSeries;
     auto *req = new QBarSet(QStringLiteral("requested (floor(K·f) positives, the rest negatives)"));
     *req << reqPos << reqNeg << reqPad;
@@ -152,7 +153,9 @@ QChart *makeCountsChart(const lab::DistributionStats &st, QString *why)
     auto *axisY = new QValueAxis;
     axisY->setLabelFormat("%.0f");
     axisY->setTitleText(QStringLiteral("items"));
-    axisY->setRange(0, std::max<double>({1.0, double(reqPos), double(reqNeg), double(gotPos), double(gotNeg), double(gotPad)}) * 1.15);
+    axisY->setRange(0, std::max<double>({1.0, double(reqPos), double(reqNeg), double(gotPos), double(gotNeg),
+                                         double(gotPad)}) *
+                           1.15);
     axisY->applyNiceNumbers();
     chart->addAxis(axisX, Qt::AlignBottom);
     chart->addAxis(axisY, Qt::AlignLeft);
@@ -217,8 +220,9 @@ QChart *makeOrderChart(const lab::DistributionStats &st, int maxPoints, QString 
     }
     if (xs.empty())
         return fail(why, QStringLiteral("No positives were selected, so their output order cannot be tested."));
-    return ratioChart(QStringLiteral("Where positives land in the output (order p = %1)").arg(st.orderP, 0, 'g', 3),
-                      QStringLiteral("output slot"), xs, observed, expected, cls, maxPoints);
+    return ratioChart(
+        QStringLiteral("Where positives land in the output (order p = %1)").arg(st.orderP, 0, 'g', 3),
+        QStringLiteral("output slot"), xs, observed, expected, cls, maxPoints);
 }
 
 QChart *makeRowBalanceChart(const lab::DistributionStats &st, int maxRows, QString *why)
@@ -228,8 +232,9 @@ QChart *makeRowBalanceChart(const lab::DistributionStats &st, int maxRows, QStri
     if (st.batch < 2)
         return fail(why, QStringLiteral("Per-row balance needs B > 1; this run has one row."));
     const int rows = static_cast<int>(std::min<int64_t>(st.batch, maxRows));
-    QChart *chart = newChart(rows < st.batch ? QStringLiteral("Per-row balance (first %1 of %2 rows)").arg(rows).arg(st.batch)
-                                             : QStringLiteral("Per-row balance (%1 rows)").arg(rows));
+    QChart *chart = newChart(rows < st.batch
+                                 ? QStringLiteral("Per-row balance (first %1 of %2 rows)").arg(rows).arg(st.batch)
+                                 : QStringLiteral("Per-row balance (%1 rows)").arg(rows));
     auto *series = new QStackedBarSeries;
     auto *pos = new QBarSet(QStringLiteral("positives"));
     auto *neg = new QBarSet(QStringLiteral("negatives"));
@@ -284,17 +289,24 @@ QString describeDistribution(const lab::SampleRequest &r, const lab::Distributio
                     .arg(loc.toString(qlonglong(st.n)), loc.toString(qlonglong(st.k)))
                     .arg(st.batch)
                     .arg(r.input.posFrac, 0, 'g', 3);
-    s += QStringLiteral("ignored %1, f = %2).<br>").arg(r.input.ignoreFrac, 0, 'g', 3).arg(r.targetPosFraction, 0, 'g', 3);
+    s += QStringLiteral("ignored %1, f = %2).<br>")
+             .arg(r.input.ignoreFrac, 0, 'g', 3)
+             .arg(r.targetPosFraction, 0, 'g', 3);
     s += QStringLiteral("<b>Selection</b>: Pearson chi-square test that every eligible item of a row and class is "
                         "equally likely to be picked: χ² = %1 on %2 degrees of freedom, p = %3 — %4.<br>")
-             .arg(st.selectionChi2, 0, 'f', 1).arg(st.selectionDof, 0, 'f', 0).arg(st.selectionP, 0, 'g', 3)
+             .arg(st.selectionChi2, 0, 'f', 1)
+             .arg(st.selectionDof, 0, 'f', 0)
+             .arg(st.selectionP, 0, 'g', 3)
              .arg(verdict(st.selectionP, st.selectionDof));
     s += QStringLiteral("<b>Order</b>: chi-square test that positives are spread uniformly over the valid output "
                         "slots: χ² = %1 on %2 degrees of freedom, p = %3 — %4.<br>")
-             .arg(st.orderChi2, 0, 'f', 1).arg(st.orderDof, 0, 'f', 0).arg(st.orderP, 0, 'g', 3)
+             .arg(st.orderChi2, 0, 'f', 1)
+             .arg(st.orderDof, 0, 'f', 0)
+             .arg(st.orderP, 0, 'g', 3)
              .arg(verdict(st.orderP, st.orderDof));
-    s += QStringLiteral("<span style='color:#555'>A fair sampler gives p below 0.001 in 1 of 1000 experiments. A larger "
-                        "p means no bias was found, not that there is none: more runs detect smaller biases.</span>");
+    s += QStringLiteral(
+        "<span style='color:#555'>A fair sampler gives p below 0.001 in 1 of 1000 experiments. A larger "
+        "p means no bias was found, not that there is none: more runs detect smaller biases.</span>");
     return s;
 }
 

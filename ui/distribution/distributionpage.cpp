@@ -158,7 +158,8 @@ QWidget *DistributionPage::buildJobPanel()
     connect(runButton, &QPushButton::clicked, m_runAction, &QAction::trigger);
     connect(cancelButton, &QPushButton::clicked, m_cancelAction, &QAction::trigger);
     connect(m_runAction, &QAction::changed, runButton, [=] { runButton->setEnabled(m_runAction->isEnabled()); });
-    connect(m_cancelAction, &QAction::changed, cancelButton, [=] { cancelButton->setEnabled(m_cancelAction->isEnabled()); });
+    connect(m_cancelAction, &QAction::changed, cancelButton,
+            [=] { cancelButton->setEnabled(m_cancelAction->isEnabled()); });
     buttons->addWidget(runButton);
     buttons->addWidget(cancelButton);
     leftLayout->addLayout(buttons);

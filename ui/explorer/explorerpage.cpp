@@ -129,9 +129,12 @@ QWidget *ExplorerPage::buildJobPanel()
     connect(m_cancelButton, &QPushButton::clicked, m_cancelAction, &QAction::trigger);
     connect(profileButton, &QPushButton::clicked, m_profileAction, &QAction::trigger);
     connect(m_runAction, &QAction::changed, runButton, [=] { runButton->setEnabled(m_runAction->isEnabled()); });
-    connect(m_sweepAction, &QAction::changed, sweepButton, [=] { sweepButton->setEnabled(m_sweepAction->isEnabled()); });
-    connect(m_cancelAction, &QAction::changed, m_cancelButton, [this] { m_cancelButton->setEnabled(m_cancelAction->isEnabled()); });
-    connect(m_profileAction, &QAction::changed, profileButton, [=] { profileButton->setEnabled(m_profileAction->isEnabled()); });
+    connect(m_sweepAction, &QAction::changed, sweepButton,
+            [=] { sweepButton->setEnabled(m_sweepAction->isEnabled()); });
+    connect(m_cancelAction, &QAction::changed, m_cancelButton,
+            [this] { m_cancelButton->setEnabled(m_cancelAction->isEnabled()); });
+    connect(m_profileAction, &QAction::changed, profileButton,
+            [=] { profileButton->setEnabled(m_profileAction->isEnabled()); });
     runButton->setDefault(true);
     for (QPushButton *b : {runButton, sweepButton, m_cancelButton, profileButton})
         buttons->addWidget(b);
@@ -403,8 +406,8 @@ namespace {
 // Where the app keeps its captures: the cache folder, named by time, variant and point.
 QString capturePath(const lab::CaptureRequest &capture, QString *error)
 {
-    const QString dir = QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation))
-                            .filePath(QStringLiteral("captures"));
+    const QString dir =
+        QDir(QStandardPaths::writableLocation(QStandardPaths::CacheLocation)).filePath(QStringLiteral("captures"));
     if (!QDir().mkpath(dir)) {
         *error = QObject::tr("Cannot create the capture folder '%1'.").arg(dir);
         return {};
@@ -458,8 +461,8 @@ void ExplorerPage::profileRun()
     }
     if (captures.empty())
         return showError(tr("Check at least one variant to profile."));
-    const QString title = tr("Profiling %1 at %2").arg(variants.join(QStringLiteral(", ")),
-                                                       describePoint(captures.front().point));
+    const QString title =
+        tr("Profiling %1 at %2").arg(variants.join(QStringLiteral(", ")), describePoint(captures.front().point));
     m_jobs->start(
         title,
         [&lab = m_lab, captures](const ProgressFn &progress, const CancelToken *cancel) {
@@ -483,15 +486,16 @@ void ExplorerPage::profileAndCompare()
         return;
     const QStringList variants = m_params->checkedVariants();
     if (variants.size() < 2)
-        return showError(tr("Check two variants to profile and compare: the first is 'before', the second 'after'."));
+        return showError(
+            tr("Check two variants to profile and compare: the first is 'before', the second 'after'."));
     const auto before = captureRequest(variants.at(0).toStdString());
     if (!before)
         return;
     auto after = captureRequest(variants.at(1).toStdString());
     if (!after)
         return;
-    const QString title = tr("Profiling %1 and %2 at %3")
-                              .arg(variants.at(0), variants.at(1), describePoint(before->point));
+    const QString title =
+        tr("Profiling %1 and %2 at %3").arg(variants.at(0), variants.at(1), describePoint(before->point));
     m_jobs->start(
         title,
         [&lab = m_lab, b = *before, a = *after](const ProgressFn &progress, const CancelToken *cancel) {
@@ -531,7 +535,8 @@ void ExplorerPage::keepFinishedPoints()
     }
     if (report.results.empty())
         return;
-    const QString label = tr("%1 (cancelled after %2 of %3 points)").arg(m_pendingLabel).arg(points).arg(m_partialTotal);
+    const QString label =
+        tr("%1 (cancelled after %2 of %3 points)").arg(m_pendingLabel).arg(points).arg(m_partialTotal);
     const int id = m_model->addRun(report, label);
     const QString text = tr("Cancelled; kept the %n point(s) measured before.", nullptr, int(points));
     m_jobLabel->setText(text);
@@ -558,10 +563,9 @@ void ExplorerPage::onPairDone(const lab::CaptureResult &before, const lab::Captu
 {
     m_partial.reset();
     setBusy(false);
-    const QString text =
-        tr("Captured %1 and %2 (%3 profiler); opening them side by side.")
-            .arg(QString::fromStdString(before.path), QString::fromStdString(after.path),
-                 QString::fromStdString(before.profiler));
+    const QString text = tr("Captured %1 and %2 (%3 profiler); opening them side by side.")
+                             .arg(QString::fromStdString(before.path), QString::fromStdString(after.path),
+                                  QString::fromStdString(before.profiler));
     m_jobLabel->setText(text);
     Q_EMIT statusMessage(text);
     Q_EMIT pairCaptured(QString::fromStdString(before.path), QString::fromStdString(after.path));
@@ -577,16 +581,15 @@ void ExplorerPage::onCapturesDone(const std::vector<lab::CaptureResult> &capture
     QStringList paths;
     for (const auto &c : captures)
         paths << QString::fromStdString(c.path);
-    QString text =
-        captures.size() == 1
-            ? tr("Captured %1 steps with the %2 profiler into %3.")
-                  .arg(first.steps)
-                  .arg(QString::fromStdString(first.profiler), paths.front())
-            : tr("Captured %1 steps of each of %2 variants with the %3 profiler into %4; "
-                 "they open as the ranks of one job.")
-                  .arg(first.steps)
-                  .arg(captures.size())
-                  .arg(QString::fromStdString(first.profiler), paths.join(QStringLiteral(", ")));
+    QString text = captures.size() == 1
+                       ? tr("Captured %1 steps with the %2 profiler into %3.")
+                             .arg(first.steps)
+                             .arg(QString::fromStdString(first.profiler), paths.front())
+                       : tr("Captured %1 steps of each of %2 variants with the %3 profiler into %4; "
+                            "they open as the ranks of one job.")
+                             .arg(first.steps)
+                             .arg(captures.size())
+                             .arg(QString::fromStdString(first.profiler), paths.join(QStringLiteral(", ")));
     if (!first.note.empty())
         text += QLatin1Char(' ') + QString::fromStdString(first.note);
     m_jobLabel->setText(text);
@@ -612,12 +615,11 @@ void ExplorerPage::onBenchDone(const lab::BenchReport &report)
     const int points = variants.isEmpty() ? 0 : int(report.results.size()) / int(variants.size());
     const QString what = tr("%n variant(s)", nullptr, int(variants.size())) + tr(" at ") +
                          tr("%n point(s)", nullptr, points);
-    const QString text =
-        failures ? tr("Finished %1: %2; %3 of %4 measurements failed; see the Status column.")
-                       .arg(m_pendingLabel, what)
-                       .arg(failures)
-                       .arg(report.results.size())
-                 : tr("Finished %1: %2.").arg(m_pendingLabel, what);
+    const QString text = failures ? tr("Finished %1: %2; %3 of %4 measurements failed; see the Status column.")
+                                        .arg(m_pendingLabel, what)
+                                        .arg(failures)
+                                        .arg(report.results.size())
+                                  : tr("Finished %1: %2.").arg(m_pendingLabel, what);
     m_jobLabel->setText(text);
     Q_EMIT statusMessage(text);
     selectRun(id);
@@ -704,8 +706,9 @@ void ExplorerPage::refreshCharts()
     switch (m_chartKind->currentData().toInt()) {
     case StepTimeChart:
         m_chart->setSuggestedName(QStringLiteral("steptime"));
-        m_chart->setFactory(
-            [report, point, logY](QString *why) { return makeStepTimeChart(report, point, why, logY); });
+        m_chart->setFactory([report, point, logY](QString *why) {
+            return makeStepTimeChart(report, point, why, logY);
+        });
         break;
     case SweepChart:
         m_chart->setSuggestedName(QStringLiteral("sweep"));
@@ -750,7 +753,8 @@ bool ExplorerPage::openResults(const QString &path, QString *error)
     }
     if (report.results.empty())
         return fail(tr("it holds no results."));
-    const int id = m_model->addRun(report, QStringLiteral("#%1 %2").arg(m_model->runCount() + 1).arg(QFileInfo(path).fileName()));
+    const int id = m_model->addRun(
+        report, QStringLiteral("#%1 %2").arg(m_model->runCount() + 1).arg(QFileInfo(path).fileName()));
     selectRun(id);
     QSettings().setValue("explore/lastDir", QFileInfo(path).absolutePath());
     Q_EMIT statusMessage(tr("Opened %1 results from %2 (%3).")
@@ -872,7 +876,8 @@ void ExplorerPage::exportCsvWithDialog()
     if (!scope)
         return;
     const QString path = QFileDialog::getSaveFileName(this, tr("Export Results as CSV"),
-                                                      defaultSavePath(QStringLiteral("bench.csv")), tr("CSV (*.csv)"));
+                                                      defaultSavePath(QStringLiteral("bench.csv")),
+                                                      tr("CSV (*.csv)"));
     if (path.isEmpty())
         return;
     QString error;

@@ -142,8 +142,8 @@ private:
     QLabel *m_runLabel = nullptr;
     QFrame *m_welcome = nullptr;
     ProgressRow *m_progress = nullptr; // follows m_jobs
-    QLabel *m_jobLabel = nullptr; // what the job is doing, or what it did
-    NoticeBar *m_jobError = nullptr; // why the last job failed
+    QLabel *m_jobLabel = nullptr;      // what the job is doing, or what it did
+    NoticeBar *m_jobError = nullptr;   // why the last job failed
     QPushButton *m_cancelButton = nullptr;
     QAction *m_runAction = nullptr;
     QAction *m_sweepAction = nullptr;

@@ -23,10 +23,9 @@ namespace syncscope::ui {
 
 namespace {
 constexpr double kMaxFeatureBytes = 4.0 * 1024 * 1024 * 1024; // one input set's features
-const char *kDefaults[][2] = {{"n", "100000"},    {"k", "0.1"},     {"batch", "1"},
-                             {"dim", "16"},       {"posFrac", "0.5"}, {"ignoreFrac", "0"},
-                             {"targetFrac", "0.5"}, {"seed", "0"},   {"sweepFrom", "1000"},
-                             {"sweepTo", "1000000"}};
+const char *kDefaults[][2] = {{"n", "100000"},       {"k", "0.1"},          {"batch", "1"},        {"dim", "16"},
+                              {"posFrac", "0.5"},    {"ignoreFrac", "0"},   {"targetFrac", "0.5"}, {"seed", "0"},
+                              {"sweepFrom", "1000"}, {"sweepTo", "1000000"}};
 } // namespace
 
 std::optional<double> parseNumber(const QString &text)
@@ -47,8 +46,7 @@ std::vector<double> sweepValues(double from, double to, int points, bool whole)
     const bool log = from > 0 && to > 0;
     for (int i = 0; i < points; ++i) {
         const double t = static_cast<double>(i) / (points - 1);
-        double v = log ? std::exp(std::log(from) + t * (std::log(to) - std::log(from)))
-                       : from + t * (to - from);
+        double v = log ? std::exp(std::log(from) + t * (std::log(to) - std::log(from))) : from + t * (to - from);
         if (whole)
             v = std::round(v);
         else
@@ -158,9 +156,18 @@ ParamsForm::ParamsForm(lab::LabInterface &lab, QWidget *parent) : QWidget(parent
     connect(m_sweepAxis, &QComboBox::currentIndexChanged, this, [this] {
         // Sensible ranges per swept parameter, so switching never leaves nonsense.
         switch (sweepAxis()) {
-        case SweepAxis::N: setField("sweepFrom", "1000"); setField("sweepTo", "1000000"); break;
-        case SweepAxis::Batch: setField("sweepFrom", "1"); setField("sweepTo", "64"); break;
-        case SweepAxis::PosFrac: setField("sweepFrom", "0.001"); setField("sweepTo", "0.5"); break;
+        case SweepAxis::N:
+            setField("sweepFrom", "1000");
+            setField("sweepTo", "1000000");
+            break;
+        case SweepAxis::Batch:
+            setField("sweepFrom", "1");
+            setField("sweepTo", "64");
+            break;
+        case SweepAxis::PosFrac:
+            setField("sweepFrom", "0.001");
+            setField("sweepTo", "0.5");
+            break;
         case SweepAxis::None: break;
         }
         onEdited();
@@ -225,8 +232,7 @@ void ParamsForm::setVariantsChecked(const QStringList &names)
 {
     for (int i = 0; i < m_variants->count(); ++i) {
         auto *item = m_variants->item(i);
-        item->setCheckState(names.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked
-                                                                               : Qt::Unchecked);
+        item->setCheckState(names.contains(item->data(Qt::UserRole).toString()) ? Qt::Checked : Qt::Unchecked);
     }
 }
 
@@ -241,10 +247,7 @@ QStringList ParamsForm::checkedVariants() const
 
 QString ParamsForm::device() const { return m_device->currentData().toString(); }
 
-SweepAxis ParamsForm::sweepAxis() const
-{
-    return static_cast<SweepAxis>(m_sweepAxis->currentData().toInt());
-}
+SweepAxis ParamsForm::sweepAxis() const { return static_cast<SweepAxis>(m_sweepAxis->currentData().toInt()); }
 
 void ParamsForm::setError(const QString &name, const QString &error)
 {
@@ -430,9 +433,8 @@ std::optional<lab::BenchRequest> ParamsForm::sweepRequest(QString *error)
     const bool ratio = m_kMode->currentData().toBool();
     const double kRatio = ratio ? *parseNumber(field("k")->text()) : 0;
     r->points.clear();
-    for (double v : sweepValues(*parseNumber(field("sweepFrom")->text()),
-                                *parseNumber(field("sweepTo")->text()), m_sweepPoints->value(),
-                                axis != SweepAxis::PosFrac)) {
+    for (double v : sweepValues(*parseNumber(field("sweepFrom")->text()), *parseNumber(field("sweepTo")->text()),
+                                m_sweepPoints->value(), axis != SweepAxis::PosFrac)) {
         lab::BenchPoint p = base;
         switch (axis) {
         case SweepAxis::N:
@@ -446,7 +448,8 @@ std::optional<lab::BenchRequest> ParamsForm::sweepRequest(QString *error)
             if (p.posFrac + p.ignoreFrac > 1) {
                 if (error)
                     *error = tr("At positive fraction %1 the ignored fraction %2 leaves no room; lower it.")
-                                 .arg(v).arg(p.ignoreFrac);
+                                 .arg(v)
+                                 .arg(p.ignoreFrac);
                 return std::nullopt;
             }
             break;

@@ -71,8 +71,8 @@ Q_SIGNALS:
 
 private:
     lab::LabInterface &m_lab;
-    QLineEdit *addField(QFormLayout *form, const QString &name, const QString &label,
-                        const QString &tooltip, QWidget *labelWidget = nullptr);
+    QLineEdit *addField(QFormLayout *form, const QString &name, const QString &label, const QString &tooltip,
+                        QWidget *labelWidget = nullptr);
     void setError(const QString &name, const QString &error);
     std::optional<lab::BenchPoint> basePoint(QStringList *errors);
     void onEdited();

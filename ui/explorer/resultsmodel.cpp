@@ -12,10 +12,7 @@ namespace syncscope::ui {
 namespace {
 
 // A step time the lab measured in ms, as the integer ns the tables print.
-int64_t nsOfMs(double ms)
-{
-    return std::llround(ms * 1e6);
-}
+int64_t nsOfMs(double ms) { return std::llround(ms * 1e6); }
 
 } // namespace
 
@@ -84,7 +81,8 @@ int ResultsModel::addRun(const lab::BenchReport &report, const QString &label)
         endInsertRows();
     // A new run can change a column's unit: every row of it reads anew.
     if (first > 0)
-        Q_EMIT dataChanged(index(0, MedianColumn), index(first - 1, FloorColumn), {Qt::DisplayRole, Qt::ToolTipRole});
+        Q_EMIT dataChanged(index(0, MedianColumn), index(first - 1, FloorColumn),
+                           {Qt::DisplayRole, Qt::ToolTipRole});
     return id;
 }
 
@@ -129,17 +127,28 @@ QVariant ResultsModel::headerData(int section, Qt::Orientation orientation, int 
     if (orientation != Qt::Horizontal || section < 0 || section >= ColumnCount)
         return {};
     // The time cells carry their column's unit, so the titles name none.
-    static const char *names[] = {"Run", "Variant", "Device", "N", "K", "B", "D", "Pos frac",
-                                  "Median", "p5", "p95", "Mean", "Stdev", "Floor",
-                                  "× floor", "Syncs/step", "Peak MiB", "Steps", "Status"};
-    static const char *tips[] = {"Which run or loaded file the row belongs to", nullptr, nullptr,
-                                 "Items per row", "Samples per row", "Rows", "Feature dim",
-                                 "Input positive fraction", "Median step time",
-                                 "5th percentile step time", "95th percentile step time",
-                                 "Mean step time", "Standard deviation of step time",
-                                 "One read pass over the same labels", "Median / floor",
+    static const char *names[] = {"Run",      "Variant",    "Device",   "N",     "K",     "B",     "D",
+                                  "Pos frac", "Median",     "p5",       "p95",   "Mean",  "Stdev", "Floor",
+                                  "× floor",  "Syncs/step", "Peak MiB", "Steps", "Status"};
+    static const char *tips[] = {"Which run or loaded file the row belongs to",
+                                 nullptr,
+                                 nullptr,
+                                 "Items per row",
+                                 "Samples per row",
+                                 "Rows",
+                                 "Feature dim",
+                                 "Input positive fraction",
+                                 "Median step time",
+                                 "5th percentile step time",
+                                 "95th percentile step time",
+                                 "Mean step time",
+                                 "Standard deviation of step time",
+                                 "One read pass over the same labels",
+                                 "Median / floor",
                                  "Host-device syncs per step (CUDA only)",
-                                 "Peak device memory (CUDA only)", "Timed steps", nullptr};
+                                 "Peak device memory (CUDA only)",
+                                 "Timed steps",
+                                 nullptr};
     if (role == Qt::DisplayRole)
         return QString::fromUtf8(names[section]); // the source is UTF-8 ("× floor")
     if (role == Qt::ToolTipRole && tips[section])
@@ -169,11 +178,16 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         case RunColumn: return role == SortRole ? QVariant(run->id) : QVariant(run->label);
         case VariantColumn: return QString::fromStdString(r.variant);
         case DeviceColumn: return QString::fromStdString(r.device.empty() ? run->report.device : r.device);
-        case NColumn: return role == SortRole ? QVariant(static_cast<qlonglong>(r.point.n)) : QLocale().toString(static_cast<qlonglong>(r.point.n));
-        case KColumn: return role == SortRole ? QVariant(static_cast<qlonglong>(r.point.k)) : QLocale().toString(static_cast<qlonglong>(r.point.k));
+        case NColumn:
+            return role == SortRole ? QVariant(static_cast<qlonglong>(r.point.n))
+                                    : QLocale().toString(static_cast<qlonglong>(r.point.n));
+        case KColumn:
+            return role == SortRole ? QVariant(static_cast<qlonglong>(r.point.k))
+                                    : QLocale().toString(static_cast<qlonglong>(r.point.k));
         case BatchColumn: return static_cast<qlonglong>(r.point.batch);
         case DimColumn: return static_cast<qlonglong>(r.point.dim);
-        case PosFracColumn: return role == SortRole ? QVariant(r.point.posFrac) : QString::number(r.point.posFrac, 'g', 3);
+        case PosFracColumn:
+            return role == SortRole ? QVariant(r.point.posFrac) : QString::number(r.point.posFrac, 'g', 3);
         case MedianColumn: return ms(r.stats.medianMs);
         case P5Column: return ms(r.stats.p5Ms);
         case P95Column: return ms(r.stats.p95Ms);
@@ -188,12 +202,14 @@ QVariant ResultsModel::data(const QModelIndex &index, int role) const
         case SyncsColumn:
             if (!r.syncsPerStep)
                 return role == SortRole ? QVariant(-1.0) : QVariant(tr("n/m"));
-            return role == SortRole ? QVariant(*r.syncsPerStep) : QVariant(QString::number(*r.syncsPerStep, 'g', 4));
+            return role == SortRole ? QVariant(*r.syncsPerStep)
+                                    : QVariant(QString::number(*r.syncsPerStep, 'g', 4));
         case PeakColumn:
             if (!r.peakBytes)
                 return role == SortRole ? QVariant(-1.0) : QVariant(tr("n/m"));
-            return role == SortRole ? QVariant(static_cast<double>(*r.peakBytes))
-                                    : QVariant(QString::number(static_cast<double>(*r.peakBytes) / 1048576.0, 'f', 1));
+            return role == SortRole
+                       ? QVariant(static_cast<double>(*r.peakBytes))
+                       : QVariant(QString::number(static_cast<double>(*r.peakBytes) / 1048576.0, 'f', 1));
         case ItersColumn: return r.iters;
         case StatusColumn: return ok ? tr("ok") : QString::fromStdString(r.error);
         }

@@ -15,9 +15,26 @@ class ResultsModel : public QAbstractTableModel {
     Q_OBJECT
 public:
     enum Column {
-        RunColumn, VariantColumn, DeviceColumn, NColumn, KColumn, BatchColumn, DimColumn, PosFracColumn,
-        MedianColumn, P5Column, P95Column, MeanColumn, StdevColumn, FloorColumn, RatioColumn,
-        SyncsColumn, PeakColumn, ItersColumn, StatusColumn, ColumnCount
+        RunColumn,
+        VariantColumn,
+        DeviceColumn,
+        NColumn,
+        KColumn,
+        BatchColumn,
+        DimColumn,
+        PosFracColumn,
+        MedianColumn,
+        P5Column,
+        P95Column,
+        MeanColumn,
+        StdevColumn,
+        FloorColumn,
+        RatioColumn,
+        SyncsColumn,
+        PeakColumn,
+        ItersColumn,
+        StatusColumn,
+        ColumnCount
     };
     // Raw value for sorting (numbers as doubles, text as text).
     static constexpr int SortRole = Qt::UserRole + 1;

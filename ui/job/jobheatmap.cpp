@@ -54,10 +54,7 @@ void JobHeatMap::setOrder(RankOrder order)
     update();
 }
 
-QString JobHeatMap::title() const
-{
-    return tr("%1 per rank and step").arg(heatMetricName(m_metric));
-}
+QString JobHeatMap::title() const { return tr("%1 per rank and step").arg(heatMetricName(m_metric)); }
 
 QColor JobHeatMap::colorOf(TimeNs value, TimeNs max)
 {
@@ -85,9 +82,8 @@ JobHeatMap::Geometry JobHeatMap::geometryFor(const QRect &area, const QFontMetri
             widest = std::max<int64_t>(widest, r.rank < 0 ? -r.rank * 10 : r.rank);
     g.labelW = fm.horizontalAdvance(tr("rank %1").arg(widest)) + 12;
     g.headerH = fm.height() + 6;
-    g.grid =
-        QRectF(area.left() + g.labelW, area.top() + g.headerH,
-               std::max(1, area.width() - g.labelW - 4), std::max(1, area.height() - g.headerH));
+    g.grid = QRectF(area.left() + g.labelW, area.top() + g.headerH, std::max(1, area.width() - g.labelW - 4),
+                    std::max(1, area.height() - g.headerH));
     g.cellW = m_data.columns() > 0 ? g.grid.width() / m_data.columns() : 0;
     g.rowH = m_data.rows() > 0 ? g.grid.height() / m_data.rows() : 0;
     return g;
@@ -97,8 +93,7 @@ QSize JobHeatMap::sizeHint() const
 {
     const QFontMetrics fm(font());
     const int label = fm.horizontalAdvance(QStringLiteral("rank 00000")) + 12;
-    return QSize(label + std::max(m_data.columns() * 12, 480),
-                 fm.height() + 6 + m_data.rows() * rowHeight() + 2);
+    return QSize(label + std::max(m_data.columns() * 12, 480), fm.height() + 6 + m_data.rows() * rowHeight() + 2);
 }
 
 QSize JobHeatMap::minimumSizeHint() const
@@ -132,8 +127,7 @@ QRect cellRectIn(const QRectF &grid, qreal cellW, qreal rowH, int row, int colum
 {
     const int x0 = int(std::lround(grid.left() + column * cellW)),
               x1 = int(std::lround(grid.left() + (column + 1) * cellW));
-    const int y0 = int(std::lround(grid.top() + row * rowH)),
-              y1 = int(std::lround(grid.top() + (row + 1) * rowH));
+    const int y0 = int(std::lround(grid.top() + row * rowH)), y1 = int(std::lround(grid.top() + (row + 1) * rowH));
     return QRect(QPoint(x0, y0), QPoint(std::max(x0, x1 - 1), std::max(y0, y1 - 1)));
 }
 } // namespace
@@ -161,8 +155,7 @@ void JobHeatMap::paintGrid(QPainter *p, const Geometry &g, const QRect &clip, bo
     const TimeNs max = m_data.maxValue(m_metric);
     const int r0 = std::clamp(int((clip.top() - g.grid.top()) / g.rowH), 0, rows - 1);
     const int r1 = std::clamp(int(std::ceil((clip.bottom() + 1 - g.grid.top()) / g.rowH)), 0, rows);
-    const bool gaps =
-        g.cellW >= 6 && g.rowH >= 6; // a white line between cells when they are big enough
+    const bool gaps = g.cellW >= 6 && g.rowH >= 6; // a white line between cells when they are big enough
     const QBrush missing(QColor(200, 200, 200), Qt::BDiagPattern);
     for (int r = r0; r < r1; ++r)
         for (int c = 0; c < cols; ++c) {
@@ -181,17 +174,14 @@ void JobHeatMap::paintGrid(QPainter *p, const Geometry &g, const QRect &clip, bo
     for (int r = r0; r < r1; ++r) {
         if (r % every != 0)
             continue;
-        const QRect label(int(g.grid.left()) - g.labelW,
-                          int(std::lround(g.grid.top() + r * g.rowH)), g.labelW - 6,
+        const QRect label(int(g.grid.left()) - g.labelW, int(std::lround(g.grid.top() + r * g.rowH)), g.labelW - 6,
                           std::max(int(std::lround(g.rowH)), fm.height()));
         const JobRank &rank = m_data.job()->rankRows[size_t(m_data.rankRowAt(r))];
-        p->drawText(label,
-                    Qt::AlignRight | (g.rowH >= fm.height() ? Qt::AlignVCenter : Qt::AlignTop),
+        p->drawText(label, Qt::AlignRight | (g.rowH >= fm.height() ? Qt::AlignVCenter : Qt::AlignTop),
                     tr("rank %1").arg(rank.rank));
     }
     // What the columns are, in the corner above the rank labels.
-    p->drawText(QRect(int(g.grid.left()) - g.labelW, int(g.grid.top()) - g.headerH, g.labelW - 6,
-                      g.headerH - 2),
+    p->drawText(QRect(int(g.grid.left()) - g.labelW, int(g.grid.top()) - g.headerH, g.labelW - 6, g.headerH - 2),
                 Qt::AlignRight | Qt::AlignBottom, tr("step"));
     // Step labels above the grid, as many as fit.
     int widest = 0;
@@ -200,15 +190,14 @@ void JobHeatMap::paintGrid(QPainter *p, const Geometry &g, const QRect &clip, bo
     const int stride = std::max(1, int(std::ceil((widest + 8) / g.cellW)));
     for (int c = 0; c < cols; c += stride) {
         const QRect cell = cellRectIn(g.grid, g.cellW, g.rowH, 0, c);
-        const QRect label(cell.center().x() - widest / 2 - 4, int(g.grid.top()) - g.headerH,
-                          widest + 8, g.headerH - 2);
+        const QRect label(cell.center().x() - widest / 2 - 4, int(g.grid.top()) - g.headerH, widest + 8,
+                          g.headerH - 2);
         p->drawText(label, Qt::AlignHCenter | Qt::AlignBottom, m_data.columnShortName(c));
     }
     if (hover && m_hover.first >= 0) {
         p->setPen(QPen(palette().color(QPalette::Text), 2));
         p->setBrush(Qt::NoBrush);
-        p->drawRect(cellRectIn(g.grid, g.cellW, g.rowH, m_hover.first, m_hover.second)
-                        .adjusted(1, 1, -1, -1));
+        p->drawRect(cellRectIn(g.grid, g.cellW, g.rowH, m_hover.first, m_hover.second).adjusted(1, 1, -1, -1));
     }
 }
 
@@ -220,13 +209,11 @@ void JobHeatMap::paintLegend(QPainter *p, const QRect &rect, HeatMetric metric, 
     int x = rect.left();
     const int y = rect.top() + 2;
     p->setPen(Qt::black);
-    const QString name = QCoreApplication::translate("JobHeatMap", "%1 per step (time):")
-                             .arg(heatMetricName(metric));
-    p->drawText(QRect(x, y, fm.horizontalAdvance(name) + 4, fm.height()),
-                Qt::AlignLeft | Qt::AlignVCenter, name);
+    const QString name =
+        QCoreApplication::translate("JobHeatMap", "%1 per step (time):").arg(heatMetricName(metric));
+    p->drawText(QRect(x, y, fm.horizontalAdvance(name) + 4, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, name);
     x += fm.horizontalAdvance(name) + 10;
-    p->drawText(QRect(x, y, fm.horizontalAdvance(low) + 4, fm.height()),
-                Qt::AlignLeft | Qt::AlignVCenter, low);
+    p->drawText(QRect(x, y, fm.horizontalAdvance(low) + 4, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, low);
     x += fm.horizontalAdvance(low) + 8;
     // The bar goes through colorOf itself, so it is the scale the cells use.
     const int barY = y + (fm.height() - barH) / 2;
@@ -239,8 +226,7 @@ void JobHeatMap::paintLegend(QPainter *p, const QRect &rect, HeatMetric metric, 
     p->drawRect(QRect(x, barY, barW, barH).adjusted(0, 0, -1, -1));
     x += barW + 8;
     p->setPen(Qt::black);
-    p->drawText(QRect(x, y, fm.horizontalAdvance(high) + 4, fm.height()),
-                Qt::AlignLeft | Qt::AlignVCenter, high);
+    p->drawText(QRect(x, y, fm.horizontalAdvance(high) + 4, fm.height()), Qt::AlignLeft | Qt::AlignVCenter, high);
     x += fm.horizontalAdvance(high) + 18;
     p->fillRect(QRect(x, barY, barH, barH), QBrush(QColor(200, 200, 200), Qt::BDiagPattern));
     x += barH + 4;
@@ -249,8 +235,7 @@ void JobHeatMap::paintLegend(QPainter *p, const QRect &rect, HeatMetric metric, 
     p->setPen(QColor(80, 80, 80));
     p->drawText(QRect(rect.left(), y + fm.height() + 2, rect.width(), fm.height()),
                 Qt::AlignLeft | Qt::AlignVCenter,
-                fm.elidedText(heatMetricDefinition(metric) + QLatin1Char('.'), Qt::ElideRight,
-                              rect.width()));
+                fm.elidedText(heatMetricDefinition(metric) + QLatin1Char('.'), Qt::ElideRight, rect.width()));
 }
 
 void JobHeatMap::paintAll(QPainter *p, const QSize &size) const
@@ -264,15 +249,11 @@ void JobHeatMap::paintAll(QPainter *p, const QSize &size) const
     const QFontMetrics fm = p->fontMetrics();
     p->setPen(Qt::black);
     const int margin = 12;
-    p->drawText(
-        QRect(margin, margin, size.width() - 2 * margin, fm.height()),
-        Qt::AlignLeft | Qt::AlignVCenter,
-        title() +
-            tr(" — ranks by %1, steps left to right").arg(rankOrderName(m_data.order()).toLower()));
+    p->drawText(QRect(margin, margin, size.width() - 2 * margin, fm.height()), Qt::AlignLeft | Qt::AlignVCenter,
+                title() + tr(" — ranks by %1, steps left to right").arg(rankOrderName(m_data.order()).toLower()));
     p->setFont(normal);
     const int top = margin + fm.height() + 8;
-    const QRect area(margin, top, size.width() - 2 * margin,
-                     size.height() - top - kLegendHeight - margin);
+    const QRect area(margin, top, size.width() - 2 * margin, size.height() - top - kLegendHeight - margin);
     const Geometry g = geometryFor(area, p->fontMetrics());
     paintGrid(p, g, area, false);
     paintLegend(p,
@@ -288,8 +269,7 @@ void JobHeatMap::paintEvent(QPaintEvent *event)
     if (m_data.rows() == 0 || m_data.columns() == 0) {
         p.setPen(palette().color(QPalette::PlaceholderText));
         p.drawText(rect(), Qt::AlignCenter,
-                   m_data.job() ? tr("No steps in this job: nothing to map")
-                                : tr("No job analysed yet"));
+                   m_data.job() ? tr("No steps in this job: nothing to map") : tr("No job analysed yet"));
         return;
     }
     paintGrid(&p, geometryFor(widgetArea(), p.fontMetrics()), event->rect(), true);

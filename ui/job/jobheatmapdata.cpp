@@ -13,10 +13,7 @@ namespace syncscope::ui {
 
 namespace {
 
-QString tr(const char *text)
-{
-    return QCoreApplication::translate("JobHeatMap", text);
-}
+QString tr(const char *text) { return QCoreApplication::translate("JobHeatMap", text); }
 
 // "ProfilerStep#12" -> ("ProfilerStep#", 12); nullopt without trailing digits.
 std::optional<std::pair<QString, uint64_t>> splitNumber(const QString &name)
@@ -34,12 +31,9 @@ std::optional<std::pair<QString, uint64_t>> splitNumber(const QString &name)
 QString heatMetricName(HeatMetric metric)
 {
     switch (metric) {
-    case HeatMetric::Avoidable:
-        return tr("Avoidable");
-    case HeatMetric::Lateness:
-        return tr("Lateness");
-    case HeatMetric::Wait:
-        return tr("Wait");
+    case HeatMetric::Avoidable: return tr("Avoidable");
+    case HeatMetric::Lateness: return tr("Lateness");
+    case HeatMetric::Wait: return tr("Wait");
     }
     return {};
 }
@@ -54,8 +48,7 @@ QString heatMetricDefinition(HeatMetric metric)
         return tr("How much later than the second-last rank this rank reached the step's "
                   "collectives it was last at");
     case HeatMetric::Wait:
-        return tr(
-            "How long this rank waited in the step's collectives for the last rank to arrive");
+        return tr("How long this rank waited in the step's collectives for the last rank to arrive");
     }
     return {};
 }
@@ -63,14 +56,10 @@ QString heatMetricDefinition(HeatMetric metric)
 QString rankOrderName(RankOrder order)
 {
     switch (order) {
-    case RankOrder::Rank:
-        return tr("Rank");
-    case RankOrder::JobAvoidable:
-        return tr("Job avoidable");
-    case RankOrder::LastArrivals:
-        return tr("Last arrivals");
-    case RankOrder::Wait:
-        return tr("Wait");
+    case RankOrder::Rank: return tr("Rank");
+    case RankOrder::JobAvoidable: return tr("Job avoidable");
+    case RankOrder::LastArrivals: return tr("Last arrivals");
+    case RankOrder::Wait: return tr("Wait");
     }
     return {};
 }
@@ -78,12 +67,9 @@ QString rankOrderName(RankOrder order)
 TimeNs heatMetricValue(const RankStep &step, HeatMetric metric)
 {
     switch (metric) {
-    case HeatMetric::Avoidable:
-        return step.avoidable;
-    case HeatMetric::Lateness:
-        return step.lateness;
-    case HeatMetric::Wait:
-        return step.wait;
+    case HeatMetric::Avoidable: return step.avoidable;
+    case HeatMetric::Lateness: return step.lateness;
+    case HeatMetric::Wait: return step.wait;
     }
     return 0;
 }
@@ -100,8 +86,7 @@ JobHeatMapData::JobHeatMapData(std::shared_ptr<const JobScale> job) : m_job(std:
     // Columns: (name, occurrence within its rank). The order is that of the
     // rank with the most steps, then any key it lacks in order of appearance.
     std::map<std::pair<std::string, int>, int> columnOf;
-    std::vector<std::vector<std::pair<std::pair<std::string, int>, size_t>>> perRank(
-        j.rankRows.size());
+    std::vector<std::vector<std::pair<std::pair<std::string, int>, size_t>>> perRank(j.rankRows.size());
     {
         std::vector<std::map<std::string, int>> seen(j.rankRows.size());
         for (size_t s = 0; s < j.rankSteps.size(); ++s) {
@@ -174,8 +159,7 @@ void JobHeatMapData::setOrder(RankOrder order)
     std::stable_sort(m_rowOrder.begin(), m_rowOrder.end(), [&](int a, int b) {
         const JobRank &x = ranks[size_t(a)], &y = ranks[size_t(b)];
         switch (order) {
-        case RankOrder::Rank:
-            break;
+        case RankOrder::Rank: break;
         case RankOrder::JobAvoidable:
             if (x.jobAvoidable != y.jobAvoidable)
                 return x.jobAvoidable > y.jobAvoidable;
@@ -199,10 +183,7 @@ int JobHeatMapData::rowOfRankRow(int rankRow) const
     return it == m_rowOrder.end() ? -1 : int(it - m_rowOrder.begin());
 }
 
-QString JobHeatMapData::columnShortName(int column) const
-{
-    return m_columns[size_t(column)].shortName;
-}
+QString JobHeatMapData::columnShortName(int column) const { return m_columns[size_t(column)].shortName; }
 
 int JobHeatMapData::stepAt(int row, int column) const
 {
@@ -219,10 +200,7 @@ std::optional<TimeNs> JobHeatMapData::value(int row, int column, HeatMetric metr
     return heatMetricValue(m_job->rankSteps[size_t(s)], metric);
 }
 
-TimeNs JobHeatMapData::maxValue(HeatMetric metric) const
-{
-    return m_max[int(metric)];
-}
+TimeNs JobHeatMapData::maxValue(HeatMetric metric) const { return m_max[int(metric)]; }
 
 QString JobHeatMapData::cellText(int row, int column, HeatMetric metric) const
 {

@@ -83,14 +83,12 @@ void JobPage::connectView()
 {
     connect(m_view, &JobView::statusMessage, this, &JobPage::statusMessage);
     connect(m_view, &JobView::showRankWindow, this, [this](int rankRow, TimeNs start, TimeNs end) {
-        if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()) &&
-            m_fileOfRankRow[size_t(rankRow)] >= 0)
+        if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()) && m_fileOfRankRow[size_t(rankRow)] >= 0)
             Q_EMIT showRankWindow(m_fileOfRankRow[size_t(rankRow)], start, end);
     });
     connect(m_view, &JobView::showBlameWindow, this,
             [this](int rankRow, TimeNs start, TimeNs end, const CollectiveBlame &blame) {
-                if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()) &&
-                    m_fileOfRankRow[size_t(rankRow)] >= 0)
+                if (rankRow >= 0 && rankRow < int(m_fileOfRankRow.size()) && m_fileOfRankRow[size_t(rankRow)] >= 0)
                     Q_EMIT showBlame(m_fileOfRankRow[size_t(rankRow)], start, end, blame);
             });
 }
@@ -125,14 +123,8 @@ void JobPage::showNote(const QString &text)
     m_note->show();
 }
 
-QString JobPage::noteText() const
-{
-    return m_note->isHidden() ? QString() : m_note->text();
-}
-bool JobPage::isRunning() const
-{
-    return m_runner->isRunning();
-}
+QString JobPage::noteText() const { return m_note->isHidden() ? QString() : m_note->text(); }
+bool JobPage::isRunning() const { return m_runner->isRunning(); }
 
 QList<QAction *> JobPage::pageActions() const
 {

@@ -23,10 +23,7 @@ void jsonTime(JsonWriter &w, const std::string &key, TimeNs ns)
     w.key(key + "_us").micros(ns);
 }
 
-QVariant rightAligned()
-{
-    return int(Qt::AlignRight | Qt::AlignVCenter);
-}
+QVariant rightAligned() { return int(Qt::AlignRight | Qt::AlignVCenter); }
 
 } // namespace
 
@@ -57,15 +54,11 @@ int JobRankModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() || !m_job ? 0 : int(m_job->rankRows.size());
 }
 
-int JobRankModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int JobRankModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant JobRankModel::data(const QModelIndex &index, int role) const
 {
-    if (!m_job ||
-        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!m_job || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const JobRank &r = rank(index.row());
     const int col = index.column();
@@ -73,25 +66,15 @@ QVariant JobRankModel::data(const QModelIndex &index, int role) const
         return col == File ? QVariant() : rightAligned();
     if (role == SortRole) {
         switch (col) {
-        case Rank:
-            return qlonglong(r.rank);
-        case JobAvoidable:
-            return qlonglong(r.jobAvoidable);
-        case LocalAvoidable:
-            return qlonglong(r.localAvoidable);
-        case LastArrivals:
-            return qulonglong(r.lastArrivals);
-        case Wait:
-            return qlonglong(r.wait);
-        case ClockOffset:
-            return r.hasClockOffset ? qlonglong(r.clockOffset) : QVariant();
-        case ClockSpread:
-            return r.hasClockOffset ? qlonglong(r.clockOffsetP95 - r.clockOffsetP5) : QVariant();
-        case Device:
-            return r.device == kNoValue ? QVariant() : qlonglong(r.device);
-        default:
-            role = Qt::DisplayRole;
-            break;
+        case Rank: return qlonglong(r.rank);
+        case JobAvoidable: return qlonglong(r.jobAvoidable);
+        case LocalAvoidable: return qlonglong(r.localAvoidable);
+        case LastArrivals: return qulonglong(r.lastArrivals);
+        case Wait: return qlonglong(r.wait);
+        case ClockOffset: return r.hasClockOffset ? qlonglong(r.clockOffset) : QVariant();
+        case ClockSpread: return r.hasClockOffset ? qlonglong(r.clockOffsetP95 - r.clockOffsetP5) : QVariant();
+        case Device: return r.device == kNoValue ? QVariant() : qlonglong(r.device);
+        default: role = Qt::DisplayRole; break;
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -106,51 +89,39 @@ QVariant JobRankModel::data(const QModelIndex &index, int role) const
             return tr("Device %1 of this rank alone would finish %2 earlier without its blocking "
                       "calls (the "
                       "single-rank figure of the Timeline)")
-                .arg(r.device == kNoValue ? kNone : QString::number(r.device),
-                     formatDuration(r.localAvoidable));
+                .arg(r.device == kNoValue ? kNone : QString::number(r.device), formatDuration(r.localAvoidable));
         case ClockOffset:
         case ClockSpread:
             if (!r.hasClockOffset)
-                return tr(
-                    "No matched collective: this rank's clock cannot be aligned with the job's");
+                return tr("No matched collective: this rank's clock cannot be aligned with the job's");
             return tr("This rank's clock minus the first rank's: median %1, p5 %2, p95 %3 over the "
                       "collectives")
                 .arg(formatDuration(r.clockOffset), formatDuration(r.clockOffsetP5),
                      formatDuration(r.clockOffsetP95));
-        case File:
-            return QString::fromStdString(r.file);
-        default:
-            break;
+        case File: return QString::fromStdString(r.file);
+        default: break;
         }
         role = Qt::DisplayRole;
     }
     if (role != Qt::DisplayRole)
         return {};
     switch (col) {
-    case Rank:
-        return QString::number(r.rank);
-    case JobAvoidable:
-        return m_jobAvoidable.format(r.jobAvoidable);
-    case LocalAvoidable:
-        return m_localAvoidable.format(r.localAvoidable);
-    case LastArrivals:
-        return QString::number(r.lastArrivals);
-    case Wait:
-        return m_wait.format(r.wait);
-    case ClockOffset:
-        return r.hasClockOffset ? m_offset.format(r.clockOffset) : kNone;
+    case Rank: return QString::number(r.rank);
+    case JobAvoidable: return m_jobAvoidable.format(r.jobAvoidable);
+    case LocalAvoidable: return m_localAvoidable.format(r.localAvoidable);
+    case LastArrivals: return QString::number(r.lastArrivals);
+    case Wait: return m_wait.format(r.wait);
+    case ClockOffset: return r.hasClockOffset ? m_offset.format(r.clockOffset) : kNone;
     case ClockSpread: // the offsets' unit, so the spread reads against them
         return r.hasClockOffset ? QStringLiteral("%1 … %2").arg(m_offset.format(r.clockOffsetP5),
                                                                 m_offset.format(r.clockOffsetP95))
                                 : kNone;
-    case Device:
-        return r.device == kNoValue ? kNone : QString::number(r.device);
+    case Device: return r.device == kNoValue ? kNone : QString::number(r.device);
     case File: {
         const QString f = QString::fromStdString(r.file);
         return f.section(QLatin1Char('/'), -1);
     }
-    default:
-        return {};
+    default: return {};
     }
 }
 
@@ -161,25 +132,19 @@ QVariant JobRankModel::headerData(int section, Qt::Orientation orientation, int 
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case JobAvoidable:
-            return tr(
-                "How much earlier the job ends when only this rank's blocking calls are removed");
+            return tr("How much earlier the job ends when only this rank's blocking calls are removed");
         case LocalAvoidable:
             return tr("The single-rank figure: this rank's device alone, replayed without its "
                       "blocking calls");
-        case LastArrivals:
-            return tr("How many collectives this rank was the last to reach");
+        case LastArrivals: return tr("How many collectives this rank was the last to reach");
         case Wait:
             return tr("How long this rank waited in collectives for the last rank (the sum over "
                       "collectives)");
         case ClockOffset:
-            return tr(
-                "This rank's clock minus the first rank's, the median over the collectives' ends");
-        case ClockSpread:
-            return tr("The 5th and 95th percentiles of the clock offset over the collectives");
-        case Device:
-            return tr("The device this rank's collectives run on");
-        default:
-            break;
+            return tr("This rank's clock minus the first rank's, the median over the collectives' ends");
+        case ClockSpread: return tr("The 5th and 95th percentiles of the clock offset over the collectives");
+        case Device: return tr("The device this rank's collectives run on");
+        default: break;
         }
     }
     if (role != Qt::DisplayRole)
@@ -192,10 +157,9 @@ QVariant JobRankModel::headerData(int section, Qt::Orientation orientation, int 
 
 std::string JobRankModel::toCsv(const std::vector<int> &rows) const
 {
-    std::string out =
-        "rank,file,device,clock_offset_ns,clock_offset_us,clock_offset_p5_ns,clock_offset_p5_us,"
-        "clock_offset_p95_ns,clock_offset_p95_us,local_avoidable_ns,local_avoidable_us,"
-        "job_avoidable_ns,job_avoidable_us,last_arrivals,wait_ns,wait_us\n";
+    std::string out = "rank,file,device,clock_offset_ns,clock_offset_us,clock_offset_p5_ns,clock_offset_p5_us,"
+                      "clock_offset_p95_ns,clock_offset_p95_us,local_avoidable_ns,local_avoidable_us,"
+                      "job_avoidable_ns,job_avoidable_us,last_arrivals,wait_ns,wait_us\n";
     for (int row : rows) {
         if (row < 0 || row >= rowCount())
             continue;
@@ -298,27 +262,19 @@ int CollectiveBlameModel::columnCount(const QModelIndex &parent) const
 
 QVariant CollectiveBlameModel::data(const QModelIndex &index, int role) const
 {
-    if (!m_job ||
-        !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+    if (!m_job || !checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
         return {};
     const CollectiveBlame &b = blame(index.row());
     const int col = index.column();
     if (role == Qt::TextAlignmentRole)
-        return col == Lateness || col == LastRank || col == Saves || col == Seq ? rightAligned()
-                                                                                : QVariant();
+        return col == Lateness || col == LastRank || col == Saves || col == Seq ? rightAligned() : QVariant();
     if (role == SortRole) {
         switch (col) {
-        case Lateness:
-            return qlonglong(b.lateness);
-        case LastRank:
-            return qlonglong(b.lastRank);
-        case Saves:
-            return b.hasCause ? qlonglong(b.saves) : qlonglong(-1);
-        case Seq:
-            return qulonglong(b.seq);
-        default:
-            role = Qt::DisplayRole;
-            break;
+        case Lateness: return qlonglong(b.lateness);
+        case LastRank: return qlonglong(b.lastRank);
+        case Saves: return b.hasCause ? qlonglong(b.saves) : qlonglong(-1);
+        case Seq: return qulonglong(b.seq);
+        default: role = Qt::DisplayRole; break;
         }
     }
     if (role == Qt::ToolTipRole) {
@@ -331,35 +287,25 @@ QVariant CollectiveBlameModel::data(const QModelIndex &index, int role) const
         case Cause:
         case Saves:
             if (!b.hasCause)
-                return tr("No blocking call of rank %1 moves this collective earlier")
-                    .arg(b.lastRank);
+                return tr("No blocking call of rank %1 moves this collective earlier").arg(b.lastRank);
             return tr("Without this source alone on rank %1, the collective would end %2 earlier")
                 .arg(b.lastRank)
                 .arg(formatDuration(b.saves));
-        default:
-            break;
+        default: break;
         }
         role = Qt::DisplayRole;
     }
     if (role != Qt::DisplayRole)
         return {};
     switch (col) {
-    case Lateness:
-        return m_lateness.format(b.lateness);
-    case LastRank:
-        return QString::number(b.lastRank);
-    case Cause:
-        return b.hasCause ? causeText(b) : kNone;
-    case Saves:
-        return b.hasCause ? m_saves.format(b.saves) : kNone;
-    case Group:
-        return QString::fromStdString(b.group);
-    case Seq:
-        return QString::number(b.seq);
-    case Name:
-        return QString::fromStdString(b.name);
-    default:
-        return {};
+    case Lateness: return m_lateness.format(b.lateness);
+    case LastRank: return QString::number(b.lastRank);
+    case Cause: return b.hasCause ? causeText(b) : kNone;
+    case Saves: return b.hasCause ? m_saves.format(b.saves) : kNone;
+    case Group: return QString::fromStdString(b.group);
+    case Seq: return QString::number(b.seq);
+    case Name: return QString::fromStdString(b.name);
+    default: return {};
     }
 }
 
@@ -369,35 +315,27 @@ QVariant CollectiveBlameModel::headerData(int section, Qt::Orientation orientati
         return QAbstractTableModel::headerData(section, orientation, role);
     if (role == Qt::ToolTipRole) {
         switch (section) {
-        case Lateness:
-            return tr("The last rank's arrival at the collective minus the second-last's");
-        case LastRank:
-            return tr("The rank that reached the collective last");
+        case Lateness: return tr("The last rank's arrival at the collective minus the second-last's");
+        case LastRank: return tr("The rank that reached the collective last");
         case Cause:
             return tr("The sync source on the last rank whose removal alone moves the collective "
                       "earliest");
-        case Saves:
-            return tr("How much earlier the collective ends without that source alone");
-        case Group:
-            return tr("The process group (else the stream) the collective ran in");
-        case Seq:
-            return tr("The collective's order within its group");
-        default:
-            break;
+        case Saves: return tr("How much earlier the collective ends without that source alone");
+        case Group: return tr("The process group (else the stream) the collective ran in");
+        case Seq: return tr("The collective's order within its group");
+        default: break;
         }
     }
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[] = {"Lateness", "Last rank", "Cause", "Saves",
-                                        "Group",    "Seq",       "Kernel"};
+    static const char *const names[] = {"Lateness", "Last rank", "Cause", "Saves", "Group", "Seq", "Kernel"};
     return tr(names[section]);
 }
 
 std::string CollectiveBlameModel::toCsv(const std::vector<int> &rows) const
 {
-    std::string out =
-        "group,seq,name,last_rank,lateness_ns,lateness_us,cause_sync,cause_op,cause_user_frame,"
-        "saves_ns,saves_us\n";
+    std::string out = "group,seq,name,last_rank,lateness_ns,lateness_us,cause_sync,cause_op,cause_user_frame,"
+                      "saves_ns,saves_us\n";
     for (int row : rows) {
         if (row < 0 || row >= rowCount())
             continue;

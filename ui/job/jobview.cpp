@@ -88,8 +88,7 @@ JobView::JobView(QWidget *parent) : QWidget(parent)
     }
     m_metric->setToolTip(tr("What each cell shows"));
     m_order = new QComboBox(this);
-    for (RankOrder o :
-         {RankOrder::Rank, RankOrder::JobAvoidable, RankOrder::LastArrivals, RankOrder::Wait})
+    for (RankOrder o : {RankOrder::Rank, RankOrder::JobAvoidable, RankOrder::LastArrivals, RankOrder::Wait})
         m_order->addItem(rankOrderName(o), int(o));
     m_order->setToolTip(tr("The order of the rows: by rank, or the largest first"));
     m_legend = new HeatLegend(m_heatMap, this);
@@ -114,8 +113,7 @@ JobView::JobView(QWidget *parent) : QWidget(parent)
     heatLayout->addLayout(controls);
     heatLayout->addWidget(m_heatScroll, 1);
     auto *hint = new QLabel(
-        tr("Hover a cell for its exact value; click it to show that rank's step in the Timeline."),
-        heatPanel);
+        tr("Hover a cell for its exact value; click it to show that rank's step in the Timeline."), heatPanel);
     hint->setStyleSheet(QStringLiteral("QLabel { color: palette(placeholder-text); }"));
     heatLayout->addWidget(hint);
 
@@ -147,10 +145,10 @@ JobView::JobView(QWidget *parent) : QWidget(parent)
 
     auto *tables = new QSplitter(Qt::Horizontal, this);
     tables->addWidget(rankPanel);
-    tables->addWidget(titled(
-        tr("<b>Collectives' blame</b> — who arrived last, how late, and the sync that made it "
-           "late; click one to see it"),
-        m_blameTable, this));
+    tables->addWidget(
+        titled(tr("<b>Collectives' blame</b> — who arrived last, how late, and the sync that made it "
+                  "late; click one to see it"),
+               m_blameTable, this));
     tables->setSizes({600, 600});
     auto *split = new QSplitter(Qt::Vertical, this);
     m_split = split;
@@ -256,8 +254,7 @@ void JobView::fitSplitter()
     if (!m_job || total <= 0)
         return;
     const int chrome = m_heatPanel->sizeHint().height() - m_heatScroll->sizeHint().height();
-    const int want =
-        std::min(total * 2 / 3, std::max(160, chrome + m_heatMap->sizeHint().height() + 8));
+    const int want = std::min(total * 2 / 3, std::max(160, chrome + m_heatMap->sizeHint().height() + 8));
     m_split->setSizes({want, total - want});
     m_sized = true;
 }
@@ -280,18 +277,16 @@ void JobView::updateHeadline()
         return;
     }
     const JobScale &j = *m_job;
-    m_headline->setText(
-        tr("<b>The job would finish up to %1 earlier without host waits</b> (%2 of its span of %3)"
-           "<br>%4 ranks · %5 collectives matched across the ranks, %6 unmatched (not coupled)")
-            .arg(formatDuration(j.avoidable), formatPercent(j.avoidable, j.span),
-                 formatDuration(j.span))
-            .arg(j.ranks)
-            .arg(j.collectives)
-            .arg(j.unmatched));
-    m_headline->setToolTip(
-        tr("How much earlier the job's last GPU activity would end, on the aligned clock, with "
-           "every blocking call of every rank removed (an upper bound: it assumes every sync "
-           "can go). The span runs from the first to the last GPU activity of any rank."));
+    m_headline->setText(tr("<b>The job would finish up to %1 earlier without host waits</b> (%2 of its span of %3)"
+                           "<br>%4 ranks · %5 collectives matched across the ranks, %6 unmatched (not coupled)")
+                            .arg(formatDuration(j.avoidable), formatPercent(j.avoidable, j.span),
+                                 formatDuration(j.span))
+                            .arg(j.ranks)
+                            .arg(j.collectives)
+                            .arg(j.unmatched));
+    m_headline->setToolTip(tr("How much earlier the job's last GPU activity would end, on the aligned clock, with "
+                              "every blocking call of every rank removed (an upper bound: it assumes every sync "
+                              "can go). The span runs from the first to the last GPU activity of any rank."));
     if (j.warnings.empty()) {
         m_warnings->hide();
         return;
@@ -305,21 +300,14 @@ void JobView::updateHeadline()
     QStringList all;
     for (const std::string &w : j.warnings)
         all << QString::fromStdString(w);
-    m_warnings->setText(
-        (j.warnings.size() == 1 ? tr("1 warning: ") : tr("%1 warnings: ").arg(j.warnings.size())) +
-        lines.join(QStringLiteral("\n")));
+    m_warnings->setText((j.warnings.size() == 1 ? tr("1 warning: ") : tr("%1 warnings: ").arg(j.warnings.size())) +
+                        lines.join(QStringLiteral("\n")));
     m_warnings->setToolTip(all.join(QLatin1Char('\n')));
     m_warnings->show();
 }
 
-QString JobView::headlineText() const
-{
-    return m_headline->text();
-}
-QString JobView::warningsText() const
-{
-    return m_warnings->isHidden() ? QString() : m_warnings->text();
-}
+QString JobView::headlineText() const { return m_headline->text(); }
+QString JobView::warningsText() const { return m_warnings->isHidden() ? QString() : m_warnings->text(); }
 
 void JobView::showCell(int rankRow, int step)
 {
@@ -330,8 +318,7 @@ void JobView::showCell(int rankRow, int step)
     Q_EMIT showRankWindow(rankRow, s.start, s.end);
     Q_EMIT statusMessage(tr("Rank %1, %2: %3 %4")
                              .arg(s.rank)
-                             .arg(QString::fromStdString(s.step),
-                                  heatMetricName(m_heatMap->metric()).toLower(),
+                             .arg(QString::fromStdString(s.step), heatMetricName(m_heatMap->metric()).toLower(),
                                   formatDuration(heatMetricValue(s, m_heatMap->metric()))));
 }
 
@@ -365,9 +352,8 @@ void JobView::showBlame(int blameRow)
                              .arg(b.seq)
                              .arg(b.lastRank)
                              .arg(formatDuration(b.lateness))
-                             .arg(b.hasCause
-                                      ? tr(", after %1").arg(CollectiveBlameModel::causeText(b))
-                                      : QString()));
+                             .arg(b.hasCause ? tr(", after %1").arg(CollectiveBlameModel::causeText(b))
+                                             : QString()));
 }
 
 // ---- exports ---------------------------------------------------------------
@@ -384,8 +370,7 @@ QString JobView::exportBaseName() const
 
 bool JobView::exportTable(Table table, const QString &path, QString *error) const
 {
-    const bool json =
-        QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;
+    const bool json = QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;
     std::string text;
     if (table == Table::Ranks) {
         const auto rows = shownOrder(m_rankProxy);
@@ -399,23 +384,22 @@ bool JobView::exportTable(Table table, const QString &path, QString *error) cons
 
 QString JobView::suggestedExportPath(Table table, bool json) const
 {
-    return defaultSavePath(
-        exportBaseName() +
-        (table == Table::Ranks ? QStringLiteral("-ranks") : QStringLiteral("-collective-blame")) +
-        (json ? QStringLiteral(".json") : QStringLiteral(".csv")));
+    return defaultSavePath(exportBaseName() +
+                           (table == Table::Ranks ? QStringLiteral("-ranks")
+                                                  : QStringLiteral("-collective-blame")) +
+                           (json ? QStringLiteral(".json") : QStringLiteral(".csv")));
 }
 
 void JobView::exportTableWithDialog(Table table, bool json)
 {
-    const QString title =
-        table == Table::Ranks ? tr("Export Ranks") : tr("Export Collectives' Blame");
-    const QString path = ui::exportTableWithDialog(
-        this, title, suggestedExportPath(table, json), json,
-        [&](const QString &p, QString *error) { return exportTable(table, p, error); });
+    const QString title = table == Table::Ranks ? tr("Export Ranks") : tr("Export Collectives' Blame");
+    const QString path = ui::exportTableWithDialog(this, title, suggestedExportPath(table, json), json,
+                                                   [&](const QString &p, QString *error) {
+                                                       return exportTable(table, p, error);
+                                                   });
     if (path.isEmpty())
         return;
-    Q_EMIT statusMessage(
-        tr("Wrote %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
+    Q_EMIT statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
 }
 
 void JobView::tableMenu(QTableView *table, const QPoint &pos)
@@ -448,14 +432,13 @@ bool JobView::exportHeatMap(const QString &path, const QSize &size, QString *err
             *error = tr("There is no heat map to export: the job has no steps.");
         return false;
     }
-    return exportPainted([this](QPainter *p, const QSize &sz) { m_heatMap->paintAll(p, sz); }, size,
-                         path, m_heatMap->title(), error);
+    return exportPainted([this](QPainter *p, const QSize &sz) { m_heatMap->paintAll(p, sz); }, size, path,
+                         m_heatMap->title(), error);
 }
 
 QImage JobView::heatMapImage(const QSize &size, qreal scale) const
 {
-    return renderPaintedImage([this](QPainter *p, const QSize &sz) { m_heatMap->paintAll(p, sz); },
-                              size, scale);
+    return renderPaintedImage([this](QPainter *p, const QSize &sz) { m_heatMap->paintAll(p, sz); }, size, scale);
 }
 
 void JobView::exportHeatMapWithDialog()

@@ -149,7 +149,8 @@ void JobRunner::complete(const std::shared_ptr<Job> &job)
 {
     // We are inside the job's QFutureWatcher::finished: let the last reference
     // go from the event loop, not from under the emitting watcher.
-    QMetaObject::invokeMethod(this, [job] {}, Qt::QueuedConnection);
+    QMetaObject::invokeMethod(
+        this, [job] {}, Qt::QueuedConnection);
     // Superseded or cancelled jobs end silently (cancelled() was already sent).
     for (auto it = m_orphans.begin(); it != m_orphans.end(); ++it)
         if (*it == job) {

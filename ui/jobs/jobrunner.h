@@ -21,14 +21,13 @@ namespace syncscope::ui {
 
 // What a job's work returns: the work is called as work(progress, cancel).
 template <typename Work>
-using JobResult =
-    std::invoke_result_t<std::decay_t<Work> &, const ProgressFn &, const CancelToken *>;
+using JobResult = std::invoke_result_t<std::decay_t<Work> &, const ProgressFn &, const CancelToken *>;
 
 namespace detail {
-template <typename OnDone, typename Result>
-struct JobDeliversTo : std::is_invocable<OnDone &, Result &&> {};
-template <typename OnDone>
-struct JobDeliversTo<OnDone, void> : std::is_invocable<OnDone &> {};
+template <typename OnDone, typename Result> struct JobDeliversTo : std::is_invocable<OnDone &, Result &&> {
+};
+template <typename OnDone> struct JobDeliversTo<OnDone, void> : std::is_invocable<OnDone &> {
+};
 } // namespace detail
 
 // Whether `onDone` can take the result of `work` (onDone() when the work
@@ -60,12 +59,10 @@ public:
     quint64 start(const QString &title, Work &&work, const QObject *context, OnDone &&onDone)
     {
         checkWork<Work>();
-        static_assert(jobDeliversTo<Work, OnDone>,
-                      "onDone does not take the result the work returns");
+        static_assert(jobDeliversTo<Work, OnDone>, "onDone does not take the result the work returns");
         using Result = std::remove_cv_t<JobResult<Work>>;
         Deliver deliver = [guard = QPointer<const QObject>(context), guarded = context != nullptr,
-                           onDone = std::forward<OnDone>(onDone)](
-                              [[maybe_unused]] void *result) mutable {
+                           onDone = std::forward<OnDone>(onDone)]([[maybe_unused]] void *result) mutable {
             if (guarded && !guard)
                 return;
             if constexpr (std::is_void_v<Result>)
@@ -77,8 +74,7 @@ public:
     }
 
     // A job whose result nobody takes: only the signals report its end.
-    template <typename Work>
-    quint64 start(const QString &title, Work &&work)
+    template <typename Work> quint64 start(const QString &title, Work &&work)
     {
         checkWork<Work>();
         return startErased(title, erase(std::forward<Work>(work)), {});
@@ -106,27 +102,21 @@ private:
     // The work with its result type erased: the result comes back in a
     // shared_ptr<void> (null for void work) that only the matching Deliver,
     // made by the same start(), reads.
-    using ErasedWork =
-        std::function<std::shared_ptr<void>(const ProgressFn &, const CancelToken *)>;
+    using ErasedWork = std::function<std::shared_ptr<void>(const ProgressFn &, const CancelToken *)>;
     using Deliver = std::function<void(void *result)>;
 
-    template <typename Work>
-    static constexpr void checkWork()
+    template <typename Work> static constexpr void checkWork()
     {
-        static_assert(
-            std::is_invocable_v<std::decay_t<Work> &, const ProgressFn &, const CancelToken *>,
-            "a job's work is called as work(progress, cancel)");
-        static_assert(!std::is_reference_v<JobResult<Work>>,
-                      "a job's work returns its result by value");
+        static_assert(std::is_invocable_v<std::decay_t<Work> &, const ProgressFn &, const CancelToken *>,
+                      "a job's work is called as work(progress, cancel)");
+        static_assert(!std::is_reference_v<JobResult<Work>>, "a job's work returns its result by value");
     }
 
-    template <typename Work>
-    static ErasedWork erase(Work &&work)
+    template <typename Work> static ErasedWork erase(Work &&work)
     {
         using Result = std::remove_cv_t<JobResult<Work>>;
         return [work = std::forward<Work>(work)](const ProgressFn &progress,
-                                                 const CancelToken *cancel) mutable
-               -> std::shared_ptr<void> {
+                                                 const CancelToken *cancel) mutable -> std::shared_ptr<void> {
             if constexpr (std::is_void_v<Result>) {
                 work(progress, cancel);
                 return nullptr;

@@ -44,7 +44,7 @@ QValidator::State CountSpinBox::validate(QString &text, int &) const
     if (!v)
         // A number being typed ("1e", "2.") may still become one.
         return t.contains(QRegularExpression(QStringLiteral("^[0-9.eE+_kKM]*$"))) ? QValidator::Intermediate
-                                                                                 : QValidator::Invalid;
+                                                                                  : QValidator::Invalid;
     return *v >= minimum() && *v <= maximum() ? QValidator::Acceptable : QValidator::Intermediate;
 }
 

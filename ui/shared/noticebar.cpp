@@ -50,8 +50,9 @@ void NoticeBar::setTone(Tone tone)
     // A bar is framed in the tone's pale colour (found by the name it has now); a
     // line is its text alone.
     if (m_look == Look::Bar)
-        setStyleSheet(refusal ? QStringLiteral("#%1 { background: #fbeaea; border: 1px solid #e0b4b4; }").arg(objectName())
-                              : QStringLiteral("#%1 { background: #fdf6e3; border: 1px solid #e5d3a1; }").arg(objectName()));
+        setStyleSheet(
+            refusal ? QStringLiteral("#%1 { background: #fbeaea; border: 1px solid #e0b4b4; }").arg(objectName())
+                    : QStringLiteral("#%1 { background: #fdf6e3; border: 1px solid #e5d3a1; }").arg(objectName()));
     m_text->setStyleSheet(refusal ? QStringLiteral("QLabel { color: #a00000; }")
                                   : QStringLiteral("QLabel { color: #8a5a00; }"));
 }

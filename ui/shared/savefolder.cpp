@@ -26,10 +26,7 @@ QString defaultSaveFolder()
     return QDir::homePath();
 }
 
-QString defaultSavePath(const QString &fileName)
-{
-    return QDir(defaultSaveFolder()).filePath(fileName);
-}
+QString defaultSavePath(const QString &fileName) { return QDir(defaultSaveFolder()).filePath(fileName); }
 
 void rememberSaveFolder(const QString &writtenFile)
 {
@@ -52,7 +49,8 @@ QString exportTableWithDialog(QWidget *parent, const QString &title, const QStri
                               const std::function<bool(const QString &path, QString *error)> &write)
 {
     const auto tr = [](const char *text) { return QCoreApplication::translate("syncscope::ui::Export", text); };
-    QString path = QFileDialog::getSaveFileName(parent, title, suggested, json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
+    QString path = QFileDialog::getSaveFileName(parent, title, suggested,
+                                                json ? tr("JSON (*.json)") : tr("CSV (*.csv)"));
     if (path.isEmpty())
         return {};
     const QString suffix = json ? QStringLiteral(".json") : QStringLiteral(".csv");

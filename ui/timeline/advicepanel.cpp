@@ -13,10 +13,7 @@ namespace syncscope::ui {
 
 namespace {
 
-QString html(const std::string &s)
-{
-    return QString::fromStdString(s).toHtmlEscaped();
-}
+QString html(const std::string &s) { return QString::fromStdString(s).toHtmlEscaped(); }
 
 // A PyTorch docs URL, or "owner/repo#N" as a GitHub link; else plain text.
 QString refLink(const std::string &ref)
@@ -70,16 +67,21 @@ void AdvicePanel::showAdvice(const QString &source, int rule, uint64_t matching,
         h += tr("<p>No known rewrite: no advice rule matches these calls. syncscope does not guess.</p>");
         if (matching < calls)
             h += tr("<p>%1 of its %2 calls match no rule; the others match other rules (see each call's "
-                    "details).</p>").arg(matching).arg(calls);
+                    "details).</p>")
+                     .arg(matching)
+                     .arg(calls);
         m_text->setHtml(h);
         return;
     }
     const AdviceRule &r = rules.rules[size_t(m_rule)];
     h += QStringLiteral("<p><b>%1</b> <small>[%2, %3]</small></p>")
-             .arg(html(r.title), html(r.id), html(std::string(adviceClassName(r.cls))).replace(QLatin1Char('_'), QLatin1Char(' ')));
+             .arg(html(r.title), html(r.id),
+                  html(std::string(adviceClassName(r.cls))).replace(QLatin1Char('_'), QLatin1Char(' ')));
     if (matching < calls)
         h += tr("<p><i>For %1 of its %2 calls; the others match other rules or none (see each call's "
-                "details).</i></p>").arg(matching).arg(calls);
+                "details).</i></p>")
+                 .arg(matching)
+                 .arg(calls);
     h += QStringLiteral("<p>%1</p><p>%2</p>").arg(html(r.why), html(r.rewrite));
     h += tr("<p>Before:</p>") + QStringLiteral("<pre>%1</pre>").arg(html(r.before));
     h += tr("<p>After:</p>") + QStringLiteral("<pre>%1</pre>").arg(html(r.after));
@@ -95,10 +97,7 @@ void AdvicePanel::showAdvice(const QString &source, int rule, uint64_t matching,
     m_text->setHtml(h);
 }
 
-QString AdvicePanel::text() const
-{
-    return m_text->toPlainText();
-}
+QString AdvicePanel::text() const { return m_text->toPlainText(); }
 
 bool AdvicePanel::copyRewrite()
 {

@@ -27,7 +27,8 @@ AnalysisOptionsDialog::AnalysisOptionsDialog(QWidget *parent) : QDialog(parent)
                                 "not library code: not under torch/, site-packages/, dist-packages/ or "
                                 "pythonX.Y/, not &lt;built-in…, threading.py or multiprocessing/. "
                                 "Add the prefixes of your own libraries here, one per line, so the user "
-                                "frame points at the line that calls them."), this);
+                                "frame points at the line that calls them."),
+                             this);
     intro->setWordWrap(true);
     m_prefixes = new QPlainTextEdit(this);
     m_prefixes->setPlaceholderText(tr("e.g. /home/me/venv/src/mylib/\nmytools/"));

@@ -69,10 +69,7 @@ int DeviceTableModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_entries.size());
 }
 
-int DeviceTableModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int DeviceTableModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant DeviceTableModel::data(const QModelIndex &index, int role) const
 {
@@ -143,8 +140,9 @@ QVariant DeviceTableModel::headerData(int section, Qt::Orientation orientation, 
         case Span: return tr("First to last GPU activity of the device");
         case Busy: return tr("The union of the device's activity over its streams, of its span");
         case SyncGapTime: return tr("GPU idle while the host blocked, summed");
-        case Avoidable: return tr("How much earlier the device would finish without every blocking call "
-                                  "of its trace (the single-rank replay)");
+        case Avoidable:
+            return tr("How much earlier the device would finish without every blocking call "
+                      "of its trace (the single-rank replay)");
         default: return {};
         }
     }

@@ -43,7 +43,7 @@ public:
 private:
     std::shared_ptr<const TimelineData> m_data;
     std::vector<Entry> m_entries;
-    std::vector<uint64_t> m_gapCount; // per row
+    std::vector<uint64_t> m_gapCount;              // per row
     DurationColumn m_span, m_syncGap, m_avoidable; // one unit per column
     const DeviceActivity &device(int row) const;
     // A row's file, device and rank (distributedInfo.rank, else the file's position).

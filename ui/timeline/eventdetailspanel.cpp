@@ -75,10 +75,9 @@ QString EventDetailsPanel::field(const QString &key) const
     return {};
 }
 
-void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data,
-                                  const TimelineEvent &e,
-                                  const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links,
-                                  const std::vector<TimelineEvent> &with)
+void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data, const TimelineEvent &e,
+                                 const std::vector<std::pair<TimelineEvent, TimelineEvent>> &links,
+                                 const std::vector<TimelineEvent> &with)
 {
     clear();
     m_data = data;
@@ -117,13 +116,13 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
     // moved by its clock shift.
     const TimeNs shift = m.info().clockShift;
     const QString fileTs = formatScaled(mt.start[i] - shift, 3, 3); // 16 integer digits: no double
-    add(tr("Start"), shift == 0 ? tr("%1 after trace start (ts %2 µs)")
-                                      .arg(formatDuration(mt.start[i] - data->minTime()), fileTs)
-                                : tr("%1 after trace start on the job's clock (ts %2 µs in the file, "
-                                     "whose clock is %3 %4)")
-                                      .arg(formatDuration(mt.start[i] - data->minTime()), fileTs,
-                                           formatDuration(shift < 0 ? -shift : shift),
-                                           shift < 0 ? tr("ahead") : tr("behind")));
+    add(tr("Start"),
+        shift == 0
+            ? tr("%1 after trace start (ts %2 µs)").arg(formatDuration(mt.start[i] - data->minTime()), fileTs)
+            : tr("%1 after trace start on the job's clock (ts %2 µs in the file, "
+                 "whose clock is %3 %4)")
+                  .arg(formatDuration(mt.start[i] - data->minTime()), fileTs,
+                       formatDuration(shift < 0 ? -shift : shift), shift < 0 ? tr("ahead") : tr("behind")));
     add(tr("Duration"), formatDuration(mt.dur[i]));
     // Self time: minus the direct children, found in the next level by binary search.
     TimeNs children = 0;
@@ -136,7 +135,8 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
                 children += mt.dur[lvl.events[p]];
     }
     add(tr("Self time"), formatDuration(mt.dur[i] - children));
-    QString where = QStringLiteral("%1 · pid %2 tid %3").arg(tt.name, qs(m.str(mt.pid.text)), qs(m.str(mt.tid.text)));
+    QString where =
+        QStringLiteral("%1 · pid %2 tid %3").arg(tt.name, qs(m.str(mt.pid.text)), qs(m.str(mt.tid.text)));
     if (data->files().size() > 1)
         where = file.label + QStringLiteral(" · ") + where;
     add(tr("Track"), where);
@@ -162,11 +162,13 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
                 found = true;
                 const QString host = qs(m.str(t.name[k]));
                 if (cat == category::kCudaSync) {
-                    add(tr("Host call"), tr("%1 (%2 long; double-click it under Flows)").arg(host, formatDuration(t.dur[k])));
+                    add(tr("Host call"),
+                        tr("%1 (%2 long; double-click it under Flows)").arg(host, formatDuration(t.dur[k])));
                 } else if (isGraphLaunch(m.str(t.name[k]))) {
                     const GpuWork g = gpuWorkOfCorrelation(m, corr);
-                    add(tr("Graph"), tr("part of a graph launched by %1: %n activity(ies), GPU time %2", nullptr,
-                                        int(g.count)).arg(host, formatDuration(g.time)));
+                    add(tr("Graph"),
+                        tr("part of a graph launched by %1: %n activity(ies), GPU time %2", nullptr, int(g.count))
+                            .arg(host, formatDuration(g.time)));
                 }
             }
             if (found)
@@ -183,9 +185,11 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
         const QString how = rin.waitMode == WaitMode::Exact ? tr("from the profiler's Stream Wait Event records")
                                                             : tr("inferred from the measured schedule");
         if (waitsFor)
-            add(tr("Stream wait"), tr("waited for %n activity(ies) of another stream (%1)", nullptr, waitsFor).arg(how));
+            add(tr("Stream wait"),
+                tr("waited for %n activity(ies) of another stream (%1)", nullptr, waitsFor).arg(how));
         if (waitedBy)
-            add(tr("Awaited by"), tr("%n activity(ies) of another stream waited for it (%1)", nullptr, waitedBy).arg(how));
+            add(tr("Awaited by"),
+                tr("%n activity(ies) of another stream waited for it (%1)", nullptr, waitedBy).arg(how));
     }
 
     // A long host call that is not a sync: the host waited inside it.
@@ -218,9 +222,9 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
                 ++gaps;
                 gapDevice = g.device;
             }
-        add(tr("Blocking sync"), gaps ? tr("caused %n GPU idle gap(s), %1 in total", nullptr, gaps)
-                                            .arg(formatDuration(gapTime))
-                                      : tr("the GPU was not idle while it waited"));
+        add(tr("Blocking sync"),
+            gaps ? tr("caused %n GPU idle gap(s), %1 in total", nullptr, gaps).arg(formatDuration(gapTime))
+                 : tr("the GPU was not idle while it waited"));
         if (c->pageableCopy)
             add(tr("Hidden sync"), tr("a device-to-host copy into pageable memory blocks the host"));
         // A long wait with an idle GPU: it waited for something the trace does not show.
@@ -238,7 +242,8 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
         if (c->avoidable == 0 && gaps > 0)
             add(tr("Why 0"), whyNothingAvoidable(file.sync, gapDevice));
         if (file.hasPythonFrames) {
-            add(tr("User frame"), c->userFrame.valid() ? data->text(tt.file, c->userFrame) : tr("none (library code only)"));
+            add(tr("User frame"),
+                c->userFrame.valid() ? data->text(tt.file, c->userFrame) : tr("none (library code only)"));
             if (c->pyFrame.valid())
                 add(tr("Python frame"), data->text(tt.file, c->pyFrame));
         }
@@ -254,8 +259,9 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
         }
         if (c->source >= 0) {
             const SyncSource &src = file.sync.sources[size_t(c->source)];
-            add(tr("Sync source"), tr("%n call(s) like it; %1 avoidable without all of them", nullptr,
-                                      int(src.count)).arg(formatDuration(src.avoidable)));
+            add(tr("Sync source"),
+                tr("%n call(s) like it; %1 avoidable without all of them", nullptr, int(src.count))
+                    .arg(formatDuration(src.avoidable)));
         }
     }
 
@@ -264,9 +270,10 @@ void EventDetailsPanel::setEvent(const std::shared_ptr<const TimelineData> &data
         for (const auto &[from, to] : links) {
             const TimelineEvent other = from == e ? to : from;
             const QString dir = from == e ? QStringLiteral("→") : QStringLiteral("←");
-            auto *item = new QTreeWidgetItem(flows, {dir, QStringLiteral("%1  (%2)")
-                                                              .arg(qs(data->name(other)),
-                                                                   data->tracks()[size_t(other.track)].name)});
+            auto *item = new QTreeWidgetItem(
+                flows,
+                {dir,
+                 QStringLiteral("%1  (%2)").arg(qs(data->name(other)), data->tracks()[size_t(other.track)].name)});
             item->setData(0, Qt::UserRole, int(m_linkTargets.size()));
             item->setToolTip(1, tr("Double-click to select it"));
             m_linkTargets.push_back(other);

@@ -14,9 +14,7 @@ NameMatcher::NameMatcher(const TimelineData &data, const QString &pattern, bool 
     : m_data(data), m_pattern(pattern), m_regex(regex), m_caseSensitive(caseSensitive),
       m_match(std::make_shared<NameMask>())
 {
-    auto poll = [cancel] {
-        checkCancel(cancel);
-    };
+    auto poll = [cancel] { checkCancel(cancel); };
     QRegularExpression re;
     if (regex) {
         re = QRegularExpression(pattern, caseSensitive ? QRegularExpression::NoPatternOption
@@ -165,8 +163,7 @@ TimelineEvent NameMatcher::next(const TimelineEvent &from, TimeNs time, bool *wr
         *wrapped = false;
     if (!isValid() || m_events == 0)
         return {};
-    const Key k = from.valid() ? Key{m_data.start(from), from.track, int64_t(from.index)}
-                               : Key{time, -1, -1};
+    const Key k = from.valid() ? Key{m_data.start(from), from.track, int64_t(from.index)} : Key{time, -1, -1};
     TimelineEvent e = search(k, true);
     if (!e.valid()) {
         if (wrapped)

@@ -10,9 +10,8 @@
 
 namespace syncscope::ui {
 
-std::vector<RangeStatsModel::Row> RangeStatsModel::compute(const TimelineData &data, TimeNs t0,
-                                                           TimeNs t1, const ProgressFn &progress,
-                                                           const CancelToken *cancel)
+std::vector<RangeStatsModel::Row> RangeStatsModel::compute(const TimelineData &data, TimeNs t0, TimeNs t1,
+                                                           const ProgressFn &progress, const CancelToken *cancel)
 {
     // Files intern separately: merge by text.
     std::map<std::pair<std::string, std::string>, Row> merged;
@@ -64,10 +63,7 @@ int RangeStatsModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_rows.size());
 }
 
-int RangeStatsModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int RangeStatsModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant RangeStatsModel::data(const QModelIndex &index, int role) const
 {
@@ -106,9 +102,10 @@ QVariant RangeStatsModel::headerData(int section, Qt::Orientation orientation, i
     if (role == Qt::ToolTipRole) {
         switch (section) {
         case Count: return tr("Every instance that overlaps the range");
-        case Total: return tr("Time inside the range, over outermost instances only: an instance inside "
-                              "another of the same name and category on its thread is counted once, so "
-                              "recursive frames never add up to more than the range");
+        case Total:
+            return tr("Time inside the range, over outermost instances only: an instance inside "
+                      "another of the same name and category on its thread is counted once, so "
+                      "recursive frames never add up to more than the range");
         case Self: return tr("Each instance minus its direct children, summed");
         default: break;
         }

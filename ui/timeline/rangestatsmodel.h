@@ -29,8 +29,7 @@ public:
     // Clipped to [t0, t1) (see opStatistics); longest total first. Runs on a
     // worker thread; throws Cancelled.
     static std::vector<Row> compute(const TimelineData &data, TimeNs t0, TimeNs t1,
-                                    const ProgressFn &progress = {},
-                                    const CancelToken *cancel = nullptr);
+                                    const ProgressFn &progress = {}, const CancelToken *cancel = nullptr);
 
     explicit RangeStatsModel(QObject *parent = nullptr);
     void setRows(std::vector<Row> rows);

@@ -81,8 +81,8 @@ void StepChart::setTimelineData(std::shared_ptr<const TimelineData> data)
     for (int i = 0; i < int(m_devices.size()); ++i) {
         const SyncAnalysis &sa = m_data->files()[m_devices[size_t(i)].file].sync;
         const SyncAnalysis &sb = m_data->files()[m_devices[size_t(best)].file].sync;
-        if (sa.devices[sa.deviceIndex(m_devices[size_t(i)].device)].avoidable
-            > sb.devices[sb.deviceIndex(m_devices[size_t(best)].device)].avoidable)
+        if (sa.devices[sa.deviceIndex(m_devices[size_t(i)].device)].avoidable >
+            sb.devices[sb.deviceIndex(m_devices[size_t(best)].device)].avoidable)
             best = i;
     }
     m_current = -1;
@@ -101,10 +101,7 @@ void StepChart::setCurrentDevice(int index)
     rebuild();
 }
 
-QLineSeries *StepChart::series(int which) const
-{
-    return which >= 0 && which < 3 ? m_series[which] : nullptr;
-}
+QLineSeries *StepChart::series(int which) const { return which >= 0 && which < 3 ? m_series[which] : nullptr; }
 
 int StepChart::timelineStepOf(int point) const
 {
@@ -146,11 +143,11 @@ void StepChart::rebuild()
         delete old;
         m_view->hide();
         m_message->setText(!m_data ? tr("No trace open.")
-                                   : m_data->steps().empty()
-                                         ? tr("No steps in this trace: it has no ProfilerStep#N events "
-                                              "(torch.profiler schedule) and no event matches the step "
-                                              "pattern of the analysis options.")
-                                         : tr("The steps hold no GPU activity."));
+                           : m_data->steps().empty()
+                               ? tr("No steps in this trace: it has no ProfilerStep#N events "
+                                    "(torch.profiler schedule) and no event matches the step "
+                                    "pattern of the analysis options.")
+                               : tr("The steps hold no GPU activity."));
         m_message->show();
         return;
     }

@@ -30,10 +30,7 @@ int SyncGapModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() || !m_data ? 0 : int(m_data->gaps().size());
 }
 
-int SyncGapModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int SyncGapModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 const SyncCall &SyncGapModel::callOf(int row) const
 {
@@ -86,14 +83,17 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
     if (role == Qt::ToolTipRole) {
         switch (index.column()) {
         case Blocked:
-            return tr("The host waited %1 in the blocking call that caused this gap").arg(m_blocked.cell(gap.blocked, true));
+            return tr("The host waited %1 in the blocking call that caused this gap")
+                .arg(m_blocked.cell(gap.blocked, true));
         case Avoidable:
             if (gap.avoidable == 0)
                 return tr("Device %1 would finish no earlier without this gap's blocking call alone: %2")
                     .arg(gap.device)
                     .arg(whyNothingAvoidable(file.sync, gap.device));
             return tr("Device %1 would finish %2 earlier in a replay of the trace without this "
-                      "gap's blocking call alone").arg(gap.device).arg(m_avoidable.cell(gap.avoidable, true));
+                      "gap's blocking call alone")
+                .arg(gap.device)
+                .arg(m_avoidable.cell(gap.avoidable, true));
         case UserFrame:
             if (!file.hasPythonFrames)
                 return tr("No Python events in this trace (record with with_stack=True): the op instead");
@@ -114,8 +114,9 @@ QVariant SyncGapModel::data(const QModelIndex &index, int role) const
         case Call: return callName(row);
         case Op: return orNone(opName(row, false));
         case UserFrame: return orNone(m_data->userFrameText(g.file, call));
-        case Step: return orNone(gap.step >= 0 ? m_data->text(g.file, file.sync.steps[size_t(gap.step)].name)
-                                               : QString());
+        case Step:
+            return orNone(gap.step >= 0 ? m_data->text(g.file, file.sync.steps[size_t(gap.step)].name)
+                                        : QString());
         case RootOp: return orNone(opName(row, true));
         case PyFrame: return orNone(m_data->text(g.file, call.pyFrame));
         default: break;
@@ -132,17 +133,19 @@ QVariant SyncGapModel::headerData(int section, Qt::Orientation orientation, int 
         switch (section) {
         case Duration: return tr("How long the GPU sat idle");
         case Blocked: return tr("How long the host waited in the blocking call that caused the gap");
-        case Avoidable: return tr("How much earlier the device's work would finish in a sync-free "
-                                  "replay without this gap's blocking call alone");
-        case UserFrame: return tr("The innermost Python frame that is not library code (the op "
-                                  "when the trace has no Python events)");
+        case Avoidable:
+            return tr("How much earlier the device's work would finish in a sync-free "
+                      "replay without this gap's blocking call alone");
+        case UserFrame:
+            return tr("The innermost Python frame that is not library code (the op "
+                      "when the trace has no Python events)");
         default: break;
         }
     }
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[] = {"Avoidable", "Blocked", "Gap", "Start", "Device", "Rank",
-                                        "Blocking call", "User frame", "Op", "Step", "Root op", "Py frame"};
+    static const char *const names[] = {"Avoidable",     "Blocked",    "Gap", "Start", "Device",  "Rank",
+                                        "Blocking call", "User frame", "Op",  "Step",  "Root op", "Py frame"};
     return tr(names[section]);
 }
 
@@ -155,13 +158,13 @@ bool SyncGapSortModel::lessThan(const QModelIndex &left, const QModelIndex &righ
 {
     if (QSortFilterProxyModel::lessThan(left, right))
         return true;
-    if (QSortFilterProxyModel::lessThan(right, left)
-        || (left.column() != SyncGapModel::Avoidable && left.column() != SyncGapModel::Blocked))
+    if (QSortFilterProxyModel::lessThan(right, left) ||
+        (left.column() != SyncGapModel::Avoidable && left.column() != SyncGapModel::Blocked))
         return false;
     // A tie: under the usual descending sort, the longer gap comes first.
     const int role = sortRole();
-    return left.siblingAtColumn(SyncGapModel::Duration).data(role).toLongLong()
-           < right.siblingAtColumn(SyncGapModel::Duration).data(role).toLongLong();
+    return left.siblingAtColumn(SyncGapModel::Duration).data(role).toLongLong() <
+           right.siblingAtColumn(SyncGapModel::Duration).data(role).toLongLong();
 }
 
 std::string SyncGapModel::toCsv(const std::vector<int> &rows) const
@@ -238,8 +241,8 @@ std::string SyncGapModel::toJson(const std::vector<int> &rows) const
             textField(w, "sync", callName(row));
             textField(w, "op", opName(row, false));
             textField(w, "user_frame", m_data->text(g.file, call.userFrame));
-            textField(w, "step", gap.step >= 0 ? m_data->text(g.file, file.sync.steps[size_t(gap.step)].name)
-                                               : QString());
+            textField(w, "step",
+                      gap.step >= 0 ? m_data->text(g.file, file.sync.steps[size_t(gap.step)].name) : QString());
             textField(w, "root_op", opName(row, true));
             textField(w, "py_frame", m_data->text(g.file, call.pyFrame));
             w.endObject();

@@ -19,7 +19,18 @@ class SyncGapModel : public QAbstractTableModel {
 public:
     // Avoidable first: the side panel is narrow and it is the column to read.
     enum Column {
-        Avoidable, Blocked, Duration, Start, Device, Rank, Call, UserFrame, Op, Step, RootOp, PyFrame,
+        Avoidable,
+        Blocked,
+        Duration,
+        Start,
+        Device,
+        Rank,
+        Call,
+        UserFrame,
+        Op,
+        Step,
+        RootOp,
+        PyFrame,
         ColumnCount
     };
     // Numbers for sorting (durations and times in ns), text columns as text.

@@ -95,10 +95,7 @@ int SyncSourceModel::rowCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : int(m_entries.size());
 }
 
-int SyncSourceModel::columnCount(const QModelIndex &parent) const
-{
-    return parent.isValid() ? 0 : ColumnCount;
-}
+int SyncSourceModel::columnCount(const QModelIndex &parent) const { return parent.isValid() ? 0 : ColumnCount; }
 
 QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
 {
@@ -136,7 +133,8 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
         case Avoidable:
             // Where the saving stopped: a small or 0 figure says why where it is read.
             return tr("The devices would finish %1 earlier (summed over devices) in a replay of the "
-                      "trace without all %n call(s) of this source", nullptr, int(s.count))
+                      "trace without all %n call(s) of this source",
+                      nullptr, int(s.count))
                        .arg(m_avoidable.cell(s.avoidable, true)) +
                    (file.model && s.limitDevice < file.sync.devices.size()
                         ? tr("\nLimited by (GPU %1): %2")
@@ -150,7 +148,8 @@ QVariant SyncSourceModel::data(const QModelIndex &index, int role) const
             QString tip = QString::fromStdString(r.why) + QLatin1Char('\n') + QString::fromStdString(r.rewrite);
             if (s.adviceCalls < s.count)
                 tip += QLatin1Char('\n') + tr("For %1 of its %2 calls; the others match other rules or none.")
-                                            .arg(s.adviceCalls).arg(s.count);
+                                               .arg(s.adviceCalls)
+                                               .arg(s.count);
             return tip;
         }
         default: break;
@@ -188,20 +187,23 @@ QVariant SyncSourceModel::headerData(int section, Qt::Orientation orientation, i
         case Count: return tr("Blocking calls of this source, whether they cause a gap or not");
         case Gaps: return tr("Sync gaps these calls cause");
         case GapTime: return tr("Total length of the sync gaps these calls cause");
-        case Avoidable: return tr("How much earlier the devices would finish (summed over devices) "
-                                  "in a sync-free replay without all calls of this source. Check "
-                                  "sources to see, in the header, what removing them together saves");
-        case UserFrame: return tr("The innermost Python frame that is not library code (the op "
-                                  "when the trace has no Python events)");
-        case Advice: return tr("What to write instead: the advice rule most of its calls match; "
-                               "select the source for the rewrite");
+        case Avoidable:
+            return tr("How much earlier the devices would finish (summed over devices) "
+                      "in a sync-free replay without all calls of this source. Check "
+                      "sources to see, in the header, what removing them together saves");
+        case UserFrame:
+            return tr("The innermost Python frame that is not library code (the op "
+                      "when the trace has no Python events)");
+        case Advice:
+            return tr("What to write instead: the advice rule most of its calls match; "
+                      "select the source for the rewrite");
         default: break;
         }
     }
     if (role != Qt::DisplayRole)
         return QAbstractTableModel::headerData(section, orientation, role);
-    static const char *const names[] = {"Avoidable", "User frame", "What to change", "Sync", "Op", "Calls",
-                                        "Gaps", "Gap time", "Rank"};
+    static const char *const names[] = {"Avoidable", "User frame", "What to change", "Sync", "Op",
+                                        "Calls",     "Gaps",       "Gap time",       "Rank"};
     return tr(names[section]);
 }
 

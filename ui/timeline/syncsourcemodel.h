@@ -61,7 +61,7 @@ Q_SIGNALS:
 private:
     std::shared_ptr<const TimelineData> m_data;
     std::vector<Entry> m_entries;
-    std::vector<char> m_checked; // per row
+    std::vector<char> m_checked;           // per row
     DurationColumn m_gapTime, m_avoidable; // one unit per column
 };
 

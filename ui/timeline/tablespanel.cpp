@@ -93,9 +93,10 @@ void TablesPanel::buildRangeTable()
     connect(m_rangeCategory, &QComboBox::currentIndexChanged, this, [this](int index) {
         // Item data holds the category itself ("" is a category too).
         m_rangeProxy->setFilterRegularExpression(
-            index <= 0 ? QString()
-                       : QLatin1Char('^') + QRegularExpression::escape(m_rangeCategory->itemData(index).toString())
-                             + QLatin1Char('$'));
+            index <= 0
+                ? QString()
+                : QLatin1Char('^') + QRegularExpression::escape(m_rangeCategory->itemData(index).toString()) +
+                      QLatin1Char('$'));
     });
 }
 
@@ -116,7 +117,8 @@ void TablesPanel::buildDeviceTable()
 QWidget *TablesPanel::buildRangePage()
 {
     m_rangeLabel = new QLabel(tr("Shift+drag across the timeline (or drag on the ruler) to "
-                                 "see op statistics for a time range."), this);
+                                 "see op statistics for a time range."),
+                              this);
     m_rangeLabel->setWordWrap(true);
     auto *rangePage = new QWidget(this);
     auto *rangeLayout = new QVBoxLayout(rangePage);

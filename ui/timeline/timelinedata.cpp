@@ -37,8 +37,7 @@ int64_t flowKey(const TraceModel &m, const FlowEvent &f)
 } // namespace
 
 std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPtr> models,
-                                                        const AnalysisOptions &options,
-                                                        const ProgressFn &progress,
+                                                        const AnalysisOptions &options, const ProgressFn &progress,
                                                         const CancelToken *cancel)
 {
     auto data = std::make_shared<TimelineData>();
@@ -100,11 +99,10 @@ std::shared_ptr<const TimelineData> TimelineData::build(std::vector<TraceModelPt
         for (uint32_t st = 0; st < file.sync.steps.size(); ++st)
             data->m_steps.push_back({f, st});
     }
-    std::stable_sort(data->m_gaps.begin(), data->m_gaps.end(),
-                     [&](const TimelineGap &a, const TimelineGap &b) {
-                         return data->m_files[a.file].sync.syncGaps[a.gap].interval.start
-                                < data->m_files[b.file].sync.syncGaps[b.gap].interval.start;
-                     });
+    std::stable_sort(data->m_gaps.begin(), data->m_gaps.end(), [&](const TimelineGap &a, const TimelineGap &b) {
+        return data->m_files[a.file].sync.syncGaps[a.gap].interval.start <
+               data->m_files[b.file].sync.syncGaps[b.gap].interval.start;
+    });
     for (TimelineFile &file : data->m_files)
         file.gapRow.assign(file.sync.syncGaps.size(), 0);
     for (uint32_t i = 0; i < data->m_gaps.size(); ++i)
@@ -237,8 +235,9 @@ void TimelineData::indexFile(uint32_t f, const CancelToken *cancel)
         const Process *info = nullptr;
         TimelineGroup::Kind kind() const
         {
-            return gpu ? TimelineGroup::Kind::Gpu
-                       : pid.isNumber() ? TimelineGroup::Kind::Cpu : TimelineGroup::Kind::Pseudo;
+            return gpu              ? TimelineGroup::Kind::Gpu
+                   : pid.isNumber() ? TimelineGroup::Kind::Cpu
+                                    : TimelineGroup::Kind::Pseudo;
         }
     };
     std::vector<Proc> procs;
@@ -586,8 +585,7 @@ size_t TimelineData::widest(const Track &track, const TimelineLevel &level, size
     return best;
 }
 
-size_t TimelineData::firstEndingAtOrAfter(const Track &track, const TimelineLevel &level,
-                                          size_t from, TimeNs t)
+size_t TimelineData::firstEndingAtOrAfter(const Track &track, const TimelineLevel &level, size_t from, TimeNs t)
 {
     const size_t n = level.events.size();
     if (from >= n)
@@ -597,7 +595,8 @@ size_t TimelineData::firstEndingAtOrAfter(const Track &track, const TimelineLeve
         return n;
     const size_t block = size_t(b - level.blockEnd.begin());
     const size_t lo = std::max(from, block * 64), hi = std::min(n, block * 64 + 64);
-    auto it = std::partition_point(level.events.begin() + std::ptrdiff_t(lo), level.events.begin() + std::ptrdiff_t(hi),
+    auto it = std::partition_point(level.events.begin() + std::ptrdiff_t(lo),
+                                   level.events.begin() + std::ptrdiff_t(hi),
                                    [&](uint32_t e) { return track.end(e) < t; });
     return size_t(it - level.events.begin());
 }
@@ -613,8 +612,8 @@ TimelineEvent TimelineData::enclosing(int track, TimeNs t) const
         size_t p = firstEndingAtOrAfter(mt, lvl, 0, t);
         // Back-to-back events: t at one's end and the next one's start belongs
         // to the next one.
-        if (p + 1 < lvl.events.size() && mt.end(lvl.events[p]) == t && mt.dur[lvl.events[p]] > 0
-            && mt.start[lvl.events[p + 1]] <= t)
+        if (p + 1 < lvl.events.size() && mt.end(lvl.events[p]) == t && mt.dur[lvl.events[p]] > 0 &&
+            mt.start[lvl.events[p + 1]] <= t)
             ++p;
         if (p < lvl.events.size() && mt.start[lvl.events[p]] <= t)
             return {track, lvl.events[p]};
@@ -622,8 +621,7 @@ TimelineEvent TimelineData::enclosing(int track, TimeNs t) const
     return {};
 }
 
-std::vector<std::pair<TimelineEvent, TimelineEvent>>
-TimelineData::linkedEvents(const TimelineEvent &e) const
+std::vector<std::pair<TimelineEvent, TimelineEvent>> TimelineData::linkedEvents(const TimelineEvent &e) const
 {
     std::vector<std::pair<TimelineEvent, TimelineEvent>> out;
     if (!e.valid())
@@ -647,14 +645,14 @@ TimelineData::linkedEvents(const TimelineEvent &e) const
                                       [](const auto &a, const auto &b) { return a.first < b.first; });
         for (auto p = range.first; p != range.second; ++p) {
             const FlowEvent &other = flows[p->second];
-            if (&other == &*it || other.cat != it->cat || other.idText != it->idText
-                || other.track >= file.trackOf.size())
+            if (&other == &*it || other.cat != it->cat || other.idText != it->idText ||
+                other.track >= file.trackOf.size())
                 continue;
             const TimelineEvent oe = enclosing(file.trackOf[other.track], other.ts);
             if (!oe.valid() || oe == e)
                 continue;
-            const bool outgoing = it->phase == FlowPhase::Start
-                                  || (it->phase == FlowPhase::Step && other.phase == FlowPhase::End);
+            const bool outgoing = it->phase == FlowPhase::Start ||
+                                  (it->phase == FlowPhase::Step && other.phase == FlowPhase::End);
             out.push_back(outgoing ? std::make_pair(e, oe) : std::make_pair(oe, e));
         }
     }
@@ -808,7 +806,9 @@ std::vector<QString> fileLabels(const std::vector<QString> &fileNames, const std
                 }
         }
         std::vector<QString> joined(n);
-        auto tokenAt = [&](size_t i, size_t p) { return p < size_t(tokens[i].size()) ? tokens[i][int(p)] : QString(); };
+        auto tokenAt = [&](size_t i, size_t p) {
+            return p < size_t(tokens[i].size()) ? tokens[i][int(p)] : QString();
+        };
         for (size_t used = 0; used < differing.size(); ++used) {
             for (size_t i = 0; i < n; ++i) {
                 const size_t p = differing[used];

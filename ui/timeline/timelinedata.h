@@ -37,9 +37,9 @@ struct TimelineLevel {
 
 struct TimelineTrack {
     uint32_t file = 0;
-    uint32_t track = 0;   // index into model->tracks()
-    int group = 0;        // index into TimelineData::groups()
-    bool gpu = false;     // holds kernels, memcpys, memsets or GPU annotations
+    uint32_t track = 0; // index into model->tracks()
+    int group = 0;      // index into TimelineData::groups()
+    bool gpu = false;   // holds kernels, memcpys, memsets or GPU annotations
     int64_t device = kNoValue;
     QString name;
     std::vector<TimelineLevel> levels;
@@ -71,7 +71,7 @@ struct TimelineCounter {
     uint32_t file = 0;
     uint32_t series = 0; // index into model->counters()
     int group = 0;
-    QString name;        // "name" or "name.key"
+    QString name; // "name" or "name.key"
     double minValue = 0, maxValue = 0;
     // Maxima of the samples by blocks: level k holds the largest value of each
     // block of 8^(k+1) samples (the last block of a level may be short).
@@ -94,10 +94,10 @@ struct TimelineInstant {
 struct TimelineFile {
     TraceModelPtr model;
     SyncAnalysis sync;
-    QString label;                         // "rank 3" or the file name
-    std::vector<uint8_t> catColor;         // palette index per StrId of a category
-    std::vector<int> trackOf;              // model track -> TimelineData track, -1 if not drawn
-    std::vector<char> callCausesGap;       // per syncCalls index
+    QString label;                   // "rank 3" or the file name
+    std::vector<uint8_t> catColor;   // palette index per StrId of a category
+    std::vector<int> trackOf;        // model track -> TimelineData track, -1 if not drawn
+    std::vector<char> callCausesGap; // per syncCalls index
     TimeNs maxSyncCallDur = 0;
     // The trace has python_function events: without them the frames are null
     // and the tables show the op where a user frame would go.
@@ -151,9 +151,8 @@ public:
                                                      const AnalysisOptions &options,
                                                      const ProgressFn &progress = {},
                                                      const CancelToken *cancel = nullptr);
-    static std::shared_ptr<const TimelineData> build(std::vector<TraceModelPtr> models,
-                                                     const ProgressFn &progress = {},
-                                                     const CancelToken *cancel = nullptr)
+    static std::shared_ptr<const TimelineData>
+    build(std::vector<TraceModelPtr> models, const ProgressFn &progress = {}, const CancelToken *cancel = nullptr)
     {
         return build(std::move(models), AnalysisOptions{}, progress, cancel);
     }
@@ -174,7 +173,7 @@ public:
     uint64_t pythonEvents() const { return m_pythonEvents; }
     // The first global instant within [t - tol, t + tol], else -1.
     int globalInstantNear(TimeNs t, TimeNs tol) const;
-    const std::vector<TimelineGap> &gaps() const { return m_gaps; } // by start time
+    const std::vector<TimelineGap> &gaps() const { return m_gaps; }    // by start time
     const std::vector<TimelineStep> &steps() const { return m_steps; } // by start time
     const Step &step(const TimelineStep &s) const { return m_files[s.file].sync.steps[s.step]; }
     // Indices into gaps() of the gaps that the calls of a sync source cause, by start.
@@ -209,8 +208,7 @@ public:
     // Position in level.events of the longest event among positions [from, to).
     static size_t widest(const Track &track, const TimelineLevel &level, size_t from, size_t to);
     // First position in a level whose event ends at or after t (ends are sorted).
-    static size_t firstEndingAtOrAfter(const Track &track, const TimelineLevel &level, size_t from,
-                                       TimeNs t);
+    static size_t firstEndingAtOrAfter(const Track &track, const TimelineLevel &level, size_t from, TimeNs t);
     // Events linked to e by flows (Kineto ac2g, legacy async launch) or, when the
     // file has no flow for it, by the same correlation id: (from, to) pairs.
     std::vector<std::pair<TimelineEvent, TimelineEvent>> linkedEvents(const TimelineEvent &e) const;

@@ -15,9 +15,8 @@ void TimelineLayout::reset(const TimelineData *data)
     m_track.assign(tracks, TrackState{});
     // A sync gap and its GPU band together: the GPU devices' tracks are pinned.
     for (size_t t = 0; t < tracks; ++t)
-        m_track[t].pinned =
-            data->tracks()[t].gpu ||
-            data->groups()[size_t(data->tracks()[t].group)].kind == TimelineGroup::Kind::Gpu;
+        m_track[t].pinned = data->tracks()[t].gpu ||
+                            data->groups()[size_t(data->tracks()[t].group)].kind == TimelineGroup::Kind::Gpu;
     m_showPython = !data || data->pythonEvents() == 0;
     m_groupOrder.resize(groups);
     for (size_t g = 0; g < groups; ++g)
@@ -31,8 +30,7 @@ void TimelineLayout::reset(const TimelineData *data)
 void TimelineLayout::adopt(const TimelineData *data)
 {
     if (!data || !m_data || data->files().size() != m_fileCollapsed.size() ||
-        data->groups().size() != m_groupCollapsed.size() ||
-        data->tracks().size() != m_track.size()) {
+        data->groups().size() != m_groupCollapsed.size() || data->tracks().size() != m_track.size()) {
         reset(data);
         return;
     }
@@ -100,8 +98,7 @@ bool TimelineLayout::moveTrack(int track, int before)
     if (!m_data || track < 0 || size_t(track) >= m_track.size() || track == before)
         return false;
     const int group = m_data->tracks()[size_t(track)].group;
-    if (before >= 0 &&
-        (size_t(before) >= m_track.size() || m_data->tracks()[size_t(before)].group != group))
+    if (before >= 0 && (size_t(before) >= m_track.size() || m_data->tracks()[size_t(before)].group != group))
         return false;
     std::vector<int> &order = m_trackOrder[size_t(group)];
     order.erase(std::find(order.begin(), order.end(), track));
@@ -115,8 +112,7 @@ bool TimelineLayout::moveGroup(int group, int before)
     if (!m_data || group < 0 || size_t(group) >= m_groupOrder.size() || group == before)
         return false;
     const uint32_t file = m_data->groups()[size_t(group)].file;
-    if (before >= 0 &&
-        (size_t(before) >= m_groupOrder.size() || m_data->groups()[size_t(before)].file != file))
+    if (before >= 0 && (size_t(before) >= m_groupOrder.size() || m_data->groups()[size_t(before)].file != file))
         return false;
     m_groupOrder.erase(std::find(m_groupOrder.begin(), m_groupOrder.end(), group));
     auto at = before >= 0 ? std::find(m_groupOrder.begin(), m_groupOrder.end(), before)
@@ -174,8 +170,7 @@ TimelineLayout::Place TimelineLayout::placeOf(const TimelineEvent &e) const
 
 int TimelineLayout::rowAt(const std::vector<LayoutRow> &rows, int y)
 {
-    auto it = std::upper_bound(rows.begin(), rows.end(), y,
-                               [](int v, const LayoutRow &r) { return v < r.y; });
+    auto it = std::upper_bound(rows.begin(), rows.end(), y, [](int v, const LayoutRow &r) { return v < r.y; });
     if (it == rows.begin())
         return -1;
     --it;
@@ -190,8 +185,7 @@ void TimelineLayout::addTrack(std::vector<LayoutRow> &rows, int &y, int track)
     sp.count = shownRowCount(track);
     for (int d = 0; d < sp.count; ++d) {
         LayoutRow r;
-        r.kind =
-            m_track[size_t(track)].collapsed ? LayoutRow::Kind::Summary : LayoutRow::Kind::Slices;
+        r.kind = m_track[size_t(track)].collapsed ? LayoutRow::Kind::Summary : LayoutRow::Kind::Slices;
         r.file = int(m_data->tracks()[size_t(track)].file);
         r.group = m_data->tracks()[size_t(track)].group;
         r.track = track;

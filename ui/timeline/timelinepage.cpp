@@ -117,7 +117,8 @@ void TimelinePage::buildSplit()
     m_split->addWidget(m_tables);
     // A handle that can be seen and grabbed.
     m_split->setHandleWidth(6);
-    m_split->setStyleSheet(QStringLiteral("QSplitter::handle:horizontal { background: palette(mid); margin: 0 2px; }"));
+    m_split->setStyleSheet(
+        QStringLiteral("QSplitter::handle:horizontal { background: palette(mid); margin: 0 2px; }"));
     m_split->setStretchFactor(0, 3);
     m_split->setStretchFactor(1, 1);
     m_split->setSizes({900, 380});
@@ -199,7 +200,8 @@ void TimelinePage::connectSelection()
             return;
         const TimelineStep &ts = data->steps()[size_t(step)];
         const Step &st = data->step(ts);
-        Q_EMIT statusMessage(tr("Zoomed to %1 (%2)").arg(data->text(ts.file, st.name), formatDuration(st.end - st.start)));
+        Q_EMIT statusMessage(
+            tr("Zoomed to %1 (%2)").arg(data->text(ts.file, st.name), formatDuration(st.end - st.start)));
     });
     connect(m_statsRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
         m_rangeLabel->setText(tr("Range statistics failed: %1").arg(error));
@@ -215,7 +217,8 @@ void TimelinePage::connectTables()
             m_view->ensureTrackVisible(track, 0);
     });
     for (QTableView *t : m_tables->tables())
-        connect(t, &QWidget::customContextMenuRequested, this, [this, t](const QPoint &pos) { tableMenu(t, pos); });
+        connect(t, &QWidget::customContextMenuRequested, this,
+                [this, t](const QPoint &pos) { tableMenu(t, pos); });
     connect(m_longCalls, &QLabel::linkActivated, this, [this] {
         const auto data = m_view->data();
         if (!data)
@@ -257,8 +260,9 @@ void TimelinePage::fitSidePanel()
     // The numbers' width takes at most half the page; a width the user chose,
     // all but the timeline's last 400 px.
     const int saved = QSettings().value(QStringLiteral("timeline/sideWidth"), 0).toInt();
-    const int side = saved > 0 ? std::clamp(saved, std::min(kMinSideWidth, total / 2), std::max(total / 2, total - 400))
-                               : std::clamp(m_sideNeed, std::min(kMinSideWidth, total / 2), total / 2);
+    const int side = saved > 0
+                         ? std::clamp(saved, std::min(kMinSideWidth, total / 2), std::max(total / 2, total - 400))
+                         : std::clamp(m_sideNeed, std::min(kMinSideWidth, total / 2), total / 2);
     if (!m_sideSized || m_split->sizes().value(1) < side) {
         m_split->setSizes({total - side, side});
         m_sideSized = true;
@@ -296,17 +300,20 @@ void TimelinePage::createActions()
     make(tr("Zoom Out"), {QKeySequence(Qt::Key_S), QKeySequence::ZoomOut}, [this] { m_view->zoomOut(); });
     make(tr("Pan Left"), {QKeySequence(Qt::Key_A)}, [this] { m_view->panLeft(); });
     make(tr("Pan Right"), {QKeySequence(Qt::Key_D)}, [this] { m_view->panRight(); });
-    make(tr("Fit All"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_Home)},
-         [this] { m_view->fitAll(); }, tr("Show the whole trace"));
-    make(tr("Zoom to Selection"), {QKeySequence(Qt::Key_F)}, [this] { m_view->zoomToSelection(); },
-         tr("Zoom to the range selection, else the selected event"));
+    make(
+        tr("Fit All"), {QKeySequence(Qt::CTRL | Qt::Key_0), QKeySequence(Qt::Key_Home)},
+        [this] { m_view->fitAll(); }, tr("Show the whole trace"));
+    make(
+        tr("Zoom to Selection"), {QKeySequence(Qt::Key_F)}, [this] { m_view->zoomToSelection(); },
+        tr("Zoom to the range selection, else the selected event"));
     make(tr("Find…"), {QKeySequence::Find}, [this] { focusFind(); });
     make(tr("Find Next"), {QKeySequence::FindNext}, [this] { findNext(); });
     make(tr("Find Previous"), {QKeySequence::FindPrevious}, [this] { findPrevious(); });
     make(tr("Next Sync Gap"), {QKeySequence(Qt::Key_BracketRight)}, [this] { nextGap(); });
     make(tr("Previous Sync Gap"), {QKeySequence(Qt::Key_BracketLeft)}, [this] { previousGap(); });
-    make(tr("Analysis Options…"), {QKeySequence(Qt::CTRL | Qt::Key_Comma)}, [this] { showAnalysisOptions(); },
-         tr("Library prefixes for the user frame and a step pattern; re-analyses the trace"));
+    make(
+        tr("Analysis Options…"), {QKeySequence(Qt::CTRL | Qt::Key_Comma)}, [this] { showAnalysisOptions(); },
+        tr("Library prefixes for the user frame and a step pattern; re-analyses the trace"));
     // Enabled only while a load runs.
     QAction *cancelLoading = make(tr("Cancel Loading"), {}, [this] { cancelLoad(); });
     cancelLoading->setEnabled(m_loader->isRunning());
@@ -319,9 +326,8 @@ void TimelinePage::createActions()
     m_exportReport->setEnabled(false);
     connect(m_exportReport, &QAction::triggered, this, &TimelinePage::exportReportWithDialog);
     connect(this, &TimelinePage::loadFinished, m_exportReport, [this] { m_exportReport->setEnabled(hasTrace()); });
-    connect(m_reportRunner, &JobRunner::failed, this, [this](quint64, const QString &error) {
-        Q_EMIT reportFailed(error);
-    });
+    connect(m_reportRunner, &JobRunner::failed, this,
+            [this](quint64, const QString &error) { Q_EMIT reportFailed(error); });
     QAction *python = m_view->showPythonAction(); // the view owns its state
     python->setShortcut(QKeySequence(Qt::Key_P));
     python->setShortcutContext(Qt::WidgetWithChildrenShortcut);
@@ -347,9 +353,8 @@ void TimelinePage::openFiles(const QStringList &paths)
     std::vector<std::string> files;
     for (const QString &p : paths)
         files.push_back(QFile::encodeName(p).toStdString());
-    const QString title = paths.size() == 1
-                              ? tr("Loading %1").arg(QFileInfo(paths.front()).fileName())
-                              : tr("Loading %n ranks", nullptr, int(paths.size()));
+    const QString title = paths.size() == 1 ? tr("Loading %1").arg(QFileInfo(paths.front()).fileName())
+                                            : tr("Loading %n ranks", nullptr, int(paths.size()));
     Q_EMIT statusMessage(title + QStringLiteral("…"));
     m_keepView = false;
     Q_EMIT loadStarting(paths);
@@ -416,8 +421,7 @@ void TimelinePage::reanalyse()
     Q_EMIT statusMessage(tr("Re-analysing with the new options…"));
     m_loader->start(
         tr("Re-analysing"),
-        [models = data->models(), options = m_options](const ProgressFn &progress,
-                                                       const CancelToken *cancel) {
+        [models = data->models(), options = m_options](const ProgressFn &progress, const CancelToken *cancel) {
             return TimelineData::build(models, options, progress, cancel);
         },
         this, [this](std::shared_ptr<const TimelineData> data) { onLoaded(std::move(data)); });
@@ -488,15 +492,15 @@ void TimelinePage::setData(std::shared_ptr<const TimelineData> data, const QStri
                 w += t->columnWidth(c);
         return w;
     };
-    m_sideNeed = std::max({numbers(m_gapTable, {SyncGapModel::Avoidable, SyncGapModel::Blocked, SyncGapModel::Duration,
-                                                SyncGapModel::Start, SyncGapModel::Device, SyncGapModel::Rank}),
-                           numbers(m_sourceTable, {SyncSourceModel::Avoidable, SyncSourceModel::Count,
-                                                   SyncSourceModel::Gaps, SyncSourceModel::GapTime,
-                                                   SyncSourceModel::Rank}),
-                           numbers(m_deviceTable, {DeviceTableModel::Rank, DeviceTableModel::Avoidable,
-                                                   DeviceTableModel::SyncGapTime, DeviceTableModel::Gaps,
-                                                   DeviceTableModel::Busy, DeviceTableModel::Span})}) +
-                 m_gapTable->verticalScrollBar()->sizeHint().width() + 24;
+    m_sideNeed =
+        std::max({numbers(m_gapTable, {SyncGapModel::Avoidable, SyncGapModel::Blocked, SyncGapModel::Duration,
+                                       SyncGapModel::Start, SyncGapModel::Device, SyncGapModel::Rank}),
+                  numbers(m_sourceTable, {SyncSourceModel::Avoidable, SyncSourceModel::Count,
+                                          SyncSourceModel::Gaps, SyncSourceModel::GapTime, SyncSourceModel::Rank}),
+                  numbers(m_deviceTable,
+                          {DeviceTableModel::Rank, DeviceTableModel::Avoidable, DeviceTableModel::SyncGapTime,
+                           DeviceTableModel::Gaps, DeviceTableModel::Busy, DeviceTableModel::Span})}) +
+        m_gapTable->verticalScrollBar()->sizeHint().width() + 24;
     fitSidePanel();
     updateHeader();
     updateMatcher();
@@ -565,8 +569,8 @@ void TimelinePage::onRangeChanged()
             m_rangeModel->setRange(m_view->rangeSelection().first, m_view->rangeSelection().second);
             updateRangeCategories();
             const auto [s0, s1] = m_view->rangeSelection();
-            m_rangeLabel->setText(tr("%1 selected: %n distinct op(s)", nullptr, int(count))
-                                      .arg(formatDuration(s1 - s0)));
+            m_rangeLabel->setText(
+                tr("%1 selected: %n distinct op(s)", nullptr, int(count)).arg(formatDuration(s1 - s0)));
             Q_EMIT rangeStatsReady();
         });
 }
@@ -597,13 +601,15 @@ void TimelinePage::showGapImpl(int gap, bool keepTableSelection)
             m_view->setMarkedGaps({});
         // A gap inside a (ctrl-click) multi-selection keeps it; any other selects itself.
         const bool selected = m_gapTable->selectionModel()->isRowSelected(proxy.row(), proxy.parent());
-        m_gapTable->selectionModel()->setCurrentIndex(
-            proxy, selected ? QItemSelectionModel::NoUpdate
-                            : QItemSelectionModel::ClearAndSelect | QItemSelectionModel::Rows);
+        m_gapTable->selectionModel()->setCurrentIndex(proxy, selected ? QItemSelectionModel::NoUpdate
+                                                                      : QItemSelectionModel::ClearAndSelect |
+                                                                            QItemSelectionModel::Rows);
     }
     Q_EMIT statusMessage(tr("Sync gap %1 of %2: %3 on device %4, caused by %5")
-                             .arg(gap + 1).arg(data->gaps().size())
-                             .arg(formatDuration(sg.interval.length())).arg(sg.device)
+                             .arg(gap + 1)
+                             .arg(data->gaps().size())
+                             .arg(formatDuration(sg.interval.length()))
+                             .arg(sg.device)
                              .arg(m_gapModel->callName(gap)));
 }
 
@@ -636,7 +642,7 @@ void TimelinePage::previousGap()
 void TimelinePage::updateRangeCategories()
 {
     const QString current = m_rangeCategory->currentIndex() > 0 ? m_rangeCategory->currentData().toString()
-                                                                 : QString();
+                                                                : QString();
     const bool filtered = m_rangeCategory->currentIndex() > 0;
     const QSignalBlocker block(m_rangeCategory);
     while (m_rangeCategory->count() > 1)
@@ -646,8 +652,9 @@ void TimelinePage::updateRangeCategories()
     // Keep the filter across selections while its category is still there.
     const int keep = filtered ? m_rangeCategory->findData(current) : -1;
     m_rangeCategory->setCurrentIndex(std::max(0, keep));
-    m_rangeProxy->setFilterRegularExpression(
-        keep > 0 ? QLatin1Char('^') + QRegularExpression::escape(current) + QLatin1Char('$') : QString());
+    m_rangeProxy->setFilterRegularExpression(keep > 0 ? QLatin1Char('^') + QRegularExpression::escape(current) +
+                                                            QLatin1Char('$')
+                                                      : QString());
 }
 
 QString TimelinePage::longCallsText() const { return m_longCalls->isHidden() ? QString() : m_longCalls->text(); }

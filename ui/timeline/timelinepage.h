@@ -239,9 +239,9 @@ private:
     EventDetailsPanel *m_details = nullptr;
     AdvicePanel *m_advice = nullptr;
     QSplitter *m_split = nullptr;
-    bool m_sideSized = false; // the side panel's width was set on the first trace
+    bool m_sideSized = false;   // the side panel's width was set on the first trace
     bool m_sideDragged = false; // the user dragged the handle in this session
-    int m_sideNeed = 0;       // what the numbers of the side tables need
+    int m_sideNeed = 0;         // what the numbers of the side tables need
     QTabWidget *m_sideTabs = nullptr;
     QLabel *m_header = nullptr;
     QLabel *m_longCalls = nullptr; // under the sync sources: long host calls that are not syncs

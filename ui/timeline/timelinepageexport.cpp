@@ -44,10 +44,12 @@ void TimelinePage::exportReportWithDialog()
     if (!hasTrace())
         return;
     QString selected;
-    const QString base = m_files.isEmpty() ? QStringLiteral("trace") : QFileInfo(m_files.front()).completeBaseName();
-    QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Report"), defaultSavePath(base.section(QLatin1Char('.'), 0, 0) + QStringLiteral("-report.html")),
-        tr("HTML page (*.html);;Markdown (*.md)"), &selected);
+    const QString base = m_files.isEmpty() ? QStringLiteral("trace")
+                                           : QFileInfo(m_files.front()).completeBaseName();
+    QString path = QFileDialog::getSaveFileName(this, tr("Export Report"),
+                                                defaultSavePath(base.section(QLatin1Char('.'), 0, 0) +
+                                                                QStringLiteral("-report.html")),
+                                                tr("HTML page (*.html);;Markdown (*.md)"), &selected);
     if (path.isEmpty())
         return;
     const bool md = selected.contains(QLatin1String("*.md"));
@@ -99,8 +101,7 @@ void TimelinePage::startReport(const QString &path)
 
 bool TimelinePage::exportTable(Table table, const QString &path, QString *error) const
 {
-    const bool json =
-        QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;
+    const bool json = QFileInfo(path).suffix().compare(QLatin1String("json"), Qt::CaseInsensitive) == 0;
     std::string text;
     switch (table) {
     case Table::Gaps: {
@@ -139,14 +140,13 @@ bool TimelinePage::exportSourcesCsv(const QString &path, QString *error) const
 
 QString TimelinePage::suggestedExportPath(Table table, bool json) const
 {
-    const QString base =
-        m_files.isEmpty() ? QStringLiteral("trace") : QFileInfo(m_files.front()).completeBaseName();
+    const QString base = m_files.isEmpty() ? QStringLiteral("trace")
+                                           : QFileInfo(m_files.front()).completeBaseName();
     const char *what = table == Table::Gaps      ? "-sync-gaps"
                        : table == Table::Sources ? "-sync-sources"
                        : table == Table::Devices ? "-devices"
                                                  : "-range-stats";
-    return defaultSavePath(base + QLatin1String(what) +
-                           (json ? QStringLiteral(".json") : QStringLiteral(".csv")));
+    return defaultSavePath(base + QLatin1String(what) + (json ? QStringLiteral(".json") : QStringLiteral(".csv")));
 }
 
 void TimelinePage::exportTableWithDialog(Table table, bool json)
@@ -155,13 +155,13 @@ void TimelinePage::exportTableWithDialog(Table table, bool json)
                           : table == Table::Sources ? tr("Export Sync Sources")
                           : table == Table::Devices ? tr("Export Devices")
                                                     : tr("Export Range Statistics");
-    const QString path = ui::exportTableWithDialog(
-        this, title, suggestedExportPath(table, json), json,
-        [&](const QString &p, QString *error) { return exportTable(table, p, error); });
+    const QString path = ui::exportTableWithDialog(this, title, suggestedExportPath(table, json), json,
+                                                   [&](const QString &p, QString *error) {
+                                                       return exportTable(table, p, error);
+                                                   });
     if (path.isEmpty())
         return;
-    Q_EMIT statusMessage(
-        tr("Wrote %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
+    Q_EMIT statusMessage(tr("Wrote %1").arg(QDir::toNativeSeparators(QFileInfo(path).absoluteFilePath())));
 }
 
 void TimelinePage::tableMenu(QTableView *table, const QPoint &pos)

@@ -18,20 +18,14 @@
 
 namespace syncscope::ui {
 
-void TimelinePage::focusFind()
-{
-    m_findBar->focusText();
-}
+void TimelinePage::focusFind() { m_findBar->focusText(); }
 
 QString TimelinePage::matchCountText(uint64_t n)
 {
     return n == 1 ? tr("1 match") : tr("%1 matches").arg(QLocale().toString(qulonglong(n)));
 }
 
-QString TimelinePage::findStatusText() const
-{
-    return m_findBar->status();
-}
+QString TimelinePage::findStatusText() const { return m_findBar->status(); }
 
 void TimelinePage::updateMatcher()
 {
@@ -69,8 +63,7 @@ void TimelinePage::updateMatcher()
         });
 }
 
-void TimelinePage::setMatcher(std::shared_ptr<const NameMatcher> matcher,
-                              std::shared_ptr<const TimelineData> data)
+void TimelinePage::setMatcher(std::shared_ptr<const NameMatcher> matcher, std::shared_ptr<const TimelineData> data)
 {
     m_matcher = std::move(matcher);
     m_matcherData = std::move(data);
@@ -90,8 +83,7 @@ void TimelinePage::setMatcher(std::shared_ptr<const NameMatcher> matcher,
 
 void TimelinePage::find(bool forward)
 {
-    if (m_findBar->isChangePending() ||
-        (!m_matcher && !m_findRunner->isRunning() && !m_findBar->text().isEmpty()))
+    if (m_findBar->isChangePending() || (!m_matcher && !m_findRunner->isRunning() && !m_findBar->text().isEmpty()))
         updateMatcher();
     if (m_findRunner->isRunning()) { // finds once the matcher is built
         m_pendingFind = forward ? 1 : -1;
@@ -102,16 +94,14 @@ void TimelinePage::find(bool forward)
         return;
     }
     if (!m_matcher->isValid() || m_matcher->eventCount() == 0) {
-        Q_EMIT statusMessage(m_matcher->isValid()
-                                 ? tr("No event matches “%1”").arg(m_matcher->pattern())
-                                 : m_matcher->error());
+        Q_EMIT statusMessage(m_matcher->isValid() ? tr("No event matches “%1”").arg(m_matcher->pattern())
+                                                  : m_matcher->error());
         return;
     }
     bool wrapped = false;
     const TimelineEvent from = m_view->selectedEvent();
     const TimeNs t = forward ? m_view->mapping().start() : m_view->mapping().end();
-    const TimelineEvent e =
-        forward ? m_matcher->next(from, t, &wrapped) : m_matcher->previous(from, t, &wrapped);
+    const TimelineEvent e = forward ? m_matcher->next(from, t, &wrapped) : m_matcher->previous(from, t, &wrapped);
     if (!e.valid())
         return;
     m_view->selectEvent(e, false);
@@ -129,8 +119,9 @@ void TimelinePage::updateFindOrdinal()
     const TimelineEvent e = m_view->selectedEvent();
     if (!m_matcher || m_matcherData != m_view->data() || !m_matcher->matches(e))
         return;
-    m_findBar->setStatus(tr("%1 of %2").arg(QLocale().toString(qulonglong(m_matcher->ordinal(e))),
-                                              QLocale().toString(qulonglong(m_matcher->eventCount()))));
+    m_findBar->setStatus(tr("%1 of %2")
+                             .arg(QLocale().toString(qulonglong(m_matcher->ordinal(e))),
+                                  QLocale().toString(qulonglong(m_matcher->eventCount()))));
 }
 
 void TimelinePage::revealMatch(const TimelineEvent &e)
@@ -153,13 +144,7 @@ void TimelinePage::revealMatch(const TimelineEvent &e)
     m_view->revealEvent(e);
 }
 
-void TimelinePage::findNext()
-{
-    find(true);
-}
-void TimelinePage::findPrevious()
-{
-    find(false);
-}
+void TimelinePage::findNext() { find(true); }
+void TimelinePage::findPrevious() { find(false); }
 
 } // namespace syncscope::ui

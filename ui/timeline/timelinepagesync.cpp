@@ -69,7 +69,8 @@ void TimelinePage::startWhatIf()
                     for (size_t d = 0; d < file.sync.replay.deviceIds.size(); ++d) {
                         checkCancel(cancel);
                         limits.push_back(limitSentence(replay.limitedBy(mine, d), file.sync.replay,
-                                                       syncCallText(*file.model, file.sync), file.model->minTime()));
+                                                       syncCallText(*file.model, file.sync),
+                                                       file.model->minTime()));
                     }
                 r.limitByFile.push_back(std::move(limits));
             }
@@ -116,10 +117,12 @@ void TimelinePage::updateHeader()
         if (!info.truncated)
             continue;
         truncated = true;
-        const QString sentence = QString::fromStdString(
-            truncationSentence(info.truncatedAtByte, info.format == "json.gz", f.model->maxTime() - f.model->minTime(),
-                               f.model->counts().durationEvents));
-        parts << QStringLiteral("<b>%1</b>").arg((ranks ? f.label + QStringLiteral(": ") + sentence : sentence).toHtmlEscaped());
+        const QString sentence = QString::fromStdString(truncationSentence(info.truncatedAtByte,
+                                                                           info.format == "json.gz",
+                                                                           f.model->maxTime() - f.model->minTime(),
+                                                                           f.model->counts().durationEvents));
+        parts << QStringLiteral("<b>%1</b>")
+                     .arg((ranks ? f.label + QStringLiteral(": ") + sentence : sentence).toHtmlEscaped());
     }
     // Cut inside its kinds of events: what is missing leads, and no figure
     // below reads as a finding (busy, avoidable, sync calls).
@@ -128,7 +131,8 @@ void TimelinePage::updateHeader()
         if (!f.unevenCut.empty()) {
             incomplete = true;
             const QString sentence = QString::fromStdString(f.unevenCut);
-            parts << QStringLiteral("<b>%1</b>").arg((ranks ? f.label + QStringLiteral(": ") + sentence : sentence).toHtmlEscaped());
+            parts << QStringLiteral("<b>%1</b>")
+                         .arg((ranks ? f.label + QStringLiteral(": ") + sentence : sentence).toHtmlEscaped());
         }
     // The runtime each file was recorded with (CUDA, HIP), or why there is no
     // sync analysis. With no file's runtime known, that leads: no figure
@@ -147,7 +151,8 @@ void TimelinePage::updateHeader()
     if (incomplete)
         ; // said above
     else if (noneKnown && !ranks)
-        parts << QString::fromStdString(runtimeUnavailableSentence(data->files().front().sync.runtime)).toHtmlEscaped();
+        parts << QString::fromStdString(runtimeUnavailableSentence(data->files().front().sync.runtime))
+                     .toHtmlEscaped();
     else if (noneKnown)
         parts << tr("no file has runtime calls syncscope knows: sync analysis unavailable");
     // What-if of the checked sources, first: the user asked for it.
@@ -165,7 +170,8 @@ void TimelinePage::updateHeader()
             const TimelineFile &file = data->files()[f];
             for (size_t d = 0; d < w.byFile[f].size() && d < file.sync.devices.size(); ++d) {
                 whatIfTip += tr("%1 GPU %2 would finish %3 earlier without the checked sources\n")
-                                 .arg(file.label).arg(file.sync.devices[d].device)
+                                 .arg(file.label)
+                                 .arg(file.sync.devices[d].device)
                                  .arg(formatDuration(w.byFile[f][d]));
                 if (w.byFile[f][d] > saved) {
                     saved = w.byFile[f][d];
@@ -176,12 +182,13 @@ void TimelinePage::updateHeader()
                 }
             }
         }
-        QString text = tr("%n checked source(s) (%1 call(s)) removed together: ", nullptr, int(w.sources))
-                           .arg(w.calls);
+        QString text =
+            tr("%n checked source(s) (%1 call(s)) removed together: ", nullptr, int(w.sources)).arg(w.calls);
         if (w.hasJob)
             text += tr("the job would finish <b>%1</b> earlier (all ranks)").arg(formatDuration(w.job));
         if (wd) {
-            const QString gpu = ranks ? tr("%1 GPU %2").arg(wf->label).arg(wd->device) : tr("GPU %1").arg(wd->device);
+            const QString gpu = ranks ? tr("%1 GPU %2").arg(wf->label).arg(wd->device)
+                                      : tr("GPU %1").arg(wd->device);
             text += (w.hasJob ? tr("; at most %1 on %2 alone") : tr("%2 would finish <b>%1</b> earlier"))
                         .arg(formatDuration(saved), gpu.toHtmlEscaped());
             if (!limit.empty())
@@ -199,7 +206,8 @@ void TimelinePage::updateHeader()
         const SyncAnalysis &sa = bestFile->sync;
         if (!sa.syncCalls.empty() && bestFile->model) {
             parts << tr("limited by: %1")
-                         .arg(QString::fromStdString(limitSentence(best->limit, *bestFile->model, sa)).toHtmlEscaped());
+                         .arg(QString::fromStdString(limitSentence(best->limit, *bestFile->model, sa))
+                                  .toHtmlEscaped());
         }
     } else if (!best) {
         parts << (truncated ? tr("no GPU activity in the part read") : tr("no GPU activity in this trace"));
@@ -207,7 +215,9 @@ void TimelinePage::updateHeader()
     // Job-wide figures name their scope when several ranks are open.
     const QString all = ranks ? tr(" (all ranks)") : QString();
     if (!noneKnown) {
-        QString gaps = tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps)).arg(formatDuration(s.syncGapTime)) + all;
+        QString gaps = tr("sync-gap time <b>%1</b> in %n gap(s)", nullptr, int(s.syncGaps))
+                           .arg(formatDuration(s.syncGapTime)) +
+                       all;
         // A saving with no gap: the waits delayed launches, the GPU never sat idle waiting on them.
         if (s.syncGaps == 0 && best && best->avoidable > 0)
             gaps += tr(" (the saving comes from no gap: the waits made the host launch later work late, "
@@ -219,8 +229,8 @@ void TimelinePage::updateHeader()
         const size_t di = sa.deviceIndex(best->device);
         const SyncSource *top = nullptr;
         for (const SyncSource &src : sa.sources)
-            if (di < src.avoidableByDevice.size()
-                && (!top || src.avoidableByDevice[di] > top->avoidableByDevice[di]))
+            if (di < src.avoidableByDevice.size() &&
+                (!top || src.avoidableByDevice[di] > top->avoidableByDevice[di]))
                 top = &src;
         if (top && top->avoidableByDevice[di] > 0) {
             const uint32_t fi = uint32_t(bestFile - data->files().data());
@@ -231,8 +241,8 @@ void TimelinePage::updateHeader()
                 where += tr(" at %1").arg(data->text(fi, top->userFrame));
             const QFontMetrics fm(m_header->font());
             parts << tr("largest single source <b>%1</b>: %2")
-                         .arg(formatDuration(top->avoidableByDevice[di]),
-                              fm.elidedText(where, Qt::ElideMiddle, 420).toHtmlEscaped()) +
+                             .arg(formatDuration(top->avoidableByDevice[di]),
+                                  fm.elidedText(where, Qt::ElideMiddle, 420).toHtmlEscaped()) +
                          (ranks ? tr(" (%1)").arg(bestFile->label.toHtmlEscaped()) : QString());
         }
         // The total with no single source near it: the syncs hold each other up.
@@ -261,7 +271,8 @@ void TimelinePage::updateHeader()
         for (const DeviceActivity &d : f.sync.devices)
             tip += tr("%1 GPU %2: would finish up to %3 earlier without host waits; busy %4 of %5 (%6), "
                       "sync gaps %7\n")
-                       .arg(f.label).arg(d.device)
+                       .arg(f.label)
+                       .arg(d.device)
                        .arg(formatDuration(d.avoidable), formatDuration(d.busy), formatDuration(d.span()),
                             formatPercent(d.busy, d.span()), formatDuration(d.syncGap));
     tip += tr("Avoidable: how much earlier the device's last activity would end in a replay of the trace "
@@ -301,14 +312,17 @@ void TimelinePage::showSource(int row)
         if (!src.calls.empty())
             m_view->selectEvent(data->eventOf(e.file, sa.syncCalls[src.calls.front()].event), true);
         m_sideTabs->setCurrentWidget(m_advice); // what to write instead, over the call's details
-        Q_EMIT statusMessage(tr("%1: %n call(s), none of them caused a sync gap", nullptr, int(src.count)).arg(name));
+        Q_EMIT statusMessage(
+            tr("%1: %n call(s), none of them caused a sync gap", nullptr, int(src.count)).arg(name));
         return;
     }
     showGapImpl(gaps.front(), true);
     m_sideTabs->setCurrentWidget(m_advice); // what to write instead, over the gap's details
     Q_EMIT statusMessage(tr("%1: %n sync gap(s) selected, %2 in total; removing all %3 call(s) would save %4",
                             nullptr, int(gaps.size()))
-                             .arg(name, formatDuration(src.gapTime)).arg(src.count).arg(formatDuration(src.avoidable)));
+                             .arg(name, formatDuration(src.gapTime))
+                             .arg(src.count)
+                             .arg(formatDuration(src.avoidable)));
 }
 
 void TimelinePage::showAdvice(int row)

@@ -19,11 +19,14 @@ constexpr int kColorCount = kBusyColor + 1;
 
 inline int categoryColor(std::string_view cat)
 {
-    struct Known { std::string_view cat; int color; };
+    struct Known {
+        std::string_view cat;
+        int color;
+    };
     static constexpr Known known[] = {
-        {category::kCpuOp, 0},   {category::kUserAnnotation, 1}, {category::kPythonFunction, 2},
-        {category::kRuntime, 3}, {category::kDriver, 4},         {category::kKernel, 5},
-        {category::kMemcpy, 6},  {category::kMemset, 7},         {category::kGpuAnnotation, 8},
+        {category::kCpuOp, 0},    {category::kUserAnnotation, 1}, {category::kPythonFunction, 2},
+        {category::kRuntime, 3},  {category::kDriver, 4},         {category::kKernel, 5},
+        {category::kMemcpy, 6},   {category::kMemset, 7},         {category::kGpuAnnotation, 8},
         {category::kCudaSync, 9}, {category::kCpuInstant, 10},
     };
     for (const Known &k : known)
@@ -80,20 +83,20 @@ const QColor kGrid(0, 0, 0, 18);
 const QColor kGapFill(230, 40, 40, 45);
 const QColor kGapHatch(200, 20, 20, 90);
 const QColor kGapEdge(200, 20, 20, 200);
-const QColor kGapCallEdge(200, 0, 0);           // a blocking call that caused a gap
+const QColor kGapCallEdge(200, 0, 0); // a blocking call that caused a gap
 const QColor kGapCallFill(230, 30, 30, 110);
-const QColor kOtherCallEdge(230, 120, 0);       // a blocking call that caused none
-const QColor kMarkedGapEdge(120, 0, 160);       // the gaps of the selected sync source
+const QColor kOtherCallEdge(230, 120, 0); // a blocking call that caused none
+const QColor kMarkedGapEdge(120, 0, 160); // the gaps of the selected sync source
 const QColor kMarkedGapFill(120, 0, 160, 30);
-const QColor kCurrentGapEdge(180, 0, 0);        // the gap stepped to
+const QColor kCurrentGapEdge(180, 0, 0); // the gap stepped to
 const QColor kRangeFill(40, 110, 220, 40);
 const QColor kRangeEdge(40, 110, 220, 220);
-const QColor kRangeBand(40, 110, 220, 200);     // the range's span on the ruler
-const QColor kDropLine(40, 110, 220);           // where a dragged track lands
+const QColor kRangeBand(40, 110, 220, 200); // the range's span on the ruler
+const QColor kDropLine(40, 110, 220);       // where a dragged track lands
 const QColor kCounterFill(0x4e, 0x79, 0xa7, 170);
-const QColor kLabelDark(20, 20, 20);            // event names on light boxes
-const QColor kLabelLight(250, 250, 250);        // and on dark ones
-const QColor kInstantLine(90, 40, 150, 200);    // a global instant across the tracks
+const QColor kLabelDark(20, 20, 20);         // event names on light boxes
+const QColor kLabelLight(250, 250, 250);     // and on dark ones
+const QColor kInstantLine(90, 40, 150, 200); // a global instant across the tracks
 const QColor kFlowLine(20, 20, 20);
 const QColor kSelectionHalo(255, 255, 255);
 const QColor kSelectionEdge(0, 0, 0);
@@ -102,11 +105,11 @@ const QColor kPinnedSeparator(0xb8, 0xc0, 0xcc);
 const QColor kPinnedScrollBar(0x70, 0x78, 0x88, 180);
 const QColor kRulerBackground(0xf0, 0xf0, 0xf0);
 const QColor kRulerText(0x40, 0x40, 0x40);
-const QColor kRule(0xb0, 0xb0, 0xb0);           // the lines under the ruler, bands and panels
+const QColor kRule(0xb0, 0xb0, 0xb0); // the lines under the ruler, bands and panels
 const QColor kCornerBackground(0xe6, 0xe6, 0xe6);
 const QColor kCornerText(0x30, 0x30, 0x30);
 const QColor kStepBandBackground(0xf7, 0xf5, 0xee);
-const QColor kStepShadeA(0xc9, 0xb7, 0x8a);     // steps alternate two shades
+const QColor kStepShadeA(0xc9, 0xb7, 0x8a); // steps alternate two shades
 const QColor kStepShadeB(0xe0, 0xd2, 0xa8);
 const QColor kStepEdge(0x8a, 0x76, 0x44);
 const QColor kStepText(0x30, 0x28, 0x10);
@@ -116,7 +119,7 @@ const QColor kTrackText(0x25, 0x3c, 0x5a);
 const QColor kGpuTrackText(0x2d, 0x6a, 0x2a);
 const QColor kDimText(0x70, 0x70, 0x70);
 const QColor kTrackSeparator(0xd0, 0xd0, 0xd0);
-const QColor kIndicatorWarn(0xfc, 0xf0, 0xc8);  // "Python frames hidden"
+const QColor kIndicatorWarn(0xfc, 0xf0, 0xc8); // "Python frames hidden"
 const QColor kIndicatorText(0x40, 0x30, 0x10);
 } // namespace chrome
 

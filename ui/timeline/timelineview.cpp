@@ -74,10 +74,7 @@ void TimelineView::setData(std::shared_ptr<const TimelineData> data)
     Q_EMIT rangeSelectionChanged();
 }
 
-int TimelineView::stepBandHeight() const
-{
-    return m_data && !m_data->steps().empty() ? kStepBandHeight : 0;
-}
+int TimelineView::stepBandHeight() const { return m_data && !m_data->steps().empty() ? kStepBandHeight : 0; }
 
 QRect TimelineView::plotRect() const
 {
@@ -214,7 +211,7 @@ bool TimelineView::zoomToSelection()
 void TimelineView::selectEvent(const TimelineEvent &e, bool reveal)
 {
     const TimelineEvent sel = (m_data && e.valid() && e.track < int(m_data->tracks().size())) ? e
-                                                                                          : TimelineEvent{};
+                                                                                              : TimelineEvent{};
     if (sel != m_selected || !m_selectedWith.empty()) {
         m_selected = sel;
         m_selectedWith.clear();
@@ -237,7 +234,8 @@ void TimelineView::selectEvents(const TimelineEvent &e, std::vector<TimelineEven
     const auto valid = [this](const TimelineEvent &x) {
         return m_data && x.valid() && x.track < int(m_data->tracks().size());
     };
-    with.erase(std::remove_if(with.begin(), with.end(), [&](const TimelineEvent &x) { return !valid(x) || x == e; }),
+    with.erase(std::remove_if(with.begin(), with.end(),
+                              [&](const TimelineEvent &x) { return !valid(x) || x == e; }),
                with.end());
     if (!valid(e) || with.empty()) {
         selectEvent(e, false);
@@ -306,7 +304,7 @@ TimelineEvent TimelineView::eventAt(const QPoint &pos) const
         return {};
     // A collapsed thread's band is its top-level events.
     const auto &levels = r.kind == LayoutRow::Kind::Summary ? m_data->tracks()[size_t(r.track)].levels
-                                                              : m_layout.levels(r.track);
+                                                            : m_layout.levels(r.track);
     if (r.depth >= int(levels.size()))
         return {};
     const TimelineLevel &lvl = levels[size_t(r.depth)];
@@ -456,12 +454,8 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
     const Mode mode = m_drag.move(pos, QApplication::startDragDistance());
     const QPoint press = m_drag.pressPos();
     switch (mode) {
-    case Mode::PinnedResize:
-        setPinnedLimit(pos.y() - pinnedRect().top());
-        break;
-    case Mode::Resize:
-        setLabelWidth(pos.x());
-        break;
+    case Mode::PinnedResize: setPinnedLimit(pos.y() - pinnedRect().top()); break;
+    case Mode::Resize: setLabelWidth(pos.x()); break;
     case Mode::LabelPending:
     case Mode::Reorder:
         if (mode != before)
@@ -484,8 +478,7 @@ void TimelineView::mouseMoveEvent(QMouseEvent *event)
         break;
     }
     case Mode::Pending:
-    case Mode::None:
-        break;
+    case Mode::None: break;
     }
     event->accept();
 }
@@ -541,9 +534,7 @@ void TimelineView::keyPressEvent(QKeyEvent *event)
         selectEvent({}, false);
         clearRangeSelection();
         break;
-    default:
-        QAbstractScrollArea::keyPressEvent(event);
-        return;
+    default: QAbstractScrollArea::keyPressEvent(event); return;
     }
     event->accept();
 }
@@ -582,8 +573,8 @@ bool TimelineView::viewportEvent(QEvent *event)
             const TimelineStep &ts = m_data->steps()[size_t(step)];
             const TimelineFile &file = m_data->files()[ts.file];
             const Step &st = m_data->step(ts);
-            QString tip = tr("%1: %2 (click to zoom)").arg(m_data->text(ts.file, st.name),
-                                                           formatDuration(st.end - st.start));
+            QString tip = tr("%1: %2 (click to zoom)")
+                              .arg(m_data->text(ts.file, st.name), formatDuration(st.end - st.start));
             if (m_data->files().size() > 1)
                 tip = file.label + QStringLiteral(" · ") + tip;
             for (const StepDeviceStats &s : file.sync.stepStats)
@@ -602,8 +593,7 @@ bool TimelineView::viewportEvent(QEvent *event)
             QToolTip::hideText();
         return true;
     }
-    default:
-        break;
+    default: break;
     }
     return QAbstractScrollArea::viewportEvent(event);
 }
@@ -611,12 +601,12 @@ bool TimelineView::viewportEvent(QEvent *event)
 void TimelineView::ensureGeometry()
 {
     const QRect plot = plotRect();
-    if (m_geometryValid && m_geometryMap == m_map && m_geometryPlot == plot
-        && m_geometryScroll == scrollY() && m_geometryPinnedScroll == pinnedScrollY()
-        && m_geometryLayout == m_layoutVersion)
+    if (m_geometryValid && m_geometryMap == m_map && m_geometryPlot == plot && m_geometryScroll == scrollY() &&
+        m_geometryPinnedScroll == pinnedScrollY() && m_geometryLayout == m_layoutVersion)
         return;
     if (m_data)
-        m_frame.prepare(frameContext(), TimelinePass::Update::Cached, fontMetrics(), m_names); // both sections, one batch
+        m_frame.prepare(frameContext(), TimelinePass::Update::Cached, fontMetrics(),
+                        m_names); // both sections, one batch
     else
         m_frame.clear();
     m_geometryValid = true;

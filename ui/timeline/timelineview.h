@@ -269,8 +269,8 @@ private:
     QRect m_geometryPlot;
     int m_geometryScroll = -1;
     int m_geometryPinnedScroll = -1;
-    int m_pinnedScroll = 0;  // of the pinned rows, when they overflow their area
-    int m_pinnedLimit = -1;  // the pinned area's height the user dragged to; -1: 60% of the plot
+    int m_pinnedScroll = 0; // of the pinned rows, when they overflow their area
+    int m_pinnedLimit = -1; // the pinned area's height the user dragged to; -1: 60% of the plot
     // The band under the pinned area that resizes it (empty without pinned rows).
     QRect pinnedHandleRect() const;
     int m_geometryBuilds = 0;

@@ -12,14 +12,8 @@ void TimelineView::setHighlightedNames(std::shared_ptr<const std::vector<std::ve
     viewport()->update();
 }
 
-std::vector<QRect> TimelineView::highlightRects() const
-{
-    return m_frame.plotState<FindPass::State>().rects;
-}
+std::vector<QRect> TimelineView::highlightRects() const { return m_frame.plotState<FindPass::State>().rects; }
 
-int TimelineView::highlightsPainted() const
-{
-    return int(m_frame.plotState<FindPass::State>().rects.size());
-}
+int TimelineView::highlightsPainted() const { return int(m_frame.plotState<FindPass::State>().rects.size()); }
 
 } // namespace syncscope::ui

@@ -119,8 +119,8 @@ void TimelineView::paintRuler(QPainter &p) const
     if (m_hasRange) {
         const int l = plot.left() + int(std::floor(m_map.toPixelClamped(m_range0)));
         const int r = plot.left() + int(std::ceil(m_map.toPixelClamped(m_range1)));
-        const QRect band(std::max(l, plot.left()), 0, std::max(1, std::min(r, plot.right()) - std::max(l, plot.left())),
-                         kRulerHeight - 1);
+        const QRect band(std::max(l, plot.left()), 0,
+                         std::max(1, std::min(r, plot.right()) - std::max(l, plot.left())), kRulerHeight - 1);
         p.fillRect(band, kRangeBand);
         p.setPen(Qt::white);
         p.drawText(band, Qt::AlignCenter, formatDuration(m_range1 - m_range0));

@@ -119,10 +119,9 @@ QRect TimelineView::pinnedRect() const
 {
     const QRect plot = plotRect();
     // At most 60% of the plot unless the user dragged it: the scrolled tracks stay usable.
-    const int limit = m_pinnedLimit >= 0
-                          ? std::clamp(m_pinnedLimit, TimelineData::kRowHeight, std::max(TimelineData::kRowHeight,
-                                                                                          plot.height() * 4 / 5))
-                          : plot.height() * 3 / 5;
+    const int limit = m_pinnedLimit >= 0 ? std::clamp(m_pinnedLimit, TimelineData::kRowHeight,
+                                                      std::max(TimelineData::kRowHeight, plot.height() * 4 / 5))
+                                         : plot.height() * 3 / 5;
     const int h = std::min(m_layout.pinnedHeight(), limit);
     return QRect(plot.left(), plot.top(), plot.width(), std::max(0, h));
 }
@@ -163,8 +162,7 @@ QRect TimelineView::scrollRect() const
     const QRect plot = plotRect();
     const int pinned = pinnedRect().height();
     const int sep = pinned > 0 ? 3 : 0;
-    return QRect(plot.left(), plot.top() + pinned + sep, plot.width(),
-                 std::max(1, plot.height() - pinned - sep));
+    return QRect(plot.left(), plot.top() + pinned + sep, plot.width(), std::max(1, plot.height() - pinned - sep));
 }
 
 int TimelineView::rowTop(bool pinned, const LayoutRow &r) const
@@ -189,12 +187,12 @@ void TimelineView::keepRowOnScreen(const LayoutRow &was, int screenY)
     int found = -1;
     for (size_t i = 0; i < rows.size() && found < 0; ++i) {
         const LayoutRow &r = rows[i];
-        const bool same = was.kind == LayoutRow::Kind::RankHeader    ? r.kind == was.kind && r.file == was.file
-                          : was.kind == LayoutRow::Kind::GroupHeader ? r.kind == was.kind && r.group == was.group
-                                                                     : r.track == was.track &&
-                                                                           (r.kind == LayoutRow::Kind::Summary ||
-                                                                            r.kind == LayoutRow::Kind::Slices ||
-                                                                            r.kind == LayoutRow::Kind::Counter);
+        const bool same = was.kind == LayoutRow::Kind::RankHeader ? r.kind == was.kind && r.file == was.file
+                          : was.kind == LayoutRow::Kind::GroupHeader
+                              ? r.kind == was.kind && r.group == was.group
+                              : r.track == was.track &&
+                                    (r.kind == LayoutRow::Kind::Summary || r.kind == LayoutRow::Kind::Slices ||
+                                     r.kind == LayoutRow::Kind::Counter);
         if (same)
             found = int(i);
     }
@@ -213,23 +211,18 @@ std::pair<bool, int> TimelineView::rowAtPos(const QPoint &pos) const
     if (pos.y() >= pinned.top() && pos.y() < pinned.top() + pinned.height())
         return {true, TimelineLayout::rowAt(m_layout.pinnedRows(), pos.y() - pinned.top() + pinnedScrollY())};
     if (pos.y() >= scrolled.top() && pos.y() <= scrolled.bottom())
-        return {false,
-                TimelineLayout::rowAt(m_layout.rows(), pos.y() - scrolled.top() + scrollY())};
+        return {false, TimelineLayout::rowAt(m_layout.rows(), pos.y() - scrolled.top() + scrollY())};
     return {false, -1};
 }
 
 QString TimelineView::rowTitle(const LayoutRow &r, bool pinned) const
 {
     switch (r.kind) {
-    case LayoutRow::Kind::RankHeader:
-        return m_data->files()[size_t(r.file)].label;
-    case LayoutRow::Kind::GroupHeader:
-        return rowTitlePrefix(r, pinned) + m_data->groups()[size_t(r.group)].title;
-    case LayoutRow::Kind::Counter:
-        return m_data->counters()[size_t(r.counter)].name;
+    case LayoutRow::Kind::RankHeader: return m_data->files()[size_t(r.file)].label;
+    case LayoutRow::Kind::GroupHeader: return rowTitlePrefix(r, pinned) + m_data->groups()[size_t(r.group)].title;
+    case LayoutRow::Kind::Counter: return m_data->counters()[size_t(r.counter)].name;
     case LayoutRow::Kind::Slices:
-    case LayoutRow::Kind::Summary:
-        return m_data->tracks()[size_t(r.track)].name;
+    case LayoutRow::Kind::Summary: return m_data->tracks()[size_t(r.track)].name;
     }
     return {};
 }
@@ -278,21 +271,16 @@ void TimelineView::labelRelease(const QPoint &pos, Mode mode)
         // removes above it (a rank that expands grows the pinned GPU area).
         const int screenBefore = scrollRect().top() + src.y - scrollY();
         switch (src.kind) {
-        case LayoutRow::Kind::RankHeader:
-            setFileCollapsed(src.file, !m_layout.fileCollapsed(src.file));
-            break;
+        case LayoutRow::Kind::RankHeader: setFileCollapsed(src.file, !m_layout.fileCollapsed(src.file)); break;
         case LayoutRow::Kind::GroupHeader:
             setGroupCollapsed(src.group, !m_layout.groupCollapsed(src.group));
             break;
-        case LayoutRow::Kind::Summary:
-            setTrackCollapsed(src.track, false);
-            break;
+        case LayoutRow::Kind::Summary: setTrackCollapsed(src.track, false); break;
         case LayoutRow::Kind::Slices:
             if (src.depth == 0)
                 setTrackCollapsed(src.track, true);
             break;
-        case LayoutRow::Kind::Counter:
-            break;
+        case LayoutRow::Kind::Counter: break;
         }
         if (!pinned)
             keepRowOnScreen(src, screenBefore);
@@ -313,14 +301,13 @@ void TimelineView::labelRelease(const QPoint &pos, Mode mode)
         return next != order.end() && sameScope(*next) ? *next : -1;
     };
     if (src.track >= 0 && dst.track >= 0 && src.track != dst.track && src.group == dst.group) {
-        moveTrack(src.track, beforeOf(m_layout.trackOrder(src.group), src.track, dst.track,
-                                      [](int) { return true; }));
-    } else if (src.kind == LayoutRow::Kind::GroupHeader && dst.group >= 0 &&
-               dst.group != src.group && dst.file == src.file) {
+        moveTrack(src.track,
+                  beforeOf(m_layout.trackOrder(src.group), src.track, dst.track, [](int) { return true; }));
+    } else if (src.kind == LayoutRow::Kind::GroupHeader && dst.group >= 0 && dst.group != src.group &&
+               dst.file == src.file) {
         const int file = src.file;
-        moveGroup(src.group, beforeOf(m_layout.groupOrder(), src.group, dst.group, [&](int g) {
-                      return int(m_data->groups()[size_t(g)].file) == file;
-                  }));
+        moveGroup(src.group, beforeOf(m_layout.groupOrder(), src.group, dst.group,
+                                      [&](int g) { return int(m_data->groups()[size_t(g)].file) == file; }));
     }
 }
 
@@ -335,15 +322,14 @@ std::unique_ptr<QMenu> TimelineView::contextMenuAt(const QPoint &pos)
         connect(a, &QAction::triggered, this, fn);
         return a;
     };
-    const auto [pinned, row] =
-        pos.y() >= plotRect().top() ? rowAtPos(pos) : std::pair<bool, int>{false, -1};
+    const auto [pinned, row] = pos.y() >= plotRect().top() ? rowAtPos(pos) : std::pair<bool, int>{false, -1};
     if (row >= 0) {
         const LayoutRow r = (pinned ? m_layout.pinnedRows() : m_layout.rows())[size_t(row)];
         if (r.track >= 0) {
             const int t = r.track;
             const bool collapsed = m_layout.trackCollapsed(t);
-            add(menu.get(), collapsed ? tr("Expand Thread") : tr("Collapse Thread"),
-                "collapseTrack", [this, t, collapsed] { setTrackCollapsed(t, !collapsed); });
+            add(menu.get(), collapsed ? tr("Expand Thread") : tr("Collapse Thread"), "collapseTrack",
+                [this, t, collapsed] { setTrackCollapsed(t, !collapsed); });
             const bool isPinned = m_layout.trackPinned(t);
             add(menu.get(), isPinned ? tr("Unpin") : tr("Pin to Top"), "pinTrack",
                 [this, t, isPinned] { setTrackPinned(t, !isPinned); });
@@ -354,8 +340,8 @@ std::unique_ptr<QMenu> TimelineView::contextMenuAt(const QPoint &pos)
             for (int d : {0, 1, 2, 3, 4, 6, 8, 12, 16}) {
                 if (d > 0 && d >= levels)
                     break;
-                QAction *a = add(depth, d == 0 ? tr("All (%1)").arg(levels) : QString::number(d),
-                                 "maxDepth", [this, t, d] { setMaxDepth(t, d); });
+                QAction *a = add(depth, d == 0 ? tr("All (%1)").arg(levels) : QString::number(d), "maxDepth",
+                                 [this, t, d] { setMaxDepth(t, d); });
                 a->setObjectName(QStringLiteral("maxDepth%1").arg(d));
                 a->setCheckable(true);
                 a->setChecked(m_layout.maxDepth(t) == d);
@@ -364,8 +350,8 @@ std::unique_ptr<QMenu> TimelineView::contextMenuAt(const QPoint &pos)
         } else if (r.kind == LayoutRow::Kind::GroupHeader) {
             const int g = r.group;
             const bool collapsed = m_layout.groupCollapsed(g);
-            add(menu.get(), collapsed ? tr("Expand Process") : tr("Collapse Process"),
-                "collapseGroup", [this, g, collapsed] { setGroupCollapsed(g, !collapsed); });
+            add(menu.get(), collapsed ? tr("Expand Process") : tr("Collapse Process"), "collapseGroup",
+                [this, g, collapsed] { setGroupCollapsed(g, !collapsed); });
             add(menu.get(), tr("Pin All Its Threads"), "pinGroup", [this, g] {
                 for (int t : m_data->groups()[size_t(g)].tracks)
                     m_layout.setTrackPinned(t, true);
@@ -450,8 +436,7 @@ QString TimelineView::toolTipAt(const QPoint &pos) const
     if (!e.valid())
         return {};
     const QString name = labelText(m_data->name(e));
-    const QString cat =
-        QString::fromUtf8(m_data->category(e).data(), int(m_data->category(e).size()));
+    const QString cat = QString::fromUtf8(m_data->category(e).data(), int(m_data->category(e).size()));
     return QStringLiteral("%1\n%2 · %3")
         .arg(name.left(300), cat, formatDuration(m_data->end(e) - m_data->start(e)));
 }
@@ -516,9 +501,8 @@ bool TimelineView::isTrackRowVisible(int track, int depth) const
     if (sp.count == 0)
         return false;
     const bool pinned = sp.pinned;
-    const LayoutRow &r =
-        (pinned ? m_layout.pinnedRows()
-                : m_layout.rows())[size_t(sp.first + std::clamp(depth, 0, sp.count - 1))];
+    const LayoutRow &r = (pinned ? m_layout.pinnedRows()
+                                 : m_layout.rows())[size_t(sp.first + std::clamp(depth, 0, sp.count - 1))];
     const QRect area = pinned ? pinnedRect() : scrollRect();
     const int top = rowTop(pinned, r);
     return top >= area.top() && top + r.height <= area.top() + area.height();

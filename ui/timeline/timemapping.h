@@ -42,10 +42,7 @@ public:
 
     double toPixel(Ns t) const { return double(t - m_start) * pixelsPerNs(); }
     // Pixel positions of far-away times are clamped so they convert to int safely.
-    double toPixelClamped(Ns t, double limit = 1e7) const
-    {
-        return std::clamp(toPixel(t), -limit, limit);
-    }
+    double toPixelClamped(Ns t, double limit = 1e7) const { return std::clamp(toPixel(t), -limit, limit); }
     Ns toTime(double x) const { return m_start + Ns(std::llround(x * nsPerPixel())); }
     // Length in pixels of a duration.
     double toPixels(Ns duration) const { return double(duration) * pixelsPerNs(); }

@@ -172,9 +172,8 @@ __attribute__((target("avx2"))) inline void maskWordAvx2(const uint8_t *p, uint6
 }
 
 template <typename T>
-__attribute__((target("avx2"))) void buildMasksAvx2(const T *lab, int64_t n, int64_t w0, int64_t w1,
-                                                    uint64_t *pos, uint64_t *neg, int64_t &posCount,
-                                                    int64_t &negCount)
+__attribute__((target("avx2"))) void buildMasksAvx2(const T *lab, int64_t n, int64_t w0, int64_t w1, uint64_t *pos,
+                                                    uint64_t *neg, int64_t &posCount, int64_t &negCount)
 {
     int64_t pc = 0, nc = 0;
     for (int64_t w = w0; w < w1; ++w) {
@@ -195,8 +194,8 @@ __attribute__((target("avx2"))) void buildMasksAvx2(const T *lab, int64_t n, int
 #endif
 
 template <typename T>
-void buildMasks(const T *lab, int64_t n, int64_t w0, int64_t w1, uint64_t *pos, uint64_t *neg,
-                int64_t &posCount, int64_t &negCount)
+void buildMasks(const T *lab, int64_t n, int64_t w0, int64_t w1, uint64_t *pos, uint64_t *neg, int64_t &posCount,
+                int64_t &negCount)
 {
 #ifdef SYNCSCOPE_X86
     if (cpuHasAvx2()) {
@@ -219,8 +218,8 @@ void buildMasks(const T *lab, int64_t n, int64_t w0, int64_t w1, uint64_t *pos, 
 }
 
 template <bool Bmi2>
-int64_t mapSelected(const uint64_t *classMask, const uint64_t *sel, int64_t w0, int64_t w1,
-                    uint64_t rank, int64_t *out)
+int64_t mapSelected(const uint64_t *classMask, const uint64_t *sel, int64_t w0, int64_t w1, uint64_t rank,
+                    int64_t *out)
 {
     int64_t written = 0;
     for (int64_t w = w0; w < w1; ++w) {
@@ -245,8 +244,8 @@ int64_t mapSelected(const uint64_t *classMask, const uint64_t *sel, int64_t w0, 
     return written;
 }
 
-int64_t mapSelectedDispatch(const uint64_t *classMask, const uint64_t *sel, int64_t w0, int64_t w1,
-                            uint64_t rank, int64_t *out)
+int64_t mapSelectedDispatch(const uint64_t *classMask, const uint64_t *sel, int64_t w0, int64_t w1, uint64_t rank,
+                            int64_t *out)
 {
     return cpuHasBmi2() ? mapSelected<true>(classMask, sel, w0, w1, rank, out)
                         : mapSelected<false>(classMask, sel, w0, w1, rank, out);
@@ -313,17 +312,10 @@ void scatterRows(const ScatterArgs &a, int64_t j0, int64_t j1)
 #endif
     // Fixed row sizes let the compiler inline the copy (D = 8, 16, 32 floats).
     switch (a.rowBytes) {
-    case 32:
-        scatterLoop(a, j0, j1, std::integral_constant<int64_t, 32>(), memcpyRow);
-        break;
-    case 64:
-        scatterLoop(a, j0, j1, std::integral_constant<int64_t, 64>(), memcpyRow);
-        break;
-    case 128:
-        scatterLoop(a, j0, j1, std::integral_constant<int64_t, 128>(), memcpyRow);
-        break;
-    default:
-        scatterLoop(a, j0, j1, a.rowBytes, memcpyRow);
+    case 32: scatterLoop(a, j0, j1, std::integral_constant<int64_t, 32>(), memcpyRow); break;
+    case 64: scatterLoop(a, j0, j1, std::integral_constant<int64_t, 64>(), memcpyRow); break;
+    case 128: scatterLoop(a, j0, j1, std::integral_constant<int64_t, 128>(), memcpyRow); break;
+    default: scatterLoop(a, j0, j1, a.rowBytes, memcpyRow);
     }
 }
 
@@ -344,8 +336,7 @@ template <typename Fn> void forTasks(bool parallel, int tasks, Fn &&fn)
     }
 }
 
-template <typename T>
-void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
+template <typename T> void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
 {
     const bool par = chunks > 1;
     const T *lab = static_cast<const T *>(a.labels) + b * a.labelRowStride;
@@ -359,8 +350,8 @@ void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
 
     // 1. the one read pass over the labels
     forTasks(par, chunks, [&](int c) {
-        buildMasks(lab, n, chunkBegin(c), chunkBegin(c + 1), s.pos.data(), s.neg.data(),
-                   s.chunkPos[c], s.chunkNeg[c]);
+        buildMasks(lab, n, chunkBegin(c), chunkBegin(c + 1), s.pos.data(), s.neg.data(), s.chunkPos[c],
+                   s.chunkNeg[c]);
     });
     int64_t P = 0, Q = 0;
     for (int c = 0; c < chunks; ++c) {
@@ -402,10 +393,10 @@ void sampleRow(const FusedSamplerArgs &a, int64_t b, int chunks, RowScratch &s)
         }
     }
     forTasks(par, chunks, [&](int c) {
-        mapSelectedDispatch(s.pos.data(), s.selPos.data(), chunkBegin(c), chunkBegin(c + 1),
-                            rankPos[c], idx + s.outPos[c]);
-        mapSelectedDispatch(s.neg.data(), s.selNeg.data(), chunkBegin(c), chunkBegin(c + 1),
-                            rankNeg[c], idx + counts.numPos + s.outNeg[c]);
+        mapSelectedDispatch(s.pos.data(), s.selPos.data(), chunkBegin(c), chunkBegin(c + 1), rankPos[c],
+                            idx + s.outPos[c]);
+        mapSelectedDispatch(s.neg.data(), s.selNeg.data(), chunkBegin(c), chunkBegin(c + 1), rankNeg[c],
+                            idx + counts.numPos + s.outNeg[c]);
     });
 
     // 4. a uniformly random order: item j (in index order) goes to slot dest[j].
@@ -448,14 +439,12 @@ template <typename T> void sampleAll(const FusedSamplerArgs &a)
     const int threads = IntraOpPool::instance().threads();
     if (a.batch >= threads && a.batch > 1) {
         // rows are the parallel unit; each row runs on one thread
-        IntraOpPool::instance().run(static_cast<int>(std::min<int64_t>(a.batch, threads * 4)),
-                                   [&](int task) {
-                                       thread_local RowScratch scratch;
-                                       const int tasks = static_cast<int>(
-                                           std::min<int64_t>(a.batch, threads * 4));
-                                       for (int64_t b = task; b < a.batch; b += tasks)
-                                           sampleRow<T>(a, b, 1, scratch);
-                                   });
+        IntraOpPool::instance().run(static_cast<int>(std::min<int64_t>(a.batch, threads * 4)), [&](int task) {
+            thread_local RowScratch scratch;
+            const int tasks = static_cast<int>(std::min<int64_t>(a.batch, threads * 4));
+            for (int64_t b = task; b < a.batch; b += tasks)
+                sampleRow<T>(a, b, 1, scratch);
+        });
         return;
     }
     thread_local RowScratch scratch;
@@ -500,8 +489,8 @@ inline void gatherLoop(const uint8_t *feat, int64_t featBatchStride, const int64
 
 #ifdef SYNCSCOPE_X86
 __attribute__((target("avx2"))) void gatherRows64Stream(const uint8_t *feat, int64_t featBatchStride,
-                                                        const int64_t *indices, int64_t j0, int64_t j1,
-                                                        int64_t k, uint8_t *outFeat)
+                                                        const int64_t *indices, int64_t j0, int64_t j1, int64_t k,
+                                                        uint8_t *outFeat)
 {
     for (int64_t j = j0; j < j1; ++j) {
         if (j + kPrefetchAhead < j1)
@@ -577,15 +566,9 @@ template <typename T> int64_t gatherFloorT(const GatherFloorArgs &a)
 void fusedSampleCpu(const FusedSamplerArgs &args)
 {
     switch (args.labelType) {
-    case LabelType::UInt8:
-        sampleAll<uint8_t>(args);
-        break;
-    case LabelType::Int32:
-        sampleAll<int32_t>(args);
-        break;
-    case LabelType::Int64:
-        sampleAll<int64_t>(args);
-        break;
+    case LabelType::UInt8: sampleAll<uint8_t>(args); break;
+    case LabelType::Int32: sampleAll<int32_t>(args); break;
+    case LabelType::Int64: sampleAll<int64_t>(args); break;
     }
 }
 
@@ -594,12 +577,9 @@ int64_t gatherFloorCpu(const GatherFloorArgs &args)
     if (args.k <= 0 || args.batch <= 0)
         return 0;
     switch (args.labelType) {
-    case LabelType::UInt8:
-        return gatherFloorT<uint8_t>(args);
-    case LabelType::Int32:
-        return gatherFloorT<int32_t>(args);
-    case LabelType::Int64:
-        return gatherFloorT<int64_t>(args);
+    case LabelType::UInt8: return gatherFloorT<uint8_t>(args);
+    case LabelType::Int32: return gatherFloorT<int32_t>(args);
+    case LabelType::Int64: return gatherFloorT<int64_t>(args);
     }
     return 0;
 }
@@ -625,12 +605,9 @@ void sortedRandomSubset(int64_t n, int64_t k, uint64_t seed, uint64_t stream, in
 int64_t labelReadPassCpu(const void *labels, LabelType type, int64_t count)
 {
     switch (type) {
-    case LabelType::UInt8:
-        return countOnes(static_cast<const uint8_t *>(labels), count);
-    case LabelType::Int32:
-        return countOnes(static_cast<const int32_t *>(labels), count);
-    case LabelType::Int64:
-        return countOnes(static_cast<const int64_t *>(labels), count);
+    case LabelType::UInt8: return countOnes(static_cast<const uint8_t *>(labels), count);
+    case LabelType::Int32: return countOnes(static_cast<const int32_t *>(labels), count);
+    case LabelType::Int64: return countOnes(static_cast<const int64_t *>(labels), count);
     }
     return 0;
 }

@@ -19,8 +19,7 @@ public:
     // Runs body(begin, end) over a partition of [0, tasks) on up to `threads`
     // threads, the caller included, and returns when every part is done. The
     // body never throws (run() catches inside it).
-    using ForRange = void (*)(int threads, int64_t tasks,
-                              const std::function<void(int64_t, int64_t)> &body);
+    using ForRange = void (*)(int threads, int64_t tasks, const std::function<void(int64_t, int64_t)> &body);
 
     static IntraOpPool &instance();
 

@@ -28,16 +28,15 @@ namespace syncscope::kernels {
 namespace {
 
 constexpr int kWarp = 32;
-constexpr int kTileThreads = 256; // words per tile: 8192 labels
-constexpr int kSingleMaxThreads = 1024;                  // one block: up to 32768 labels
+constexpr int kTileThreads = 256;       // words per tile: 8192 labels
+constexpr int kSingleMaxThreads = 1024; // one block: up to 32768 labels
 constexpr int kScanThreads = 1024;
 constexpr unsigned kFull = 0xFFFFFFFFu;
 
 void check(cudaError_t rc, const char *what)
 {
     if (rc != cudaSuccess)
-        throw Error(std::string("CUDA error in the fused sampler (") + what + "): " +
-                    cudaGetErrorString(rc));
+        throw Error(std::string("CUDA error in the fused sampler (") + what + "): " + cudaGetErrorString(rc));
 }
 
 struct RowInfo {
@@ -140,8 +139,8 @@ __device__ __forceinline__ void copyRow(const uint8_t *src, uint8_t *dst, int64_
 }
 
 // The kept items of one word of one row go to their output slots.
-__device__ void emitWord(const Params &p, int64_t b, int64_t word, uint32_t pos, uint32_t neg,
-                         uint32_t rankPos, uint32_t rankNeg, const RowInfo &row)
+__device__ void emitWord(const Params &p, int64_t b, int64_t word, uint32_t pos, uint32_t neg, uint32_t rankPos,
+                         uint32_t rankNeg, const RowInfo &row)
 {
     const uint32_t valid = row.numPos + row.numNeg;
     if (valid == 0)
@@ -219,8 +218,8 @@ template <typename T> __global__ void singleBlockKernel(Params p)
         const int64_t valid = int64_t(row.numPos) + row.numNeg;
         if (threadIdx.x == 0)
             p.outValid[b] = valid;
-        emitWord(p, b, threadIdx.x, pos, neg, static_cast<uint32_t>(before),
-                 static_cast<uint32_t>(before >> 32), row);
+        emitWord(p, b, threadIdx.x, pos, neg, static_cast<uint32_t>(before), static_cast<uint32_t>(before >> 32),
+                 row);
         writePadding(p, b, valid, p.k);
     }
 }
@@ -276,8 +275,7 @@ __global__ void selectKernel(Params p)
         const uint64_t before = blockExclusiveScan(pack(__popc(pos), __popc(neg)), &total) +
                                 p.tileOffsets[b * p.tiles + t];
         const RowInfo row = p.rows[b];
-        emitWord(p, b, word, pos, neg, static_cast<uint32_t>(before),
-                 static_cast<uint32_t>(before >> 32), row);
+        emitWord(p, b, word, pos, neg, static_cast<uint32_t>(before), static_cast<uint32_t>(before >> 32), row);
         const int64_t valid = int64_t(row.numPos) + row.numNeg, pad = p.k - valid;
         writePadding(p, b, valid + pad * t / p.tiles, valid + pad * (t + 1) / p.tiles);
     }
@@ -314,8 +312,7 @@ __global__ void emptyKernel() {}
 // The gather floor in one kernel: every thread reads its share of all labels
 // (counting positives, so the read cannot be dropped) and copies its share of
 // the K full rows at the given sorted indices, with their indices and labels.
-template <typename T>
-__global__ void gatherFloorKernel(GatherFloorArgs a, unsigned long long *outCount)
+template <typename T> __global__ void gatherFloorKernel(GatherFloorArgs a, unsigned long long *outCount)
 {
     const int64_t stride = int64_t(gridDim.x) * blockDim.x;
     const int64_t first = int64_t(blockIdx.x) * blockDim.x + threadIdx.x;
@@ -403,8 +400,8 @@ template <typename T> void launchAll(const Params &p, bool single, int singleThr
 {
     const auto rowsGrid = static_cast<unsigned>(p.batch < 65535 ? p.batch : 65535);
     if (single) {
-        singleBlockKernel<T><<<static_cast<unsigned>(p.batch < (1 << 30) ? p.batch : (1 << 30)),
-                               singleThreads, 0, s>>>(p);
+        singleBlockKernel<T>
+            <<<static_cast<unsigned>(p.batch < (1 << 30) ? p.batch : (1 << 30)), singleThreads, 0, s>>>(p);
         return;
     }
     const dim3 grid(static_cast<unsigned>(p.tiles), rowsGrid);
@@ -415,18 +412,15 @@ template <typename T> void launchAll(const Params &p, bool single, int singleThr
 
 } // namespace
 
-size_t fusedSampleCudaWorkspaceBytes(const FusedSamplerArgs &args)
-{
-    return layoutFor(args.batch, args.n).total;
-}
+size_t fusedSampleCudaWorkspaceBytes(const FusedSamplerArgs &args) { return layoutFor(args.batch, args.n).total; }
 
 void fusedSampleCuda(const FusedSamplerArgs &a, void *workspace, size_t workspaceBytes, void *stream)
 {
     validateArgs(a);
     const Layout l = layoutFor(a.batch, a.n);
     if (workspaceBytes < l.total || (l.total > 0 && !workspace))
-        throw Error("the fused CUDA sampler needs a workspace of " + std::to_string(l.total) +
-                    " bytes (got " + std::to_string(workspaceBytes) + ")");
+        throw Error("the fused CUDA sampler needs a workspace of " + std::to_string(l.total) + " bytes (got " +
+                    std::to_string(workspaceBytes) + ")");
     Params p{};
     p.labels = a.labels;
     p.batch = a.batch;
@@ -458,15 +452,9 @@ void fusedSampleCuda(const FusedSamplerArgs &a, void *workspace, size_t workspac
     const int singleThreads = static_cast<int>((l.words + kWarp - 1) / kWarp * kWarp);
     auto s = static_cast<cudaStream_t>(stream);
     switch (a.labelType) {
-    case LabelType::UInt8:
-        launchAll<uint8_t>(p, single, singleThreads, s);
-        break;
-    case LabelType::Int32:
-        launchAll<int32_t>(p, single, singleThreads, s);
-        break;
-    case LabelType::Int64:
-        launchAll<int64_t>(p, single, singleThreads, s);
-        break;
+    case LabelType::UInt8: launchAll<uint8_t>(p, single, singleThreads, s); break;
+    case LabelType::Int32: launchAll<int32_t>(p, single, singleThreads, s); break;
+    case LabelType::Int64: launchAll<int64_t>(p, single, singleThreads, s); break;
     }
     check(cudaGetLastError(), "kernel launch");
 }
@@ -501,7 +489,8 @@ void gatherFloorCuda(const GatherFloorArgs &args, int64_t *outCount, void *strea
 {
     auto s = static_cast<cudaStream_t>(stream);
     check(cudaMemsetAsync(outCount, 0, sizeof(int64_t), s), "clearing the gather floor's counter");
-    const int64_t work = std::max(args.batch * args.n, args.batch * args.k * std::max<int64_t>(1, args.featureRowBytes / 4));
+    const int64_t work = std::max(args.batch * args.n,
+                                  args.batch * args.k * std::max<int64_t>(1, args.featureRowBytes / 4));
     if (work < 1)
         return;
     static const int sms = deviceSmCount();
@@ -510,15 +499,9 @@ void gatherFloorCuda(const GatherFloorArgs &args, int64_t *outCount, void *strea
     const auto blocks = static_cast<unsigned>(wanted < sms * 8 ? wanted : sms * 8);
     auto *out = reinterpret_cast<unsigned long long *>(outCount);
     switch (args.labelType) {
-    case LabelType::UInt8:
-        gatherFloorKernel<uint8_t><<<blocks, threads, 0, s>>>(args, out);
-        break;
-    case LabelType::Int32:
-        gatherFloorKernel<int32_t><<<blocks, threads, 0, s>>>(args, out);
-        break;
-    case LabelType::Int64:
-        gatherFloorKernel<int64_t><<<blocks, threads, 0, s>>>(args, out);
-        break;
+    case LabelType::UInt8: gatherFloorKernel<uint8_t><<<blocks, threads, 0, s>>>(args, out); break;
+    case LabelType::Int32: gatherFloorKernel<int32_t><<<blocks, threads, 0, s>>>(args, out); break;
+    case LabelType::Int64: gatherFloorKernel<int64_t><<<blocks, threads, 0, s>>>(args, out); break;
     }
     check(cudaGetLastError(), "gather floor kernel launch");
 }

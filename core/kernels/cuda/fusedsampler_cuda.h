@@ -23,13 +23,11 @@ size_t fusedSampleCudaWorkspaceBytes(const FusedSamplerArgs &args);
 
 // All pointers in `args` are device pointers; `stream` is a cudaStream_t.
 // Throws syncscope::Error (one sentence) for bad arguments or a failed launch.
-void fusedSampleCuda(const FusedSamplerArgs &args, void *workspace, size_t workspaceBytes,
-                     void *stream);
+void fusedSampleCuda(const FusedSamplerArgs &args, void *workspace, size_t workspaceBytes, void *stream);
 
 // The floor on the device: one read pass over `count` labels, counting the
 // positives into *outCount (a device int64). Launches only, on `stream`.
-void labelReadPassCuda(const void *labels, LabelType type, int64_t count, int64_t *outCount,
-                       void *stream);
+void labelReadPassCuda(const void *labels, LabelType type, int64_t count, int64_t *outCount, void *stream);
 
 // The gather floor on the device, as one kernel: one read pass over all labels
 // (positives counted into *outCount, a device int64) and the K full rows at the

@@ -40,10 +40,7 @@ struct BenchRequest {
 
 // The seed of point `point` of a request: its input sets use pointSeed + 0, 1,
 // ...; a request of that one point with this seed measures the same inputs.
-inline uint64_t pointSeed(uint64_t requestSeed, size_t point)
-{
-    return requestSeed + 1000003ull * point;
-}
+inline uint64_t pointSeed(uint64_t requestSeed, size_t point) { return requestSeed + 1000003ull * point; }
 
 
 struct BenchResult {
@@ -52,14 +49,14 @@ struct BenchResult {
     std::string device; // deviceName() of the request's; as read from a saved file
     StepStats stats;
     int iters = 0;
-    double floorMs = 0;                    // one read pass over the same labels
-    std::optional<double> launchFloorMs;    // CUDA: one replay of a one-empty-kernel graph
+    double floorMs = 0;                  // one read pass over the same labels
+    std::optional<double> launchFloorMs; // CUDA: one replay of a one-empty-kernel graph
     // CPU: the least memory work any correct sampler does on the same input
     // (all labels read, K full rows gathered at K sorted random indices drawn
     // before timing, K indices and labels written); null where not measured.
     std::optional<double> gatherFloorMs;
-    std::vector<double> samplesMs;          // every timed step, in order
-    std::string timer;                      // "steady_clock" or "cuda_events"
+    std::vector<double> samplesMs;      // every timed step, in order
+    std::string timer;                  // "steady_clock" or "cuda_events"
     std::optional<double> syncsPerStep; // null where the device cannot count them
     std::optional<int64_t> peakBytes;   // null where the device cannot measure it
     std::string error;                  // non-empty: this cell failed (e.g. out of memory)

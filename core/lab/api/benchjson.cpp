@@ -161,9 +161,9 @@ BenchReport benchReportFromJson(const std::string &text)
 
 std::string benchReportToCsv(const BenchReport &report)
 {
-    std::string out =
-        "variant,device,n,k,batch,dim,pos_frac,ignore_frac,target_pos_fraction,median_ms,mean_ms,"
-        "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,gather_floor_ms,syncs_per_step,peak_bytes,error,warmup,seed\n";
+    std::string out = "variant,device,n,k,batch,dim,pos_frac,ignore_frac,target_pos_fraction,median_ms,mean_ms,"
+                      "min_ms,p5_ms,p95_ms,stdev_ms,iters,floor_ms,gather_floor_ms,syncs_per_step,peak_bytes,"
+                      "error,warmup,seed\n";
     auto real = [](double v) {
         std::ostringstream os;
         os.precision(9);
@@ -180,8 +180,8 @@ std::string benchReportToCsv(const BenchReport &report)
             row.raw(std::to_string(v));
         for (double v : {r.point.posFrac, r.point.ignoreFrac, r.point.targetPosFraction})
             row.raw(real(v));
-        for (double v : {r.stats.medianMs, r.stats.meanMs, r.stats.minMs, r.stats.p5Ms, r.stats.p95Ms,
-                         r.stats.stdevMs})
+        for (double v :
+             {r.stats.medianMs, r.stats.meanMs, r.stats.minMs, r.stats.p5Ms, r.stats.p95Ms, r.stats.stdevMs})
             row.raw(num(v));
         row.raw(std::to_string(r.iters));
         row.raw(std::isfinite(r.floorMs) ? std::to_string(r.floorMs) : "");

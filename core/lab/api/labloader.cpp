@@ -27,7 +27,7 @@ struct LoadState {
     std::once_flag once;
     std::atomic<LabInterface *> lab{nullptr};
     std::atomic<bool> finished{false};
-    std::string error;  // written once inside call_once, read after `finished`
+    std::string error; // written once inside call_once, read after `finished`
 };
 
 LoadState &state()
@@ -116,7 +116,8 @@ void doLoad(LoadState &s)
         return; // its static state may be half built: keep it mapped
     }
     if (!lab) {
-        s.error = "cannot load " + where + ": it refused interface version " + std::to_string(kLabInterfaceVersion);
+        s.error = "cannot load " + where + ": it refused interface version " +
+                  std::to_string(kLabInterfaceVersion);
         return;
     }
     // Never unloaded: LibTorch does not support dlclose.

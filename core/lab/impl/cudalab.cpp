@@ -84,8 +84,8 @@ struct GraphKey {
     {
         return features == o.features && labels == o.labels && featureSizes == o.featureSizes &&
                featureStrides == o.featureStrides && labelSizes == o.labelSizes &&
-               labelStrides == o.labelStrides && featureType == o.featureType &&
-               labelType == o.labelType && device == o.device && k == o.k && f == o.f;
+               labelStrides == o.labelStrides && featureType == o.featureType && labelType == o.labelType &&
+               device == o.device && k == o.k && f == o.f;
     }
 };
 
@@ -114,21 +114,16 @@ std::atomic<int64_t> g_captures{0};
 
 GraphKey keyFor(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
 {
-    return {features.data_ptr(),
-            labels.data_ptr(),
-            features.sizes().vec(),
-            features.strides().vec(),
-            labels.sizes().vec(),
-            labels.strides().vec(),
-            features.scalar_type(),
-            labels.scalar_type(),
-            labels.device().index(),
-            cfg.k,
+    return {features.data_ptr(),     labels.data_ptr(),
+            features.sizes().vec(),  features.strides().vec(),
+            labels.sizes().vec(),    labels.strides().vec(),
+            features.scalar_type(),  labels.scalar_type(),
+            labels.device().index(), cfg.k,
             cfg.targetPosFraction};
 }
 
-std::unique_ptr<GraphEntry> capture(const at::Tensor &features, const at::Tensor &labels,
-                                    const SamplerConfig &cfg, GraphKey key)
+std::unique_ptr<GraphEntry> capture(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                                    GraphKey key)
 {
 #if !defined(SYNCSCOPE_GRAPH_GENERATORS)
     (void)features;
@@ -180,8 +175,8 @@ std::unique_ptr<GraphEntry> capture(const at::Tensor &features, const at::Tensor
 }
 } // namespace
 
-SampleOutput runStaticGraph(const at::Tensor &features, const at::Tensor &labels,
-                            const SamplerConfig &cfg, bool reseed)
+SampleOutput runStaticGraph(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                            bool reseed)
 {
     if (!labels.is_cuda())
         throw Error("static-graph runs on CUDA only");

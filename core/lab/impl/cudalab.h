@@ -20,10 +20,9 @@ SampleOutput sampleFusedCuda(const at::Tensor &features, const at::Tensor &label
 // again. reseed: restart the graph's Philox stream at cfg.seed (same seed,
 // same output); otherwise every replay continues the stream (fresh numbers).
 // Returns copies of the graph's static outputs.
-SampleOutput runStaticGraph(const at::Tensor &features, const at::Tensor &labels,
-                            const SamplerConfig &cfg, bool reseed);
-SampleOutput sampleStaticGraph(const at::Tensor &features, const at::Tensor &labels,
-                               const SamplerConfig &cfg);
+SampleOutput runStaticGraph(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                            bool reseed);
+SampleOutput sampleStaticGraph(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
 int64_t staticGraphCaptures(); // graphs captured in this process
 void releaseStaticGraphs();    // drops every cached graph and its memory pool
 

@@ -30,15 +30,15 @@ struct SampleOutput {
 void validateTensors(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
 
 // Runs the named variant. c10::Error (e.g. out of memory) becomes syncscope::Error.
-SampleOutput runVariant(const std::string &name, const at::Tensor &features,
-                        const at::Tensor &labels, const SamplerConfig &cfg);
+SampleOutput runVariant(const std::string &name, const at::Tensor &features, const at::Tensor &labels,
+                        const SamplerConfig &cfg);
 
 // The variants themselves; inputs already validated and batched ([B,N,D], [B,N]).
 SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
 SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
 // The static sampler drawing from `gen` (a CUDA graph capture registers it).
-SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels,
-                              const SamplerConfig &cfg, at::Generator gen);
+SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                              at::Generator gen);
 SampleOutput sampleFused(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
 // fused into outputs the caller allocated and may reuse across calls, so a
 // call allocates nothing: out.indices/labels int64 [B, K], out.features [B, K, D]
@@ -50,8 +50,7 @@ void sampleFusedInto(const at::Tensor &features, const at::Tensor &labels, const
 // The article's opt_sample_data exactly as published, defects included: features
 // come back as [B, K, 1] (column 0), the order follows the selection keys, the
 // target fraction is ignored (K//2) and every row claims K valid items.
-SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &labels,
-                                 const SamplerConfig &cfg);
+SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg);
 
 // The fused kernels (CPU and CUDA) share one host API on raw pointers. These
 // prepare it: labels read in place when uint8/int32/int64 (other integer types
@@ -74,9 +73,8 @@ struct GeneratedInput {
 // With featuresInto (CPU only: B*N*D floats the caller owns), the features are
 // drawn straight into that memory and the tensor views it; the values are the
 // same either way.
-GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac,
-                             double ignoreFrac, uint64_t seed, const at::Device &device,
-                             float *featuresInto = nullptr);
+GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac, double ignoreFrac,
+                             uint64_t seed, const at::Device &device, float *featuresInto = nullptr);
 
 // The CPU kernels run on LibTorch's intra-op pool (one pool per process);
 // every lab entry point calls this first.

@@ -55,8 +55,7 @@ SampleOutput sampleNaive(const at::Tensor &features, const at::Tensor &labels, c
         cancelPoint();
         const at::Tensor negative = at::nonzero(row == 0).squeeze(1);
         cancelPoint();
-        const auto counts =
-            kernels::sampleCounts(positive.numel(), negative.numel(), K, cfg.targetPosFraction);
+        const auto counts = kernels::sampleCounts(positive.numel(), negative.numel(), K, cfg.targetPosFraction);
         const auto perm1 = at::randperm(positive.numel(), gen, longOpts(labels)).slice(0, 0, counts.numPos);
         cancelPoint();
         const auto perm2 = at::randperm(negative.numel(), gen, longOpts(labels)).slice(0, 0, counts.numNeg);
@@ -90,8 +89,8 @@ SampleOutput sampleStatic(const at::Tensor &features, const at::Tensor &labels, 
     return sampleStaticWith(features, labels, cfg, compat::makeGenerator(labels.device(), cfg.seed));
 }
 
-SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels,
-                              const SamplerConfig &cfg, at::Generator gen)
+SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg,
+                              at::Generator gen)
 {
     const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k, D = features.size(2);
     const auto fopts = features.options().dtype(at::kFloat);
@@ -137,8 +136,8 @@ SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labe
     cancelPoint();
     out.labels = at::gather(labels, 1, chosen).to(at::kLong).masked_fill(padMask, -1);
     cancelPoint();
-    out.features = at::gather(features, 1, chosen.unsqueeze(-1).expand({B, W, D}))
-                       .masked_fill(padMask.unsqueeze(-1), 0);
+    out.features =
+        at::gather(features, 1, chosen.unsqueeze(-1).expand({B, W, D})).masked_fill(padMask.unsqueeze(-1), 0);
     cancelPoint();
     if (W < K) {
         out.indices = at::constant_pad_nd(out.indices, {0, K - W}, -1);
@@ -156,8 +155,7 @@ SampleOutput sampleStaticWith(const at::Tensor &features, const at::Tensor &labe
 // class that keeps most of its items (the minority, whose keys span [0, 1))
 // lands behind the other (whose winners are its largest keys); the counts use K//2 whatever the target fraction, and a row with fewer
 // than K eligible items is filled with ineligible ones (there is no padding).
-SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &labels,
-                                 const SamplerConfig &cfg)
+SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &labels, const SamplerConfig &cfg)
 {
     const int64_t B = labels.size(0), N = labels.size(1), K = cfg.k;
     if (K > N)
@@ -214,12 +212,9 @@ SampleOutput sampleArticleStatic(const at::Tensor &features, const at::Tensor &l
 kernels::LabelType kernelLabelType(at::ScalarType t)
 {
     switch (t) {
-    case at::kByte:
-        return kernels::LabelType::UInt8;
-    case at::kInt:
-        return kernels::LabelType::Int32;
-    default:
-        return kernels::LabelType::Int64;
+    case at::kByte: return kernels::LabelType::UInt8;
+    case at::kInt: return kernels::LabelType::Int32;
+    default: return kernels::LabelType::Int64;
     }
 }
 

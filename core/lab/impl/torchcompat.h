@@ -43,10 +43,7 @@ inline at::Tensor countNonzeroLastDim(const at::Tensor &t)
 }
 
 // Opens a named user-scope range (the argument types of before() changed in 2.x).
-inline void beginRange(at::RecordFunction &range, const std::string &name)
-{
-    range.before(name, -1);
-}
+inline void beginRange(at::RecordFunction &range, const std::string &name) { range.before(name, -1); }
 
 // Waits for the device so a step's work lands inside its range.
 inline void synchronize(const at::Device &device)
@@ -62,10 +59,7 @@ inline void synchronize(const at::Device &device)
 #if defined(SYNCSCOPE_WITH_CUDA)
 // CUDAGraph: 2.x before 2.7 takes no arguments, later ones a keep_graph flag
 // whose default (false) is what we want; a default construction fits both.
-inline std::unique_ptr<at::cuda::CUDAGraph> makeCudaGraph()
-{
-    return std::make_unique<at::cuda::CUDAGraph>();
-}
+inline std::unique_ptr<at::cuda::CUDAGraph> makeCudaGraph() { return std::make_unique<at::cuda::CUDAGraph>(); }
 
 // Registers a generator other than the default one with a capture, so every
 // replay draws fresh Philox offsets from it (2.4 and later).
@@ -87,10 +81,7 @@ inline int64_t cudaPeakAllocatedBytes(c10::DeviceIndex device)
 {
     return c10::cuda::CUDACachingAllocator::getDeviceStats(device).allocated_bytes[0].peak;
 }
-inline void cudaResetPeak(c10::DeviceIndex device)
-{
-    c10::cuda::CUDACachingAllocator::resetPeakStats(device);
-}
+inline void cudaResetPeak(c10::DeviceIndex device) { c10::cuda::CUDACachingAllocator::resetPeakStats(device); }
 
 // Counts host-device syncs: while alive, the sync debug mode warns on every
 // synchronizing CUDA call and this handler counts those warnings (other

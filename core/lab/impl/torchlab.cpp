@@ -159,8 +159,8 @@ void validateTensors(const at::Tensor &features, const at::Tensor &labels, const
     if (cfg.k < 1)
         throw Error("K must be at least 1 (got " + std::to_string(cfg.k) + ")");
     if (!(cfg.targetPosFraction >= 0.0 && cfg.targetPosFraction <= 1.0))
-        throw Error("target positive fraction must be in [0, 1] (got " +
-                    std::to_string(cfg.targetPosFraction) + ")");
+        throw Error("target positive fraction must be in [0, 1] (got " + std::to_string(cfg.targetPosFraction) +
+                    ")");
     if (!features.defined() || !labels.defined())
         throw Error("features and labels must both be given");
     if (features.dim() != 2 && features.dim() != 3)
@@ -215,14 +215,11 @@ std::string firstLine(const std::string &text)
 }
 
 // c10::OutOfMemoryError is missing from 1.13's headers; its message is stable.
-bool isOutOfMemory(const std::string &what)
-{
-    return what.find("out of memory") != std::string::npos;
-}
+bool isOutOfMemory(const std::string &what) { return what.find("out of memory") != std::string::npos; }
 } // namespace
 
-SampleOutput runVariant(const std::string &name, const at::Tensor &features,
-                        const at::Tensor &labels, const SamplerConfig &cfg)
+SampleOutput runVariant(const std::string &name, const at::Tensor &features, const at::Tensor &labels,
+                        const SamplerConfig &cfg)
 {
     validateTensors(features, labels, cfg);
     useTorchIntraOpPool();
@@ -238,15 +235,14 @@ SampleOutput runVariant(const std::string &name, const at::Tensor &features,
         if (isOutOfMemory(what))
             throw Error("variant '" + name + "' ran out of " + (labels.is_cuda() ? "CUDA" : "host") +
                         " memory for B=" + std::to_string(batched ? labels.size(0) : 1) +
-                        ", N=" + std::to_string(labels.size(-1)) + ", D=" +
-                        std::to_string(features.size(-1)) + ", K=" + std::to_string(cfg.k) + "");
+                        ", N=" + std::to_string(labels.size(-1)) + ", D=" + std::to_string(features.size(-1)) +
+                        ", K=" + std::to_string(cfg.k) + "");
         throw Error("variant '" + name + "' failed: " + what);
     }
 }
 
-GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac,
-                             double ignoreFrac, uint64_t seed, const at::Device &device,
-                             float *featuresInto)
+GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFrac, double ignoreFrac,
+                             uint64_t seed, const at::Device &device, float *featuresInto)
 {
     if (batch < 1 || n < 1 || dim < 1)
         throw Error("B, N and D must be at least 1");
@@ -275,10 +271,10 @@ GeneratedInput generateInput(int64_t batch, int64_t n, int64_t dim, double posFr
         const std::string what = firstLine(e.what_without_backtrace());
         if (isOutOfMemory(what))
             throw Error(std::string("the inputs (B=") + std::to_string(batch) + ", N=" + std::to_string(n) +
-                        ", D=" + std::to_string(dim) + ") do not fit in " +
-                        (device.is_cuda() ? "CUDA" : "host") + " memory");
-        throw Error("could not allocate the inputs (B=" + std::to_string(batch) + ", N=" +
-                    std::to_string(n) + ", D=" + std::to_string(dim) + "): " + what);
+                        ", D=" + std::to_string(dim) + ") do not fit in " + (device.is_cuda() ? "CUDA" : "host") +
+                        " memory");
+        throw Error("could not allocate the inputs (B=" + std::to_string(batch) + ", N=" + std::to_string(n) +
+                    ", D=" + std::to_string(dim) + "): " + what);
     }
 }
 

@@ -62,8 +62,8 @@ void TorchLab::validateBench(const BenchRequest &r)
             throw Error("ignored fraction must be in [0, 1 - positive fraction] (got " +
                         std::to_string(p.ignoreFrac) + ")");
         if (!(p.targetPosFraction >= 0 && p.targetPosFraction <= 1))
-            throw Error("target positive fraction must be in [0, 1] (got " +
-                        std::to_string(p.targetPosFraction) + ")");
+            throw Error("target positive fraction must be in [0, 1] (got " + std::to_string(p.targetPosFraction) +
+                        ")");
     }
     checkDevice(r.device);
 }
@@ -119,8 +119,8 @@ int inputSetsFor(const BenchRequest &r, const BenchPoint &p)
 // so no step waits for the device unless the variant itself syncs.
 // afterWarmup() runs once between the warm-up and the first timed step.
 template <typename Step, typename Hook>
-std::vector<double> timeSteps(bool cuda, int warmup, int iters, Ticker &ticker, const char *what,
-                              Step &&step, Hook &&afterWarmup)
+std::vector<double> timeSteps(bool cuda, int warmup, int iters, Ticker &ticker, const char *what, Step &&step,
+                              Hook &&afterWarmup)
 {
     std::vector<double> t;
     t.reserve(static_cast<size_t>(iters));
@@ -226,8 +226,7 @@ constexpr int kSyncCountSteps = 5;
 
 } // namespace
 
-BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &progress,
-                     const CancelToken *cancel)
+BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &progress, const CancelToken *cancel)
 {
     validateBench(request);
     // The samplers poll the token between their ATen calls (cancelpoint.h), so
@@ -286,49 +285,54 @@ BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &pr
 #if defined(SYNCSCOPE_WITH_CUDA)
                 if (cuda) {
                     const at::Tensor count = at::empty({1}, sets.front().labels.options().dtype(at::kLong));
-                    floorMs = summarize(timeSteps(true, request.warmup, request.iters, ticker, "floor",
-                                                  [&](int64_t it) {
-                                                      labelReadPassCudaAsync(
-                                                          sets[static_cast<size_t>(it) % sets.size()].labels, count);
-                                                  },
-                                                  noHook))
+                    floorMs = summarize(timeSteps(
+                                            true, request.warmup, request.iters, ticker, "floor",
+                                            [&](int64_t it) {
+                                                labelReadPassCudaAsync(
+                                                    sets[static_cast<size_t>(it) % sets.size()].labels, count);
+                                            },
+                                            noHook))
                                   .medianMs;
-                    launchFloorMs = summarize(timeSteps(true, request.warmup, request.iters, ticker, "launch floor",
-                                                        [&](int64_t) { launchFloor->replay(); }, noHook))
+                    launchFloorMs = summarize(timeSteps(
+                                                  true, request.warmup, request.iters, ticker, "launch floor",
+                                                  [&](int64_t) { launchFloor->replay(); }, noHook))
                                         .medianMs;
                     std::vector<GatherFloorSet> gather;
                     for (size_t s = 0; s < sets.size(); ++s)
                         gather.push_back(makeGatherFloorSet(sets[s], p.k, request.seed + 7919ull * (s + 1)));
-                    gatherFloorMs = summarize(timeSteps(true, request.warmup, request.iters, ticker, "gather floor",
-                                                        [&](int64_t it) {
-                                                            gatherFloorCudaAsync(
-                                                                gather[static_cast<size_t>(it) % gather.size()].args,
-                                                                count);
-                                                        },
-                                                        noHook))
+                    gatherFloorMs = summarize(timeSteps(
+                                                  true, request.warmup, request.iters, ticker, "gather floor",
+                                                  [&](int64_t it) {
+                                                      gatherFloorCudaAsync(
+                                                          gather[static_cast<size_t>(it) % gather.size()].args,
+                                                          count);
+                                                  },
+                                                  noHook))
                                         .medianMs;
                 }
 #endif
                 if (!cuda)
-                    floorMs = summarize(timeSteps(false, request.warmup, request.iters, ticker, "floor",
-                                                  [&](int64_t it) {
-                                                      volatile int64_t sink = labelReadPass(
-                                                          sets[static_cast<size_t>(it) % sets.size()].labels);
-                                                      (void)sink;
-                                                  },
-                                                  noHook))
+                    floorMs = summarize(timeSteps(
+                                            false, request.warmup, request.iters, ticker, "floor",
+                                            [&](int64_t it) {
+                                                volatile int64_t sink = labelReadPass(
+                                                    sets[static_cast<size_t>(it) % sets.size()].labels);
+                                                (void)sink;
+                                            },
+                                            noHook))
                                   .medianMs;
                 if (!cuda) {
                     std::vector<GatherFloorSet> gather;
                     for (size_t s = 0; s < sets.size(); ++s)
                         gather.push_back(makeGatherFloorSet(sets[s], p.k, request.seed + 7919ull * (s + 1)));
-                    gatherFloorMs = summarize(timeSteps(false, request.warmup, request.iters, ticker, "gather floor",
-                                                        [&](int64_t it) {
-                                                            volatile int64_t sink = kernels::gatherFloorCpu(
-                                                                gather[static_cast<size_t>(it) % gather.size()].args);
-                                                            (void)sink;
-                                                        },
-                                                        noHook))
+                    gatherFloorMs = summarize(timeSteps(
+                                                  false, request.warmup, request.iters, ticker, "gather floor",
+                                                  [&](int64_t it) {
+                                                      volatile int64_t sink = kernels::gatherFloorCpu(
+                                                          gather[static_cast<size_t>(it) % gather.size()].args);
+                                                      (void)sink;
+                                                  },
+                                                  noHook))
                                         .medianMs;
                 }
             } catch (const c10::Error &e) {
@@ -377,8 +381,8 @@ BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &pr
                         base = compat::cudaAllocatedBytes(dev);
                         compat::cudaResetPeak(dev);
                     };
-                    res.samplesMs =
-                        timeSteps(true, request.warmup, request.iters, ticker, variant.c_str(), step, resetPeak);
+                    res.samplesMs = timeSteps(true, request.warmup, request.iters, ticker, variant.c_str(), step,
+                                              resetPeak);
                     res.stats = summarize(res.samplesMs);
                     res.peakBytes = std::max<int64_t>(0, compat::cudaPeakAllocatedBytes(dev) - base);
                     int64_t syncs = 0;
@@ -396,8 +400,8 @@ BenchReport TorchLab::runBench(const BenchRequest &request, const ProgressFn &pr
                 }
 #endif
                 if (!cuda) {
-                    res.samplesMs =
-                        timeSteps(false, request.warmup, request.iters, ticker, variant.c_str(), step, noHook);
+                    res.samplesMs = timeSteps(false, request.warmup, request.iters, ticker, variant.c_str(), step,
+                                              noHook);
                     res.stats = summarize(res.samplesMs);
                 }
                 res.iters = request.iters;

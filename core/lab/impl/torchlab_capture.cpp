@@ -111,8 +111,7 @@ struct Steps {
             if (cancel && cancel->cancelled())
                 throw Cancelled();
             const auto &in = inputs[static_cast<size_t>(s) % inputs.size()];
-            const SamplerConfig cfg{req.point.k, req.point.targetPosFraction,
-                                    req.seed + static_cast<uint64_t>(s)};
+            const SamplerConfig cfg{req.point.k, req.point.targetPosFraction, req.seed + static_cast<uint64_t>(s)};
             if (traced) {
                 at::RecordFunction range(at::RecordScope::USER_SCOPE);
                 if (range.isActive())
@@ -166,8 +165,7 @@ bool captureKineto(Steps &steps, const std::string &tmpJson, std::string &note)
         note = std::string("Kineto could not save (") + e.what_without_backtrace() + ")";
         return false;
     }
-    note = cuda ? "Kineto: CPU and CUDA activities, CUDA sync events on"
-                : "Kineto: CPU activities";
+    note = cuda ? "Kineto: CPU and CUDA activities, CUDA sync events on" : "Kineto: CPU activities";
     return true;
 }
 #endif
@@ -175,7 +173,7 @@ bool captureKineto(Steps &steps, const std::string &tmpJson, std::string &note)
 } // namespace
 
 CaptureResult TorchLab::captureTrace(const CaptureRequest &req, const ProgressFn &progress,
-                           const CancelToken *cancel)
+                                     const CancelToken *cancel)
 {
     if (!findVariant(req.variant))
         throw Error("unknown variant '" + req.variant + "' (see `syncscope-cli variants`)");
@@ -222,9 +220,8 @@ CaptureResult TorchLab::captureTrace(const CaptureRequest &req, const ProgressFn
             steps.run(req.warmup, req.steps, true);
         }
         res.profiler = "legacy";
-        const std::string why = res.note.empty()
-                                    ? "this LibTorch (" + torchVersion() + ") has no Kineto"
-                                    : res.note;
+        const std::string why = res.note.empty() ? "this LibTorch (" + torchVersion() + ") has no Kineto"
+                                                 : res.note;
         res.note = "legacy profiler, CPU only: " + why;
     }
     publish(tmpJson, req.outPath);

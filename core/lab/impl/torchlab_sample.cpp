@@ -30,13 +30,12 @@ void TorchLab::validateSample(const SampleRequest &r)
         throw Error("D must be at least 1 (got " + std::to_string(r.input.dim) + ")");
     if (!(r.input.posFrac >= 0 && r.input.posFrac <= 1))
         throw Error("positive fraction must be in [0, 1] (got " + std::to_string(r.input.posFrac) + ")");
-    if (!(r.input.ignoreFrac >= 0 && r.input.ignoreFrac <= 1) ||
-        r.input.posFrac + r.input.ignoreFrac > 1 + 1e-12)
+    if (!(r.input.ignoreFrac >= 0 && r.input.ignoreFrac <= 1) || r.input.posFrac + r.input.ignoreFrac > 1 + 1e-12)
         throw Error("ignored fraction must be in [0, 1 - positive fraction] (got " +
                     std::to_string(r.input.ignoreFrac) + ")");
     if (!(r.targetPosFraction >= 0 && r.targetPosFraction <= 1))
-        throw Error("target positive fraction must be in [0, 1] (got " +
-                    std::to_string(r.targetPosFraction) + ")");
+        throw Error("target positive fraction must be in [0, 1] (got " + std::to_string(r.targetPosFraction) +
+                    ")");
     checkDevice(r.input.device);
     std::string why;
     if (!variantRunnable(r.variant, r.input.device, &why))
@@ -86,8 +85,8 @@ SampleRun TorchLab::runSample(const SampleRequest &request, bool keepInputFeatur
 }
 
 
-DistributionStats TorchLab::runDistribution(const SampleRequest &request, int64_t runs,
-                                  const ProgressFn &progress, const CancelToken *cancel)
+DistributionStats TorchLab::runDistribution(const SampleRequest &request, int64_t runs, const ProgressFn &progress,
+                                            const CancelToken *cancel)
 {
     validateSample(request);
     if (runs < 1)
@@ -123,7 +122,8 @@ DistributionStats TorchLab::runDistribution(const SampleRequest &request, int64_
     for (int64_t r = 0; r < runs; ++r) {
         checkCancel(cancel);
         const SampleOutput out = runVariant(request.variant, in.features, in.labels,
-                                            {K, request.targetPosFraction, request.seed + static_cast<uint64_t>(r)});
+                                            {K, request.targetPosFraction,
+                                             request.seed + static_cast<uint64_t>(r)});
         const auto idx = toHost<int64_t>(out.indices);
         lastLabels = toHost<int64_t>(out.labels);
         for (int64_t b = 0; b < B; ++b)
@@ -164,11 +164,10 @@ DistributionStats TorchLab::runDistribution(const SampleRequest &request, int64_
             for (int64_t i = 0; i < N; ++i)
                 if (st.inputLabels[static_cast<size_t>(b * N + i)] == (cls == 0 ? 1 : 0))
                     group.push_back(st.selectedCount[static_cast<size_t>(b * N + i)]);
-            addSubsetChi2(group.data(), static_cast<int64_t>(group.size()),
-                          cls == 0 ? c.numPos : c.numNeg, runs, st.selectionChi2, st.selectionDof);
+            addSubsetChi2(group.data(), static_cast<int64_t>(group.size()), cls == 0 ? c.numPos : c.numNeg, runs,
+                          st.selectionChi2, st.selectionDof);
         }
-        addSubsetChi2(posSlotsPerRow.data() + b * K, validPerRow[b], c.numPos, runs, st.orderChi2,
-                      st.orderDof);
+        addSubsetChi2(posSlotsPerRow.data() + b * K, validPerRow[b], c.numPos, runs, st.orderChi2, st.orderDof);
     }
     st.selectionP = chiSquareSurvival(st.selectionChi2, st.selectionDof);
     st.orderP = chiSquareSurvival(st.orderChi2, st.orderDof);

@@ -72,7 +72,8 @@ void BlockingCallsPass::prepare(const FrameContext &ctx, const FrameSection *sec
     }
 }
 
-void BlockingCallsPass::paint(QPainter &p, const FrameContext &, const FrameSection *, const PassState &state) const
+void BlockingCallsPass::paint(QPainter &p, const FrameContext &, const FrameSection *,
+                              const PassState &state) const
 {
     using namespace palette::chrome;
     const auto &s = stateAs<State>(state);

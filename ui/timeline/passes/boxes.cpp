@@ -17,8 +17,7 @@ QString labelText(std::string_view s)
     return QString::fromUtf8(s.data(), int(n)) + QChar(0x2026);
 }
 
-const NameCache::Entry &NameCache::get(const TimelineData &data, uint32_t file, StrId id,
-                                       const QFontMetrics &fm)
+const NameCache::Entry &NameCache::get(const TimelineData &data, uint32_t file, StrId id, const QFontMetrics &fm)
 {
     const uint64_t key = (uint64_t(file) << 32) | id;
     auto it = m_entries.find(key);

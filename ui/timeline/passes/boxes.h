@@ -106,8 +106,7 @@ void resolveLabels(const TimelineData &data, const QRect &plot, const QFontMetri
                    std::vector<PendingLabel> &pending, std::vector<BoxLabel> &out);
 
 // Appends a vector to another.
-template <class T>
-void appendAll(std::vector<T> &to, std::vector<T> &from)
+template <class T> void appendAll(std::vector<T> &to, std::vector<T> &from)
 {
     if (to.empty())
         to = std::move(from);

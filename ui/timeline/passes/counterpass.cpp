@@ -46,8 +46,8 @@ void CounterPass::prepare(const FrameContext &ctx, const FrameSection *sec, cons
             j += step;
             step *= 2;
         }
-        j = size_t(std::lower_bound(ts.begin() + ptrdiff_t(j), ts.begin() + ptrdiff_t(std::min(ts.size(), j + step + 1)),
-                                    colEnd) -
+        j = size_t(std::lower_bound(ts.begin() + ptrdiff_t(j),
+                                    ts.begin() + ptrdiff_t(std::min(ts.size(), j + step + 1)), colEnd) -
                    ts.begin());
         const double v = tc.maxOf(cs.value, i, j);
         const TimeNs until = j < ts.size() ? ts[j] : cs.ts.back();

@@ -20,7 +20,8 @@ public:
     }
     void prepare(const FrameContext &ctx, const FrameSection *sec, const PassWork &work,
                  PassState &state) const override;
-    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec, const PassState &state) const override;
+    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec,
+               const PassState &state) const override;
 };
 
 } // namespace syncscope::ui

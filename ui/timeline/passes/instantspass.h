@@ -17,7 +17,8 @@ public:
     void plan(const FrameContext &ctx, const FrameSection *sec, std::vector<PassWork> &work) const override;
     void prepare(const FrameContext &ctx, const FrameSection *sec, const PassWork &work,
                  PassState &state) const override;
-    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec, const PassState &state) const override;
+    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec,
+               const PassState &state) const override;
 };
 
 class GlobalInstantsPass final : public TimelinePass {
@@ -32,7 +33,8 @@ public:
     void plan(const FrameContext &ctx, const FrameSection *sec, std::vector<PassWork> &work) const override;
     void prepare(const FrameContext &ctx, const FrameSection *sec, const PassWork &work,
                  PassState &state) const override;
-    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec, const PassState &state) const override;
+    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec,
+               const PassState &state) const override;
 };
 
 } // namespace syncscope::ui

@@ -45,8 +45,8 @@ void GapMarksPass::prepare(const FrameContext &ctx, const FrameSection *, const 
                         continue;
                     const FrameSection &sec = ctx.section(sp.pinned);
                     const int top = sec.top((*sec.rows)[size_t(sp.first)]);
-                    out.push_back(
-                        {sec.area, QRect(l, top, std::max(2, r - l), sp.count * TimelineData::kRowHeight)});
+                    out.push_back({sec.area,
+                                   QRect(l, top, std::max(2, r - l), sp.count * TimelineData::kRowHeight)});
                 }
     };
     if (ctx.marks->markedGaps)
@@ -126,7 +126,8 @@ void SelectionPass::plan(const FrameContext &ctx, const FrameSection *, std::vec
         work.push_back({});
 }
 
-void SelectionPass::prepare(const FrameContext &ctx, const FrameSection *, const PassWork &, PassState &state) const
+void SelectionPass::prepare(const FrameContext &ctx, const FrameSection *, const PassWork &,
+                            PassState &state) const
 {
     auto &s = stateAs<State>(state);
     const TimelineEvent &sel = ctx.marks->selected;
@@ -138,7 +139,8 @@ void SelectionPass::prepare(const FrameContext &ctx, const FrameSection *, const
             const QRect a = ctx.eventRect(from), b = ctx.eventRect(to);
             const bool both = !a.isNull() && !b.isNull();
             s.links.push_back({{clipOf(other), ctx.eventRect(other).adjusted(-1, -1, 1, 1)},
-                               both ? a : QRect(), both ? b : QRect()});
+                               both ? a : QRect(),
+                               both ? b : QRect()});
         }
     s.hasSelected = true;
     s.selected = {clipOf(sel), ctx.eventRect(sel).adjusted(-1, -1, 1, 1)};

@@ -29,7 +29,8 @@ public:
     void plan(const FrameContext &ctx, const FrameSection *sec, std::vector<PassWork> &work) const override;
     void prepare(const FrameContext &ctx, const FrameSection *sec, const PassWork &work,
                  PassState &state) const override;
-    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec, const PassState &state) const override;
+    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec,
+               const PassState &state) const override;
 };
 
 class RangePass final : public TimelinePass {
@@ -46,7 +47,8 @@ public:
     void plan(const FrameContext &ctx, const FrameSection *sec, std::vector<PassWork> &work) const override;
     void prepare(const FrameContext &ctx, const FrameSection *sec, const PassWork &work,
                  PassState &state) const override;
-    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec, const PassState &state) const override;
+    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec,
+               const PassState &state) const override;
 };
 
 class SelectionPass final : public TimelinePass {
@@ -69,7 +71,8 @@ public:
     void plan(const FrameContext &ctx, const FrameSection *sec, std::vector<PassWork> &work) const override;
     void prepare(const FrameContext &ctx, const FrameSection *sec, const PassWork &work,
                  PassState &state) const override;
-    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec, const PassState &state) const override;
+    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec,
+               const PassState &state) const override;
 };
 
 } // namespace syncscope::ui

@@ -22,7 +22,8 @@ public:
                  PassState &state) const override;
     void finish(const FrameContext &ctx, const FrameSection *sec, const QFontMetrics &fm, NameCache &names,
                 PassState &state) const override;
-    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec, const PassState &state) const override;
+    void paint(QPainter &p, const FrameContext &ctx, const FrameSection *sec,
+               const PassState &state) const override;
     void paintLabels(QPainter &p, const FrameContext &ctx, const FrameSection &sec,
                      const PassState &state) const override;
 };

@@ -147,8 +147,9 @@ void TimelineFrame::prepare(const FrameContext &ctx, TimelinePass::Update update
     // Interleaved chunks balance the pieces' costs; each chunk fills its own
     // states, appended in chunk order afterwards. The frame passes read the
     // view's marks: on the GUI thread only.
-    const int threads =
-        update == TimelinePass::Update::Cached ? std::min<int>(timelineGeometryThreads(), int(work.size() / 2)) : 1;
+    const int threads = update == TimelinePass::Update::Cached
+                            ? std::min<int>(timelineGeometryThreads(), int(work.size() / 2))
+                            : 1;
     if (threads <= 1) {
         for (const Piece &p : work)
             run(p, *m_states[p.pass][p.slot]);

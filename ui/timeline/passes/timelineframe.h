@@ -29,17 +29,9 @@ public:
     void paint(QPainter &p, const FrameContext &ctx, TimelinePass::Update update, TimelinePass::Scope scope) const;
 
     // The state of the section pass whose state type is S (asserted to exist).
-    template <class S>
-    const S &state(bool pinned) const
-    {
-        return stateAs<S>(*find(&typeid(S), pinned ? 0 : 1));
-    }
+    template <class S> const S &state(bool pinned) const { return stateAs<S>(*find(&typeid(S), pinned ? 0 : 1)); }
     // The state of the plot pass whose state type is S.
-    template <class S>
-    const S &plotState() const
-    {
-        return stateAs<S>(*find(&typeid(S), 0));
-    }
+    template <class S> const S &plotState() const { return stateAs<S>(*find(&typeid(S), 0)); }
     // Boxes and folded blocks drawn in a section, over every pass.
     size_t drawn(bool pinned) const;
 

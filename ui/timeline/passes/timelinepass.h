@@ -45,8 +45,8 @@ struct FrameSection {
 struct FrameMarks {
     TimelineEvent selected;
     const std::vector<std::pair<TimelineEvent, TimelineEvent>> *links = nullptr; // flows of the selection
-    const std::vector<TimelineEvent> *selectedWith = nullptr; // selected together with it
-    int highlightGap = -1;                     // index into data.gaps(), -1: none
+    const std::vector<TimelineEvent> *selectedWith = nullptr;                    // selected together with it
+    int highlightGap = -1;                        // index into data.gaps(), -1: none
     const std::vector<int> *markedGaps = nullptr; // indices into data.gaps()
     bool hasRange = false;
     TimeNs range0 = 0, range1 = 0;
@@ -132,8 +132,7 @@ public:
 const std::vector<const TimelinePass *> &timelinePasses();
 
 // Plans one piece per row in view that `wants`.
-template <class Wants>
-void planShownRows(const FrameSection &sec, std::vector<PassWork> &work, Wants wants)
+template <class Wants> void planShownRows(const FrameSection &sec, std::vector<PassWork> &work, Wants wants)
 {
     const auto [first, last] = sec.shownRows();
     for (size_t i = first; i < last; ++i)
@@ -142,15 +141,7 @@ void planShownRows(const FrameSection &sec, std::vector<PassWork> &work, Wants w
 }
 
 // The state type of a pass, checked.
-template <class S>
-S &stateAs(PassState &s)
-{
-    return static_cast<S &>(s);
-}
-template <class S>
-const S &stateAs(const PassState &s)
-{
-    return static_cast<const S &>(s);
-}
+template <class S> S &stateAs(PassState &s) { return static_cast<S &>(s); }
+template <class S> const S &stateAs(const PassState &s) { return static_cast<const S &>(s); }
 
 } // namespace syncscope::ui
