@@ -323,7 +323,8 @@ void registerAnalyze(CLI::App &app, int &exitCode)
                     "substrings or advice= a rule id, comma-joined (repeatable: the union), "
                     "e.g. --what-if op=aten::item --what-if advice=cpu-index");
     cmd->add_option("--threads", opts->threads,
-                    "CPU threads for the job's replays, 0 = all cores (default 0, at most " +
+                    "CPU threads for the replays (a file's, one per blocking call; the job's), 0 = all cores "
+                    "(default 0, at most " +
                         std::to_string(kMaxThreads) +
                         "; fewer where their state would pass 1 GiB); the figures do not depend on it")
         ->check(threadsValidator());
@@ -339,6 +340,7 @@ void registerAnalyze(CLI::App &app, int &exitCode)
             std::vector<WhatIfSpec> whatIf;
             for (const std::string &s : opts->whatIf)
                 whatIf.push_back(parseWhatIfSpec(s));
+            opts->analysis.replayThreads = size_t(opts->threads);
             const AnalysisOptions &options = opts->analysis;
             StderrProgress progress;
             // One rank at a time: only one trace model is alive at once, and

@@ -45,6 +45,9 @@ struct AnalysisOptions {
     // host call: the host waited inside a call that is not a sync (a full
     // launch queue, a module load). Listed, never replayed.
     TimeNs longCallThreshold = 1'000'000; // 1 ms
+    // CPU threads for the replays of one call each: 0 = every core; fewer where
+    // their state would pass 1 GiB. The figures do not depend on it.
+    size_t replayThreads = 0;
 };
 
 struct Interval {

@@ -3,6 +3,7 @@
 #include "analysis/runtime.h"
 #include "analysis/windowsearch.h"
 #include "common/error.h"
+#include "common/threadsperrun.h"
 #include "trace/categories.h"
 
 #include <nlohmann/json.hpp>
@@ -10,6 +11,7 @@
 #include <algorithm>
 #include <memory>
 #include <regex>
+#include <thread>
 #include <tuple>
 
 namespace syncscope::phases {
@@ -534,7 +536,16 @@ void attachAdvice(const TraceModel &model, const AdviceRules &rules,
     }
 }
 
-void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<void()> &tick)
+size_t replayThreads(size_t requested, const ReplayInput &in)
+{
+    const size_t threads = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+    const size_t perTwin = std::max<size_t>(1, in.activities.size() * 12 + in.calls.size() + in.threads * 16 +
+                                                   in.streamIds.size() * 32);
+    return std::max<size_t>(1, std::min({threads, std::max<size_t>(in.calls.size(), 1),
+                                         1 + (size_t(1) << 30) / perTwin}));
+}
+
+void replayFigures(SyncAnalysis &out, SyncReplay &replay, size_t threads, const std::function<void()> &tick)
 {
     std::vector<size_t> all(out.syncCalls.size());
     for (size_t c = 0; c < all.size(); ++c)
@@ -545,12 +556,19 @@ void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<vo
         out.devices[d].limit = replay.limitedBy(all, d);
     }
     tick();
-    for (size_t c = 0; c < out.syncCalls.size(); ++c) {
-        SyncCall &call = out.syncCalls[c];
-        call.avoidableByDevice = replay.run({c});
-        call.avoidable = sum(call.avoidableByDevice);
-        tick();
+    // One replay per call: each writes its own call's figures, whichever thread runs it.
+    std::vector<std::unique_ptr<SyncReplay>> twins;
+    std::vector<SyncReplay *> workers{&replay};
+    for (size_t t = 1; t < threads; ++t) {
+        twins.push_back(replay.twin());
+        workers.push_back(twins.back().get());
     }
+    ThreadsPerRun<SyncReplay> pool(std::move(workers));
+    pool.run(
+        out.syncCalls.size(), [&](SyncReplay &r, size_t c) { out.syncCalls[c].avoidableByDevice = r.run({c}); },
+        tick);
+    for (SyncCall &call : out.syncCalls)
+        call.avoidable = sum(call.avoidableByDevice);
     for (SyncGap &g : out.syncGaps)
         g.avoidable = out.syncCalls[g.syncCall].avoidableByDevice[out.deviceIndex(g.device)];
     for (SyncSource &s : out.sources) {

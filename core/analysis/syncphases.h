@@ -90,8 +90,15 @@ AdviceFacts adviceFacts(const TraceModel &model, const AdviceRules &rules,
 
 // 9. The sync-free replay (`replay` of out.replay): every figure per device,
 //    call, gap and source; the sources then by avoidable time, longest first,
-//    and the calls' source indices updated. `tick` is called once per replay.
-void replayFigures(SyncAnalysis &out, SyncReplay &replay, const std::function<void()> &tick);
+//    and the calls' source indices updated. `tick` is called once per replay,
+//    on the calling thread. The replays of one call each run on `threads`
+//    threads (replay and its twins; replayThreads).
+void replayFigures(SyncAnalysis &out, SyncReplay &replay, size_t threads, const std::function<void()> &tick);
+
+// How many threads the replays of one call each use: `requested` (0: every
+// core), at most one per call, and no more extra threads than fit 1 GiB of
+// their walk state (about 12 bytes per GPU activity).
+size_t replayThreads(size_t requested, const ReplayInput &in);
 
 // 10. Per step and device: busy time in the window, the gaps whose cause ends
 //    in it, and the replay without every call that ends in it.
