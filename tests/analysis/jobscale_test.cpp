@@ -120,17 +120,8 @@ std::vector<RankInput> twoGroupJob()
     // 50. Without both, A1 starts at 470 (delta -100), A1 and B1 end 100
     // earlier, K at 800: 100.
     const char *ar = "ncclDevKernel_AllReduce_Sum_f32_RING_LL";
-    auto base = [](int64_t r, const char *file) {
-        RankInput in;
-        in.rank = r;
-        in.file = file;
-        in.replay.deviceIds = {0};
-        in.replay.streamIds = {{0, 7}};
-        in.replay.threads = 1;
-        in.localAvoidable = {0};
-        return in;
-    };
-    RankInput r0 = base(0, "r0.json"), r1 = base(1, "r1.json"), r2 = base(2, "r2.json");
+    using jobfixtures::bare;
+    RankInput r0 = bare(0, "r0.json"), r1 = bare(1, "r1.json"), r2 = bare(2, "r2.json");
     r0.replay.activities = {{0, 0, 70, 200, 1}, {0, 0, 570, 700, 2}};
     r0.replay.launches = {{0, 60, 65, 1}, {0, 560, 565, 2}};
     r0.replay.calls = {{0, 10, 60}, {0, 510, 560}};

@@ -182,16 +182,10 @@ QWidget *CompareView::buildChartPage()
             [this](int i) { setStepMetric(StepMetric(m_metric->itemData(i).toInt())); });
     auto *exportButton = new QPushButton(tr("Export Chart…"), page);
     connect(exportButton, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Chart"),
-                                                          defaultSavePath(QStringLiteral("steps.png")),
-                                                          tr("Images (*.png *.svg *.pdf)"));
-        QString error;
-        if (path.isEmpty())
-            return;
-        if (!exportStepChart(path, QSize(1200, 700), &error))
-            QMessageBox::warning(this, tr("Export Chart"), error);
-        else
-            rememberSaveFolder(path);
+        saveWithDialog(tr("Export Chart"), QStringLiteral("steps.png"), tr("Images (*.png *.svg *.pdf)"),
+                       [this](const QString &path, QString *error) {
+                           return exportStepChart(path, QSize(1200, 700), error);
+                       });
     });
     row->addWidget(new QLabel(tr("Per step:"), page));
     row->addWidget(m_metric);
@@ -204,6 +198,21 @@ QWidget *CompareView::buildChartPage()
     return page;
 }
 
+// Asks where to save (under the last folder saved to), then saves with `save`;
+// its error is a warning dialog.
+void CompareView::saveWithDialog(const QString &title, const QString &defaultName, const QString &filter,
+                                 const std::function<bool(const QString &, QString *)> &save)
+{
+    const QString path = QFileDialog::getSaveFileName(this, title, defaultSavePath(defaultName), filter);
+    if (path.isEmpty())
+        return;
+    QString error;
+    if (!save(path, &error))
+        QMessageBox::warning(this, title, error);
+    else
+        rememberSaveFolder(path);
+}
+
 // At the bottom: the whole comparison exported.
 QHBoxLayout *CompareView::buildExportRow()
 {
@@ -211,16 +220,8 @@ QHBoxLayout *CompareView::buildExportRow()
     auto *exportAll = new QPushButton(tr("Export Comparison…"), this);
     exportAll->setToolTip(tr("The whole comparison as `syncscope-cli diff` writes it: JSON or CSV"));
     connect(exportAll, &QPushButton::clicked, this, [this] {
-        const QString path = QFileDialog::getSaveFileName(this, tr("Export Comparison"),
-                                                          defaultSavePath(QStringLiteral("diff.json")),
-                                                          tr("JSON or CSV (*.json *.csv)"));
-        QString error;
-        if (path.isEmpty())
-            return;
-        if (!exportComparison(path, &error))
-            QMessageBox::warning(this, tr("Export Comparison"), error);
-        else
-            rememberSaveFolder(path);
+        saveWithDialog(tr("Export Comparison"), QStringLiteral("diff.json"), tr("JSON or CSV (*.json *.csv)"),
+                       [this](const QString &path, QString *error) { return exportComparison(path, error); });
     });
     bottom->addStretch(1);
     bottom->addWidget(exportAll);
@@ -520,16 +521,9 @@ bool CompareView::exportComparison(const QString &path, QString *error)
 void CompareView::exportTableWithDialog(DiffTableModel::Section s)
 {
     static const char *names[] = {"sources", "steps", "ops", "kernels"};
-    const QString path = QFileDialog::getSaveFileName(
-        this, tr("Export Table"), defaultSavePath(QStringLiteral("%1.csv").arg(QLatin1String(names[s]))),
-        tr("CSV or JSON (*.csv *.json)"));
-    QString error;
-    if (path.isEmpty())
-        return;
-    if (!exportTable(s, path, &error))
-        QMessageBox::warning(this, tr("Export Table"), error);
-    else
-        rememberSaveFolder(path);
+    saveWithDialog(tr("Export Table"), QStringLiteral("%1.csv").arg(QLatin1String(names[s])),
+                   tr("CSV or JSON (*.csv *.json)"),
+                   [this, s](const QString &path, QString *error) { return exportTable(s, path, error); });
 }
 
 void CompareView::setStepMetric(StepMetric metric)

@@ -13,6 +13,7 @@
 #include <QString>
 #include <QWidget>
 
+#include <functional>
 #include <memory>
 
 class QComboBox;
@@ -83,6 +84,8 @@ private:
     QTabWidget *buildTabs(QWidget *parent);
     QWidget *buildChartPage();
     QHBoxLayout *buildExportRow();
+    void saveWithDialog(const QString &title, const QString &defaultName, const QString &filter,
+                        const std::function<bool(const QString &, QString *)> &save);
     QWidget *makeTablePage(DiffTableModel::Section s);
     void exportTableWithDialog(DiffTableModel::Section s);
     void showError(const QString &text);
