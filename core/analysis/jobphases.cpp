@@ -1,6 +1,7 @@
 #include "analysis/jobphases.h"
 
 #include "analysis/windowsearch.h"
+#include "common/cores.h"
 #include "common/error.h"
 
 #include <algorithm>
@@ -75,7 +76,7 @@ void validate(const RankInput &r)
 size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ranks,
                      const std::vector<Coupled> &coupled)
 {
-    size_t threads = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+    size_t threads = requested ? requested : usableCores();
     size_t activities = 0, parts = 0;
     for (const RankInput *r : ranks)
         activities += r->replay.activities.size();

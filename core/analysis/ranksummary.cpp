@@ -2,6 +2,7 @@
 
 #include "analysis/opstats.h"
 #include "analysis/timetext.h"
+#include "common/cores.h"
 #include "common/error.h"
 #include "trace/atomicfile.h"
 #include "trace/traceloader.h"
@@ -656,7 +657,7 @@ RankSummary loadRank(const std::string &path, const AnalysisOptions &options, bo
         // The op statistics read the model alone: on a second core they run
         // beside the sync analysis.
         std::future<std::vector<OpStat>> ops;
-        if (std::thread::hardware_concurrency() > 1)
+        if (usableCores() > 1)
             ops = std::async(std::launch::async, [&] { return opStatistics(*model, {}, cancel); });
         const SyncAnalysis analysis = [&] {
             try {

@@ -2,6 +2,7 @@
 
 #include "analysis/runtime.h"
 #include "analysis/windowsearch.h"
+#include "common/cores.h"
 #include "common/error.h"
 #include "common/threadsperrun.h"
 #include "trace/categories.h"
@@ -538,7 +539,7 @@ void attachAdvice(const TraceModel &model, const AdviceRules &rules,
 
 size_t replayThreads(size_t requested, const ReplayInput &in)
 {
-    const size_t threads = requested ? requested : std::max(1u, std::thread::hardware_concurrency());
+    const size_t threads = requested ? requested : usableCores();
     const size_t perTwin = std::max<size_t>(1, in.activities.size() * 12 + in.calls.size() + in.threads * 16 +
                                                    in.streamIds.size() * 32);
     return std::max<size_t>(1, std::min({threads, std::max<size_t>(in.calls.size(), 1),

@@ -1,5 +1,6 @@
 #include "trace/traceloader.h"
 
+#include "common/cores.h"
 #include "common/error.h"
 #include "trace/nsysloader.h"
 
@@ -19,8 +20,7 @@ std::vector<TraceModelPtr> loadTraces(const std::vector<std::string> &files, con
     const TraceInputs inputs = expandTraceInputs(files, cancel);
     const std::vector<std::string> &paths = inputs.paths;
     std::vector<TraceModelPtr> out(paths.size());
-    const size_t workers = std::max<size_t>(1,
-                                            std::min<size_t>(paths.size(), std::thread::hardware_concurrency()));
+    const size_t workers = std::max<size_t>(1, std::min<size_t>(paths.size(), usableCores()));
     std::vector<double> fraction(paths.size(), 0.0);
     std::mutex mutex;
     bool firstErrorIsCancel = true;

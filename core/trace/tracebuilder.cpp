@@ -1,5 +1,6 @@
 #include "trace/tracebuilder.h"
 
+#include "common/cores.h"
 #include "common/error.h"
 #include "common/heap.h"
 
@@ -396,7 +397,7 @@ void TraceBuilder::sortEvents(const CancelToken *cancel)
     // the events is sorted in two halves, merged after. The order is a strict
     // total order, so the result is the same however the work is split.
     const size_t n = order.size();
-    const bool twoCores = n >= (size_t(1) << 16) && std::thread::hardware_concurrency() > 1;
+    const bool twoCores = n >= (size_t(1) << 16) && usableCores() > 1;
     struct Range {
         size_t lo, hi;
     };
@@ -588,7 +589,7 @@ TraceModelPtr TraceBuilder::finish(const ProgressFn &progress, const CancelToken
     };
     constexpr size_t kFlowsOnTheirOwn = 1 << 16;
     std::future<void> flowsSorted;
-    if (m.m_flows.size() >= kFlowsOnTheirOwn && std::thread::hardware_concurrency() > 1)
+    if (m.m_flows.size() >= kFlowsOnTheirOwn && usableCores() > 1)
         flowsSorted = std::async(std::launch::async, sortFlows);
     else
         sortFlows();

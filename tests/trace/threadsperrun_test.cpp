@@ -1,5 +1,6 @@
 // ThreadsPerRun: every task once, on a worker of its own thread, the same results
 // on any number of threads, and an error or a cancel stops every thread.
+#include "common/cores.h"
 #include "common/progress.h"
 #include "common/threadsperrun.h"
 
@@ -9,6 +10,10 @@
 #include <set>
 #include <string>
 #include <thread>
+
+#if defined(__linux__)
+#include <sched.h>
+#endif
 
 using namespace syncscope;
 
@@ -118,4 +123,28 @@ TEST(ThreadsPerRun, ACancelStopsEveryThreadAtItsNextTask)
         // Each thread takes at most one task after the cancel, then stops.
         EXPECT_LE(startedAfter.load(), n) << n;
     }
+}
+
+// "Every core" is the cores this thread may run on: one, on a thread bound to
+// one core (as a Slurm task given one CPU is), whatever the machine has.
+TEST(UsableCores, FollowsTheThreadsAffinity)
+{
+    EXPECT_GE(usableCores(), 1u);
+#if defined(__linux__)
+    unsigned bound = 0, first = 0;
+    std::thread t([&] {
+        cpu_set_t all;
+        CPU_ZERO(&all);
+        ASSERT_EQ(sched_getaffinity(0, sizeof all, &all), 0);
+        while (first < CPU_SETSIZE && !CPU_ISSET(first, &all))
+            ++first;
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        CPU_SET(first, &one);
+        ASSERT_EQ(sched_setaffinity(0, sizeof one, &one), 0);
+        bound = usableCores();
+    });
+    t.join();
+    EXPECT_EQ(bound, 1u) << "bound to core " << first;
+#endif
 }
