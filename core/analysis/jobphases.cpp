@@ -7,7 +7,6 @@
 #include <algorithm>
 #include <limits>
 #include <map>
-#include <thread>
 #include <unordered_map>
 
 namespace syncscope::jobphases {

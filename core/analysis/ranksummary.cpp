@@ -16,7 +16,6 @@
 #include <fstream>
 #include <future>
 #include <iterator>
-#include <thread>
 #include <unordered_map>
 
 namespace syncscope {

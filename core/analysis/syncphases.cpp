@@ -12,7 +12,6 @@
 #include <algorithm>
 #include <memory>
 #include <regex>
-#include <thread>
 #include <tuple>
 
 namespace syncscope::phases {

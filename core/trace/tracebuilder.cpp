@@ -9,7 +9,6 @@
 #include <future>
 #include <limits>
 #include <numeric>
-#include <thread>
 #include <type_traits>
 
 namespace syncscope {
