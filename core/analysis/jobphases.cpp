@@ -75,14 +75,12 @@ void validate(const RankInput &r)
 size_t replayThreads(size_t requested, const std::vector<const RankInput *> &ranks,
                      const std::vector<Coupled> &coupled)
 {
-    size_t threads = requested ? requested : usableCores();
     size_t activities = 0, parts = 0;
     for (const RankInput *r : ranks)
         activities += r->replay.activities.size();
     for (const Coupled &c : coupled)
         parts += c.parts.size();
-    const size_t perTwin = std::max<size_t>(1, activities * 4 + coupled.size() * 64 + parts * 8);
-    return std::max<size_t>(1, std::min(threads, 1 + (size_t(1) << 30) / perTwin));
+    return threadsWithinBudget(requested, activities * 4 + coupled.size() * 64 + parts * 8);
 }
 
 // Rank identity: distributedInfo.rank, else the position of the file. The

@@ -538,11 +538,9 @@ void attachAdvice(const TraceModel &model, const AdviceRules &rules,
 
 size_t replayThreads(size_t requested, const ReplayInput &in)
 {
-    const size_t threads = requested ? requested : usableCores();
-    const size_t perTwin = std::max<size_t>(1, in.activities.size() * 12 + in.calls.size() + in.threads * 16 +
-                                                   in.streamIds.size() * 32);
-    return std::max<size_t>(1, std::min({threads, std::max<size_t>(in.calls.size(), 1),
-                                         1 + (size_t(1) << 30) / perTwin}));
+    const size_t perTwin = in.activities.size() * 12 + in.calls.size() + in.threads * 16 +
+                           in.streamIds.size() * 32;
+    return std::min(threadsWithinBudget(requested, perTwin), std::max<size_t>(in.calls.size(), 1));
 }
 
 void replayFigures(SyncAnalysis &out, SyncReplay &replay, size_t threads, const std::function<void()> &tick)

@@ -4,6 +4,7 @@
 // What "0 = every core" means for the replays' and loaders' threads, so that
 // many ranks summarized side by side on one node do not each take the node.
 #include <algorithm>
+#include <cstddef>
 #include <thread>
 
 #if defined(__linux__)
@@ -24,6 +25,15 @@ inline unsigned usableCores()
     }
 #endif
     return std::max(1u, std::thread::hardware_concurrency());
+}
+
+// Threads for a run whose every thread past the first holds `bytesPerExtra`
+// of state of its own: `requested` (0: usableCores()), no more extra threads
+// than fit 1 GiB of that state, and at least one.
+inline size_t threadsWithinBudget(size_t requested, size_t bytesPerExtra)
+{
+    const size_t threads = requested ? requested : usableCores();
+    return std::max<size_t>(1, std::min(threads, 1 + (size_t(1) << 30) / std::max<size_t>(1, bytesPerExtra)));
 }
 
 } // namespace syncscope
