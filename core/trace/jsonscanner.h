@@ -4,6 +4,7 @@
 // NeedMore when a token runs into the end of the buffer so the caller can refill
 // and retry the whole step (a trace event is small).
 #include <cstdint>
+#include <cstring>
 #include <string>
 #include <string_view>
 
@@ -46,9 +47,7 @@ public:
     // At '"'. The view points into the buffer, or into scratch when it had escapes.
     std::string_view string(std::string &scratch)
     {
-        const char *q = ++p;
-        while (!kStop[static_cast<unsigned char>(*q)])
-            ++q;
+        const char *q = stop(++p);
         if (*q == '"') {
             std::string_view v(p, static_cast<size_t>(q - p));
             p = q + 1;
@@ -68,8 +67,7 @@ public:
     {
         const char *q = p + 1;
         for (;;) {
-            while (!kStop[static_cast<unsigned char>(*q)])
-                ++q;
+            q = stop(q);
             if (*q == '"') {
                 p = q + 1;
                 return;
@@ -205,6 +203,33 @@ public:
     static bool isDigit(char c) { return c >= '0' && c <= '9'; }
 
 private:
+    // The first byte at or after q that ends a string's plain run: '"', '\\' or
+    // a control character (the '\0' sentinel among them). Eight bytes at a
+    // time while they lie within the buffer (on a little-endian machine), then
+    // byte by byte.
+    const char *stop(const char *q) const
+    {
+        constexpr uint64_t ones = 0x0101010101010101ull, highs = 0x8080808080808080ull;
+        while (kLittleEndian && m_end - q >= 8) {
+            uint64_t w;
+            std::memcpy(&w, q, 8);
+            // Per byte, the high bit set where it is a quote, a backslash or
+            // below 0x20. A borrow can only mark bytes above a byte that is
+            // marked rightly, so the lowest mark is the first such byte.
+            const uint64_t quote = w ^ (ones * '"'), slash = w ^ (ones * '\\');
+            const uint64_t hits = (((quote - ones) & ~quote) | ((slash - ones) & ~slash) |
+                                   ((w - ones * 0x20) & ~w)) &
+                                  highs;
+            if (hits)
+                return q + __builtin_ctzll(hits) / 8;
+            q += 8;
+        }
+        while (!kStop[static_cast<unsigned char>(*q)])
+            ++q;
+        return q;
+    }
+    static constexpr bool kLittleEndian = __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__;
+
     void decodeRest(std::string &out);
     static const bool kStop[256];
     const char *m_end;

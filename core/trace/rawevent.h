@@ -30,8 +30,9 @@ struct RawEvent {
 // (EventKeys, "cuda_sync_kind") are taken from an args object on the way.
 class EventReader {
 public:
-    // At the event's '{'; fills ev (cleared first) and leaves the scanner after
-    // its '}'. Throws json::NeedMore when the object runs past the end of the
+    // At the event's '{'; fills ev, which must be as RawEvent() makes it (the
+    // caller's fresh slot: clearing it here too would write it twice), and
+    // leaves the scanner after its '}'. Throws json::NeedMore when the object runs past the end of the
     // buffer (ev is then not an event: read it again once there is more) and
     // json::SyntaxError on invalid JSON.
     void read(json::Scanner &s, RawEvent &ev);
@@ -48,7 +49,6 @@ private:
 
 inline void EventReader::read(json::Scanner &s, RawEvent &ev)
 {
-    ev = RawEvent();
     ++s.p; // '{'
     if (s.peek() == '}') {
         ++s.p;

@@ -478,7 +478,8 @@ void EventFramer::step(Batch &b)
             break;
         }
         if (c == '{') {
-            // Read in place; an event cut by the end of the chunk is dropped.
+            // Read in place into a fresh slot; an event cut by the end of the
+            // chunk is dropped.
             b.events.emplace_back();
             ScannedEvent &e = b.events.back();
             try {

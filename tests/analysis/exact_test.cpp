@@ -13,6 +13,8 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <string>
+#include <vector>
 
 using namespace syncscope;
 using json::NumberStatus;
@@ -87,6 +89,52 @@ TEST(NumberParser, EveryDigitCountAndFractionLength)
     EXPECT_EQ(status("17121954955196890"), NumberStatus::OutOfRange);
     EXPECT_EQ(status("171219549551968904"), NumberStatus::OutOfRange);
     EXPECT_EQ(status("1712195495519689047"), NumberStatus::OutOfRange);
+}
+
+// The form profilers write ([-]digits[.digits], at most 15 digits before the
+// point and 3 after) is read by a shorter path; an exponent of 0 sends the same
+// value down the general one, and both must agree, on either side of every
+// limit of the short path.
+TEST(NumberParser, TheShortPathAgreesWithTheGeneralOne)
+{
+    std::mt19937_64 rng(11);
+    std::vector<std::string> texts = {"0",
+                                      "-0",
+                                      "0.000",
+                                      "-0.001",
+                                      "000000000000001.5",
+                                      "0000000000000001.5",
+                                      "999999999999999.999",
+                                      "1000000000000000",
+                                      "999999999999999.9995",
+                                      "1.",
+                                      ".5",
+                                      "+1.5",
+                                      "1.5000",
+                                      "12.34567",
+                                      "-999999999999999.999"};
+    for (int round = 0; round < 20000; ++round) {
+        const int digits = 1 + static_cast<int>(rng() % 16);
+        std::string t = rng() % 4 == 0 ? "-" : "";
+        for (int d = 0; d < digits; ++d)
+            t += static_cast<char>('0' + rng() % 10);
+        const int frac = static_cast<int>(rng() % 6) - 1; // -1: no point
+        if (frac >= 0)
+            t += '.';
+        for (int d = 0; d < frac; ++d)
+            t += static_cast<char>('0' + rng() % 10);
+        texts.push_back(t);
+    }
+    for (const std::string &t : texts) {
+        int64_t shortPath = 1, general = 2;
+        const NumberStatus a = json::parseMicros(t, shortPath), b = json::parseMicros(t + "e0", general);
+        EXPECT_EQ(a, b) << t;
+        if (a == NumberStatus::Ok && b == NumberStatus::Ok)
+            EXPECT_EQ(shortPath, general) << t;
+    }
+    EXPECT_EQ(parsed("999999999999999.999"), 999999999999999999);
+    EXPECT_EQ(parsed("-0.001"), -1);
+    EXPECT_EQ(parsed("000000000000001.5"), 1500);
 }
 
 TEST(NumberParser, RealKinetoTimesAreExact)

