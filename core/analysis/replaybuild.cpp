@@ -1,6 +1,7 @@
 #include "analysis/replaybuild.h"
 
 #include "analysis/handoffs.h"
+#include "common/cores.h"
 
 #include "trace/argfield.h"
 #include "trace/categories.h"
@@ -152,9 +153,17 @@ BlockKind blockKindOf(std::string_view name, bool pageableCopy)
     return BlockKind::Copy;
 }
 
+std::future<Handoffs> handoffsAside(const TraceModel &model, size_t threads)
+{
+    const bool aside = (threads ? threads : usableCores()) > 1;
+    return std::async(aside ? std::launch::async : std::launch::deferred,
+                      [&model] { return findHandoffs(model); });
+}
+
 ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActivityRef> &acts,
                              const CorrelationIndex &launchOf, const std::vector<SyncCall> &calls,
-                             const std::vector<CudaSyncEvent> &syncEvents, const std::vector<int64_t> &deviceIds)
+                             const std::vector<CudaSyncEvent> &syncEvents, const std::vector<int64_t> &deviceIds,
+                             Handoffs handoffs)
 {
     ReplayInput in;
     in.deviceIds = deviceIds;
@@ -182,11 +191,8 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     in.launches.reserve(launchOf.size());
     for (const auto &kv : launchOf) // by correlation already
         in.launches.push_back({kv.second.track, kv.second.start, kv.second.end, kv.first});
-    {
-        Handoffs h = findHandoffs(model);
-        in.handoffs = std::move(h.list);
-        in.threadMode = h.mode;
-    }
+    in.handoffs = std::move(handoffs.list);
+    in.threadMode = handoffs.mode;
     addBlockingCalls(model, in, calls, syncEvents, launchOf, streamIndex);
 
     auto launchOfAct = [&](size_t a) -> const HostCallRef * {

@@ -6,6 +6,7 @@
 #include "common/error.h"
 
 #include <algorithm>
+#include <future>
 #include <map>
 
 namespace syncscope {
@@ -77,6 +78,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
                           const CancelToken *cancel)
 {
     SyncAnalysis out;
+    std::future<Handoffs> handoffs = handoffsAside(model, options.replayThreads);
     phases::Collected events = phases::collectEvents(model, options, progress, cancel);
     out.unplacedActivities = events.unplacedActivities;
     out.syncCalls = std::move(events.syncCalls);
@@ -109,7 +111,7 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
 
     // The replay: per device, per call, per source, per step.
     out.replay = buildReplayInput(model, events.activities, events.launchOf, out.syncCalls, out.cudaSyncEvents,
-                                  deviceIdsOf(out.devices));
+                                  deviceIdsOf(out.devices), handoffs.get());
     SyncReplay replay(out.replay);
     const double work = double(out.syncCalls.size() + out.steps.size() + out.sources.size() + 1);
     double done = 0;
@@ -129,11 +131,12 @@ ReplayInput replayInputOf(const TraceModel &model, const AnalysisOptions &option
 {
     // The phases analyzeSyncs runs before it builds the replay input, in its
     // order: the activities sorted as it sorts them, the calls as it collects them.
+    std::future<Handoffs> handoffs = handoffsAside(model, options.replayThreads);
     phases::Collected events = phases::collectEvents(model, options, {}, cancel);
     const phases::Busy busy = phases::busyTime(events.activities, std::move(events.devices));
     phases::sortByStream(events.activities);
     return buildReplayInput(model, events.activities, events.launchOf, events.syncCalls, events.cudaSyncEvents,
-                            deviceIdsOf(busy.devices));
+                            deviceIdsOf(busy.devices), handoffs.get());
 }
 
 TimeNs gpuBusyWithin(const SyncAnalysis &analysis, TimeNs from, TimeNs to)
