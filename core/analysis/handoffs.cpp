@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <map>
+#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -53,6 +54,16 @@ struct Candidate {
     std::vector<Group> groups;
 };
 
+// An event's "Sequence number" (args: the stored, minified JSON object). The
+// key's text is looked for first: most events without one are told at once.
+std::optional<int64_t> sequenceNumber(std::string_view args)
+{
+    constexpr std::string_view key = "\"Sequence number\":";
+    if (args.find(key) == std::string_view::npos)
+        return std::nullopt;
+    return argInt(args, "Sequence number");
+}
+
 } // namespace
 
 Handoffs findHandoffs(const TraceModel &model)
@@ -72,6 +83,7 @@ Handoffs findHandoffs(const TraceModel &model)
         ThreadFacts f;
         f.track = ti;
         f.tid = std::string(model.str(t.tid.text));
+        std::vector<TimeNs> starts, ends; // of its own events
         std::vector<char> excluded(t.size(), 0);
         std::vector<int32_t> topOf(t.size(), -1);
         for (size_t i = 0; i < t.size(); ++i) {
@@ -85,8 +97,7 @@ Handoffs findHandoffs(const TraceModel &model)
             } else {
                 topOf[i] = topOf[static_cast<size_t>(p)];
             }
-            const std::string_view args = model.args(t.args[i]);
-            const auto seq = args.empty() ? std::nullopt : argInt(args, "Sequence number");
+            const std::optional<int64_t> seq = sequenceNumber(model.args(t.args[i]));
             if (cats.runtimeCall(t.cat[i])) {
                 f.calls.push_back({t.start[i], t.end(i)});
                 f.topHasCall[static_cast<size_t>(topOf[i])] = 1;
@@ -98,8 +109,8 @@ Handoffs findHandoffs(const TraceModel &model)
                 f.backward.push_back({t.start[i], t.end(i)});
             if (excluded[i])
                 continue;
-            f.bounds.push_back(t.start[i]);
-            f.bounds.push_back(t.end(i));
+            starts.push_back(t.start[i]);
+            ends.push_back(t.end(i));
             if (seq)
                 f.ownSeq.push_back(*seq);
         }
@@ -107,7 +118,13 @@ Handoffs findHandoffs(const TraceModel &model)
             std::sort(v->begin(), v->end());
             v->erase(std::unique(v->begin(), v->end()), v->end());
         }
-        std::sort(f.bounds.begin(), f.bounds.end());
+        // The starts come sorted as a rule (a track's events are by start):
+        // sorting the ends alone and merging is the sort of both, for less.
+        for (std::vector<TimeNs> *v : {&starts, &ends})
+            if (!std::is_sorted(v->begin(), v->end()))
+                std::sort(v->begin(), v->end());
+        f.bounds.resize(starts.size() + ends.size());
+        std::merge(starts.begin(), starts.end(), ends.begin(), ends.end(), f.bounds.begin());
         f.bounds.erase(std::unique(f.bounds.begin(), f.bounds.end()), f.bounds.end());
         std::sort(f.calls.begin(), f.calls.end());
         f.callsEnd.resize(f.calls.size());

@@ -120,8 +120,9 @@ SyncAnalysis analyzeSyncs(const TraceModel &model, const AnalysisOptions &option
         if (progress)
             progress(0.6 + 0.4 * (++done) / work, "sync-free replay");
     };
-    phases::replayFigures(out, replay, phases::replayThreads(options.replayThreads, out.replay), tick);
-    phases::stepFigures(out, replay, busy.pieces, byEnd, tick);
+    phases::ReplayPool replays(replay, phases::replayThreads(options.replayThreads, out.replay));
+    phases::replayFigures(out, replays, tick);
+    phases::stepFigures(out, replays, busy.pieces, byEnd, tick);
     if (progress)
         progress(1.0, "done");
     return out;

@@ -543,8 +543,25 @@ size_t replayThreads(size_t requested, const ReplayInput &in)
     return std::min(threadsWithinBudget(requested, perTwin), std::max<size_t>(in.calls.size(), 1));
 }
 
-void replayFigures(SyncAnalysis &out, SyncReplay &replay, size_t threads, const std::function<void()> &tick)
+ReplayPool::ReplayPool(SyncReplay &replay, size_t threads) : m_replay(replay), m_workers{&replay}
 {
+    for (size_t t = 1; t < threads; ++t) {
+        m_twins.push_back(replay.twin());
+        m_workers.push_back(m_twins.back().get());
+    }
+}
+
+ReplayPool::~ReplayPool() = default;
+
+void ReplayPool::run(size_t count, const std::function<void(SyncReplay &, size_t)> &task,
+                     const std::function<void()> &tick)
+{
+    ThreadsPerRun<SyncReplay>(m_workers).run(count, task, tick);
+}
+
+void replayFigures(SyncAnalysis &out, ReplayPool &replays, const std::function<void()> &tick)
+{
+    SyncReplay &replay = replays.replay();
     std::vector<size_t> all(out.syncCalls.size());
     for (size_t c = 0; c < all.size(); ++c)
         all[c] = c;
@@ -554,31 +571,28 @@ void replayFigures(SyncAnalysis &out, SyncReplay &replay, size_t threads, const 
         out.devices[d].limit = replay.limitedBy(all, d);
     }
     tick();
-    // One replay per call: each writes its own call's figures, whichever thread runs it.
-    std::vector<std::unique_ptr<SyncReplay>> twins;
-    std::vector<SyncReplay *> workers{&replay};
-    for (size_t t = 1; t < threads; ++t) {
-        twins.push_back(replay.twin());
-        workers.push_back(twins.back().get());
-    }
-    ThreadsPerRun<SyncReplay> pool(std::move(workers));
-    pool.run(
+    // One replay per call, then per source: each writes its own figures,
+    // whichever thread runs it.
+    replays.run(
         out.syncCalls.size(), [&](SyncReplay &r, size_t c) { out.syncCalls[c].avoidableByDevice = r.run({c}); },
         tick);
     for (SyncCall &call : out.syncCalls)
         call.avoidable = sum(call.avoidableByDevice);
     for (SyncGap &g : out.syncGaps)
         g.avoidable = out.syncCalls[g.syncCall].avoidableByDevice[out.deviceIndex(g.device)];
-    for (SyncSource &s : out.sources) {
-        s.avoidableByDevice = replay.run(s.calls);
-        s.avoidable = sum(s.avoidableByDevice);
-        s.limitDevice = 0;
-        for (size_t d = 1; d < s.avoidableByDevice.size(); ++d)
-            if (s.avoidableByDevice[d] > s.avoidableByDevice[s.limitDevice])
-                s.limitDevice = d;
-        s.limit = replay.limitedBy(s.calls, s.limitDevice);
-        tick();
-    }
+    replays.run(
+        out.sources.size(),
+        [&](SyncReplay &r, size_t i) {
+            SyncSource &s = out.sources[i];
+            s.avoidableByDevice = r.run(s.calls);
+            s.avoidable = sum(s.avoidableByDevice);
+            s.limitDevice = 0;
+            for (size_t d = 1; d < s.avoidableByDevice.size(); ++d)
+                if (s.avoidableByDevice[d] > s.avoidableByDevice[s.limitDevice])
+                    s.limitDevice = d;
+            s.limit = r.limitedBy(s.calls, s.limitDevice);
+        },
+        tick);
     std::stable_sort(out.sources.begin(), out.sources.end(),
                      [](const SyncSource &a, const SyncSource &b) { return a.avoidable > b.avoidable; });
     for (size_t i = 0; i < out.sources.size(); ++i)
@@ -586,8 +600,9 @@ void replayFigures(SyncAnalysis &out, SyncReplay &replay, size_t threads, const 
             out.syncCalls[c].source = static_cast<int32_t>(i);
 }
 
-void stepFigures(SyncAnalysis &out, SyncReplay &replay, const std::map<int64_t, std::vector<Interval>> &busyPieces,
-                 const std::vector<size_t> &byEnd, const std::function<void()> &tick)
+void stepFigures(SyncAnalysis &out, ReplayPool &replays,
+                 const std::map<int64_t, std::vector<Interval>> &busyPieces, const std::vector<size_t> &byEnd,
+                 const std::function<void()> &tick)
 {
     // Per device: the gaps' causes' ends, sorted, with prefix sums of the gap
     // lengths in that order.
@@ -609,14 +624,23 @@ void stepFigures(SyncAnalysis &out, SyncReplay &replay, const std::map<int64_t, 
             }
         }
     }
+    // Each step's replay, on any thread, into its own slot.
+    std::vector<std::vector<TimeNs>> savedOf(out.steps.size());
+    replays.run(
+        out.steps.size(),
+        [&](SyncReplay &r, size_t s) {
+            const Step &step = out.steps[s];
+            auto lo = std::lower_bound(byEnd.begin(), byEnd.end(), step.start,
+                                       [&](size_t c, TimeNs v) { return out.syncCalls[c].end() < v; });
+            auto hi = std::lower_bound(lo, byEnd.end(), step.end,
+                                       [&](size_t c, TimeNs v) { return out.syncCalls[c].end() < v; });
+            savedOf[s] = r.run(std::vector<size_t>(lo, hi));
+        },
+        tick);
     static const std::vector<Interval> kNoPieces;
     for (size_t s = 0; s < out.steps.size(); ++s) {
         const Step &step = out.steps[s];
-        auto lo = std::lower_bound(byEnd.begin(), byEnd.end(), step.start,
-                                   [&](size_t c, TimeNs v) { return out.syncCalls[c].end() < v; });
-        auto hi = std::lower_bound(lo, byEnd.end(), step.end,
-                                   [&](size_t c, TimeNs v) { return out.syncCalls[c].end() < v; });
-        const std::vector<TimeNs> saved = replay.run(std::vector<size_t>(lo, hi));
+        const std::vector<TimeNs> &saved = savedOf[s];
         for (size_t d = 0; d < out.devices.size(); ++d) {
             StepDeviceStats st;
             st.step = s;
@@ -636,7 +660,6 @@ void stepFigures(SyncAnalysis &out, SyncReplay &replay, const std::map<int64_t, 
             st.avoidable = saved[d];
             out.stepStats.push_back(st);
         }
-        tick();
     }
 }
 

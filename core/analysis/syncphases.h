@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <memory>
 #include <unordered_map>
 #include <vector>
 
@@ -88,21 +89,40 @@ void attachAdvice(const TraceModel &model, const AdviceRules &rules,
 AdviceFacts adviceFacts(const TraceModel &model, const AdviceRules &rules,
                         const std::unordered_map<int64_t, StrId> &copyName, const SyncCall &call);
 
-// 9. The sync-free replay (`replay` of out.replay): every figure per device,
+// How many threads the replays use: `requested` (0: every core), at most one
+// per call, and no more extra threads than fit 1 GiB of their walk state (about
+// 12 bytes per GPU activity).
+size_t replayThreads(size_t requested, const ReplayInput &in);
+
+// The replay and its twins, one per thread: a run of replays, each writing
+// its own figures, spread over them. The replays do not depend on each other,
+// so the figures are the same on any number of threads.
+class ReplayPool {
+public:
+    ReplayPool(SyncReplay &replay, size_t threads);
+    ~ReplayPool();
+    SyncReplay &replay() { return m_replay; }
+    // task(replay, i) for i in [0, count), on any thread; tick once per task
+    // done, on the calling thread.
+    void run(size_t count, const std::function<void(SyncReplay &, size_t)> &task,
+             const std::function<void()> &tick);
+
+private:
+    SyncReplay &m_replay;
+    std::vector<std::unique_ptr<SyncReplay>> m_twins;
+    std::vector<SyncReplay *> m_workers;
+};
+
+// 9. The sync-free replay (`replays` of out.replay): every figure per device,
 //    call, gap and source; the sources then by avoidable time, longest first,
 //    and the calls' source indices updated. `tick` is called once per replay,
-//    on the calling thread. The replays of one call each run on `threads`
-//    threads (replay and its twins; replayThreads).
-void replayFigures(SyncAnalysis &out, SyncReplay &replay, size_t threads, const std::function<void()> &tick);
-
-// How many threads the replays of one call each use: `requested` (0: every
-// core), at most one per call, and no more extra threads than fit 1 GiB of
-// their walk state (about 12 bytes per GPU activity).
-size_t replayThreads(size_t requested, const ReplayInput &in);
+//    on the calling thread.
+void replayFigures(SyncAnalysis &out, ReplayPool &replays, const std::function<void()> &tick);
 
 // 10. Per step and device: busy time in the window, the gaps whose cause ends
 //    in it, and the replay without every call that ends in it.
-void stepFigures(SyncAnalysis &out, SyncReplay &replay, const std::map<int64_t, std::vector<Interval>> &busyPieces,
-                 const std::vector<size_t> &byEnd, const std::function<void()> &tick);
+void stepFigures(SyncAnalysis &out, ReplayPool &replays,
+                 const std::map<int64_t, std::vector<Interval>> &busyPieces, const std::vector<size_t> &byEnd,
+                 const std::function<void()> &tick);
 
 } // namespace syncscope::phases
