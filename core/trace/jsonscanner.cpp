@@ -135,9 +135,10 @@ void Scanner::decodeRest(std::string &out)
 }
 
 namespace {
-// The form profilers write: [-]digits[.digits], at most 15 digits before the
-// point and 1 to 3 after it. Such a value is a whole number of ns below 1e18,
-// so nothing is rounded and nothing overflows. False for any other form.
+// The form profilers write: [-]digits[.digits], at most 16 digits before the
+// point and 1 to 3 after it. Such a value is a whole number of ns below 1e19,
+// so nothing is rounded and no uint64 wraps; false for any other form, and for
+// a value beyond int64.
 bool plainMicros(std::string_view t, int64_t &ns)
 {
     const char *c = t.data(), *e = c + t.size();
@@ -148,7 +149,7 @@ bool plainMicros(std::string_view t, int64_t &ns)
     while (c != e && *c >= '0' && *c <= '9')
         v = v * 10 + static_cast<uint64_t>(*c++ - '0');
     const std::ptrdiff_t intDigits = c - intBegin;
-    if (intDigits < 1 || intDigits > 15)
+    if (intDigits < 1 || intDigits > 16)
         return false;
     v *= 1000;
     if (c != e) {
@@ -161,6 +162,8 @@ bool plainMicros(std::string_view t, int64_t &ns)
             v += scale * static_cast<uint64_t>(*c - '0');
         }
     }
+    if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
+        return false;
     ns = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
     return true;
 }

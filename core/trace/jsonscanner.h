@@ -3,6 +3,7 @@
 // loop of the loader: no allocation unless a string has escapes, and it throws
 // NeedMore when a token runs into the end of the buffer so the caller can refill
 // and retry the whole step (a trace event is small).
+#include <cstddef>
 #include <cstdint>
 #include <cstring>
 #include <string>
@@ -126,6 +127,40 @@ public:
             throw NeedMore{};
         p = q;
         return {s, static_cast<size_t>(q - s)};
+    }
+
+    // At a number: reads it when it has the form profilers write for times,
+    // [-]digits[.digits] with 1 to 16 digits before the point (no leading zero
+    // but a lone one) and 1 to 3 after it, ending within the buffer, whose
+    // value in ns fits in int64; ns is then that value, as
+    // parseMicros(number()) gives it. Otherwise false, and nothing is read:
+    // number() reads it.
+    bool plainMicros(int64_t &ns)
+    {
+        const char *q = p;
+        const bool neg = *q == '-';
+        q += neg;
+        const char *digits = q;
+        uint64_t v = 0;
+        while (isDigit(*q))
+            v = v * 10 + static_cast<uint64_t>(*q++ - '0');
+        const std::ptrdiff_t n = q - digits;
+        if (n < 1 || n > 16 || (*digits == '0' && n > 1))
+            return false;
+        v *= 1000;
+        if (*q == '.') {
+            const char *frac = ++q;
+            for (uint64_t scale = 100; isDigit(*q) && q - frac < 3; scale /= 10)
+                v += scale * static_cast<uint64_t>(*q++ - '0');
+            if (q == frac || isDigit(*q))
+                return false;
+        }
+        // Below 1e19: no uint64 wrapped.
+        if (*q == 'e' || *q == 'E' || q >= m_end || v > static_cast<uint64_t>(INT64_MAX))
+            return false;
+        p = q;
+        ns = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
+        return true;
     }
 
     void literal(const char *word, size_t n)

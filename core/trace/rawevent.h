@@ -72,11 +72,15 @@ inline void EventReader::read(json::Scanner &s, RawEvent &ev)
         };
         auto time = [&](TimeNs &out, bool &has) {
             std::string_view text;
-            if (c == '"')
+            if (c == '"') {
                 text = s.string(m_val);
-            else if (c == '-' || json::Scanner::isDigit(c))
+            } else if (c == '-' || json::Scanner::isDigit(c)) {
+                if (s.plainMicros(out)) {
+                    has = true;
+                    return;
+                }
                 text = s.number();
-            else {
+            } else {
                 s.skipValue();
                 if (!ev.wrongType)
                     ev.wrongType = field;

@@ -91,15 +91,21 @@ TEST(NumberParser, EveryDigitCountAndFractionLength)
     EXPECT_EQ(status("1712195495519689047"), NumberStatus::OutOfRange);
 }
 
-// The form profilers write ([-]digits[.digits], at most 15 digits before the
+// The form profilers write ([-]digits[.digits], at most 16 digits before the
 // point and 3 after) is read by a shorter path; an exponent of 0 sends the same
 // value down the general one, and both must agree, on either side of every
-// limit of the short path.
+// limit of the short path (int64's end among them).
 TEST(NumberParser, TheShortPathAgreesWithTheGeneralOne)
 {
     std::mt19937_64 rng(11);
     std::vector<std::string> texts = {"0",
                                       "-0",
+                                      "9223372036854775.807",
+                                      "9223372036854775.808",
+                                      "-9223372036854775.807",
+                                      "-9223372036854775.808",
+                                      "9999999999999999.999",
+                                      "10000000000000000",
                                       "0.000",
                                       "-0.001",
                                       "000000000000001.5",
@@ -114,7 +120,7 @@ TEST(NumberParser, TheShortPathAgreesWithTheGeneralOne)
                                       "12.34567",
                                       "-999999999999999.999"};
     for (int round = 0; round < 20000; ++round) {
-        const int digits = 1 + static_cast<int>(rng() % 16);
+        const int digits = 1 + static_cast<int>(rng() % 17);
         std::string t = rng() % 4 == 0 ? "-" : "";
         for (int d = 0; d < digits; ++d)
             t += static_cast<char>('0' + rng() % 10);

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <string>
+#include <vector>
 
 using namespace syncscope::json;
 
@@ -324,6 +325,93 @@ TEST(JsonScanner, EveryCutOfAValidValueNeedsMore)
     }
     for (const char *lit : {"t", "tr", "tru", "f", "fals", "n", "nul"})
         EXPECT_TRUE(needsMore(lit)) << lit;
+}
+
+// A time in the form profilers write is read in one pass (plainMicros); any
+// other number is left to number() and parseMicros. Whichever reads it, the
+// value, the position after it and the errors are those of number() and
+// parseMicros.
+TEST(JsonScanner, PlainMicrosReadsWhatNumberAndParseMicrosRead)
+{
+    std::vector<std::string> texts = {"0",
+                                      "-0",
+                                      "0.5",
+                                      "01",
+                                      "-01",
+                                      "00.5",
+                                      "1.",
+                                      "1.5",
+                                      "1.25",
+                                      "1.125",
+                                      "1.1250",
+                                      "1e3",
+                                      "1.5E3",
+                                      "1.5e",
+                                      "-",
+                                      "-.5",
+                                      "12.5.3",
+                                      "9223372036854775.807",
+                                      "9223372036854775.808",
+                                      "-9223372036854775.808",
+                                      "9999999999999999.999",
+                                      "10000000000000000",
+                                      "1712195495519689.047",
+                                      "1623142623460111"};
+    uint64_t seed = 5;
+    for (int round = 0; round < 5000; ++round) {
+        seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+        const uint64_t r = seed >> 11;
+        std::string t = r % 5 == 0 ? "-" : "";
+        const int digits = 1 + static_cast<int>((r >> 3) % 18);
+        for (int d = 0; d < digits; ++d)
+            t += static_cast<char>('0' + (r >> (8 + d)) % 10);
+        const int frac = static_cast<int>((r >> 40) % 6) - 1;
+        if (frac >= 0)
+            t += '.';
+        for (int d = 0; d < frac; ++d)
+            t += static_cast<char>('0' + (r >> (44 + d)) % 10);
+        texts.push_back(t);
+    }
+    // number() and parseMicros, as the reader read every time before.
+    auto general = [](Scan &x) -> std::string {
+        try {
+            const std::string_view n = x.s.number();
+            int64_t v = 0;
+            const NumberStatus st = parseMicros(n, v);
+            return std::to_string(static_cast<int>(st)) + ":" + (st == NumberStatus::Ok ? std::to_string(v) : "") +
+                   "@" + std::to_string(x.at());
+        } catch (const NeedMore &) {
+            return "more";
+        } catch (const SyntaxError &e) {
+            return std::string("error ") + e.what;
+        }
+    };
+    size_t plain = 0;
+    for (const std::string &t : texts) {
+        for (const char *after : {",", "}", " ", ""}) {
+            const std::string text = t + after;
+            Scan ref(text);
+            const std::string expected = general(ref);
+            Scan x(text);
+            int64_t v = 0;
+            std::string outcome;
+            if (x.s.plainMicros(v)) {
+                outcome = "0:" + std::to_string(v) + "@" + std::to_string(x.at());
+                ++plain;
+            } else {
+                EXPECT_EQ(x.at(), 0u) << text; // nothing read
+                outcome = general(x);
+            }
+            EXPECT_EQ(outcome, expected) << "'" << text << "'";
+        }
+    }
+    EXPECT_GT(plain, texts.size()); // the short path is taken, not only the general one
+    int64_t v = 0;
+    Scan kineto("1712195495519689.047,");
+    EXPECT_TRUE(kineto.s.plainMicros(v));
+    EXPECT_EQ(v, 1712195495519689047);
+    Scan longer("1.0000,");
+    EXPECT_FALSE(longer.s.plainMicros(v)); // 4 decimals: parseMicros rounds them
 }
 
 TEST(JsonScanner, NumberHelpers)
