@@ -6,6 +6,9 @@
 
 #include <gtest/gtest.h>
 
+#include <map>
+#include <random>
+
 using namespace syncscope;
 
 namespace {
@@ -129,6 +132,56 @@ TEST(SyncPhases, ACorrelationKeepsItsFirstCallWhateverTheOrderOfCorrelations)
     for (const auto &e : index)
         order.push_back(e.first);
     EXPECT_EQ(order, (std::vector<int64_t>{-4, 3, 7}));
+}
+
+// Look-ups go through a table indexed by the correlation where the ids are
+// dense, else a hash table: on many keys, dense, sparse, negative, repeated
+// and far apart (the same low bits), every one finds its first call and no
+// absent key finds one, against a std::map of the same calls.
+TEST(SyncPhases, ACorrelationIndexFindsWhatAMapFinds)
+{
+    std::mt19937_64 rng(3);
+    for (const int64_t spread : {int64_t(1), int64_t(7), int64_t(1) << 32, int64_t(10'000'000)}) {
+        SCOPED_TRACE(spread);
+        CorrelationIndex index;
+        std::map<int64_t, HostCallRef> first;
+        for (uint32_t i = 0; i < 20000; ++i) {
+            const bool below = spread > 1 && rng() % 8 == 0; // spread 1: dense
+            const int64_t c = static_cast<int64_t>(rng() % 30000) * spread - (below ? spread * 40000 : 0);
+            const HostCallRef call{i % 5, i, TimeNs(i), TimeNs(i) + 1};
+            index.add(c, call);
+            // The first in event order (track, then index) stays.
+            auto [it, added] = first.emplace(c, call);
+            if (!added &&
+                std::make_pair(call.track, call.index) < std::make_pair(it->second.track, it->second.index))
+                it->second = call;
+        }
+        index.finish();
+        ASSERT_EQ(index.size(), first.size());
+        for (const auto &kv : first) {
+            const HostCallRef *found = index.find(kv.first);
+            ASSERT_NE(found, nullptr) << kv.first;
+            EXPECT_EQ(found->index, kv.second.index) << kv.first;
+        }
+        for (int k = 0; k < 20000; ++k) {
+            const int64_t c = static_cast<int64_t>(rng());
+            if (first.count(c) == 0)
+                EXPECT_EQ(index.find(c), nullptr) << c;
+            const int64_t near = static_cast<int64_t>(rng() % 30000) * spread + 1;
+            if (first.count(near) == 0)
+                EXPECT_EQ(index.find(near), nullptr) << near;
+        }
+    }
+    EXPECT_EQ(CorrelationIndex().find(1), nullptr);
+    // Dense ids near int64's ends: no look-up wraps into the table.
+    CorrelationIndex ends;
+    ends.add(INT64_MAX - 1, {0, 0, 0, 1});
+    ends.add(INT64_MAX, {0, 1, 0, 1});
+    ends.finish();
+    EXPECT_EQ(ends.find(INT64_MAX)->index, 1u);
+    EXPECT_EQ(ends.find(INT64_MIN), nullptr);
+    EXPECT_EQ(ends.find(0), nullptr);
+    EXPECT_EQ(ends.find(INT64_MAX - 2), nullptr);
 }
 
 TEST(SyncPhases, ReplayInputOfIsTheAnalysisReplayInput)
