@@ -1,5 +1,6 @@
 #include "analysis/syncreplay.h"
 
+#include "analysis/correlationindex.h"
 #include "common/error.h"
 
 #include <algorithm>
@@ -61,26 +62,21 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     const std::vector<ReplayActivity> &acts = in.activities;
     const std::vector<ReplayLaunch> &launches = in.launches;
     const std::vector<ReplayBlocking> &calls = in.calls;
-    // The first launch call of each correlation, by correlation: one sorted
-    // vector (the launches come in correlation order from one launching thread).
-    std::vector<std::pair<int64_t, uint32_t>> launchOf;
+    // The first launch call of each correlation (CorrelationIndexOf: the
+    // lowest launch index of a correlation is kept).
+    CorrelationIndexOf<CallRef> launchOf;
     launchOf.reserve(launches.size());
     for (uint32_t i = 0; i < launches.size(); ++i) {
         if (launches[i].correlation != kNoValue)
-            launchOf.emplace_back(launches[i].correlation, i);
+            launchOf.add(launches[i].correlation, CallRef{0, i});
         threads = std::max(threads, launches[i].thread + 1);
     }
-    if (!std::is_sorted(launchOf.begin(), launchOf.end()))
-        std::sort(launchOf.begin(), launchOf.end());
-    launchOf.erase(std::unique(launchOf.begin(), launchOf.end(),
-                               [](const auto &x, const auto &y) { return x.first == y.first; }),
-                   launchOf.end());
+    launchOf.finish();
     auto launchOfCorrelation = [&](int64_t correlation) -> const ReplayLaunch * {
         if (correlation == kNoValue)
             return nullptr;
-        auto it = std::lower_bound(launchOf.begin(), launchOf.end(), correlation,
-                                   [](const std::pair<int64_t, uint32_t> &e, int64_t c) { return e.first < c; });
-        return it != launchOf.end() && it->first == correlation ? &launches[it->second] : nullptr;
+        const CallRef *found = launchOf.find(correlation);
+        return found ? &launches[found->index] : nullptr;
     };
     for (const ReplayBlocking &c : calls)
         threads = std::max(threads, c.thread + 1);
