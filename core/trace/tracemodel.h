@@ -4,6 +4,7 @@
 // (pid, tid), sorted by start with nesting precomputed (Qt Creator's TimelineModel).
 // The columns are the model's, shared by all tracks (a track is a range of rows),
 // so a track costs a few dozen bytes and an event about 40 plus its args.
+#include "common/bits.h"
 #include "trace/stringpool.h"
 
 #include <cstddef>
@@ -107,7 +108,7 @@ public:
         uint64_t r = 0;
         for (size_t w = 0; w < m_bits.size(); ++w) {
             m_rank[w] = r;
-            r += static_cast<uint64_t>(__builtin_popcountll(m_bits[w]));
+            r += popcount64(m_bits[w]);
         }
     }
     T get(uint64_t row, T none) const
@@ -119,7 +120,7 @@ public:
         const uint64_t bit = uint64_t(1) << (row & 63);
         if (!(word & bit))
             return none;
-        return m_values[m_rank[w] + static_cast<uint64_t>(__builtin_popcountll(word & (bit - 1)))];
+        return m_values[m_rank[w] + popcount64(word & (bit - 1))];
     }
     size_t present() const { return m_values.size(); }
     void clear()

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -222,4 +223,40 @@ TEST(TraceModel, ShiftTimesMovesEveryTimeAndRecordsTheShift)
     const auto c = tr.candidates(11 + d, 12 + d);
     EXPECT_LE(c.first, 1u);
     EXPECT_GE(c.second, 2u);
+}
+
+// A sparse column finds a row's value by counting the present rows before it
+// (popcount64, inline bit arithmetic where the CPU may lack the instruction):
+// on rows of every density, each row gives its own value or none, as a map
+// of the same rows does.
+TEST(SparseColumn, EveryRowGivesItsOwnValueOrNone)
+{
+    uint64_t x = 1;
+    for (int i = 0; i < 1000; ++i) {
+        x = x * 6364136223846793005ull + 1442695040888963407ull;
+        unsigned naive = 0;
+        for (uint64_t b = x; b; b >>= 1)
+            naive += b & 1;
+        ASSERT_EQ(popcount64(x), naive) << x;
+    }
+    EXPECT_EQ(popcount64(0), 0u);
+    EXPECT_EQ(popcount64(~uint64_t(0)), 64u);
+    for (const unsigned every : {1u, 2u, 3u, 63u, 64u, 65u, 1000u}) {
+        SparseColumn<int64_t> column;
+        std::map<uint64_t, int64_t> rows;
+        uint64_t r = 7;
+        for (uint64_t row = 0; row < 20000; ++row) {
+            r = r * 6364136223846793005ull + 1442695040888963407ull;
+            if ((r >> 33) % every == 0) {
+                column.push(row, static_cast<int64_t>(row) * 3 - 1);
+                rows[row] = static_cast<int64_t>(row) * 3 - 1;
+            }
+        }
+        column.seal();
+        EXPECT_EQ(column.present(), rows.size());
+        for (uint64_t row = 0; row < 20100; ++row) {
+            const auto it = rows.find(row);
+            ASSERT_EQ(column.get(row, kNoValue), it == rows.end() ? kNoValue : it->second) << every << " " << row;
+        }
+    }
 }
