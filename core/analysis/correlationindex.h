@@ -9,6 +9,7 @@
 #include "trace/tracemodel.h"
 
 #include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <utility>
 #include <vector>
@@ -45,9 +46,21 @@ public:
             return x.second.track != y.second.track ? x.second.track < y.second.track
                                                     : x.second.index < y.second.index;
         };
-        // One launching thread appends its calls in correlation order already.
-        if (!std::is_sorted(m_entries.begin(), m_entries.end(), before))
+        // Each launching thread appends its calls in correlation order as a
+        // rule: a few sorted runs, merged where a sort of interleaved runs
+        // would fall back to its heap sort.
+        std::vector<size_t> runEnds;
+        for (size_t i = 1; i <= m_entries.size() && runEnds.size() <= kMaxRuns; ++i)
+            if (i == m_entries.size() || before(m_entries[i], m_entries[i - 1]))
+                runEnds.push_back(i);
+        if (runEnds.size() > kMaxRuns) {
             std::sort(m_entries.begin(), m_entries.end(), before);
+        } else {
+            for (size_t r = 1; r < runEnds.size(); ++r)
+                std::inplace_merge(m_entries.begin(),
+                                   m_entries.begin() + static_cast<std::ptrdiff_t>(runEnds[r - 1]),
+                                   m_entries.begin() + static_cast<std::ptrdiff_t>(runEnds[r]), before);
+        }
         m_entries.erase(std::unique(m_entries.begin(), m_entries.end(),
                                     [](const Entry &x, const Entry &y) { return x.first == y.first; }),
                         m_entries.end());
@@ -105,6 +118,7 @@ public:
 
 private:
     static constexpr uint32_t kEmpty = UINT32_MAX;
+    static constexpr size_t kMaxRuns = 16;
     uint64_t offsetOf(int64_t correlation) const
     {
         return static_cast<uint64_t>(correlation) - static_cast<uint64_t>(m_base);

@@ -172,6 +172,28 @@ TEST(SyncPhases, ACorrelationIndexFindsWhatAMapFinds)
                 EXPECT_EQ(index.find(near), nullptr) << near;
         }
     }
+    // Calls as launching threads append them: each thread's in correlation
+    // order, the threads' ids interleaved (a few sorted runs, merged), some
+    // ids on two threads (the first thread's call stays).
+    for (const uint32_t threads : {2u, 3u, 16u, 17u}) {
+        SCOPED_TRACE(threads);
+        CorrelationIndex index;
+        std::map<int64_t, uint32_t> firstTrack;
+        for (uint32_t t = 0; t < threads; ++t)
+            for (uint32_t k = 0; k < 3000; ++k) {
+                const int64_t c = int64_t(k) * threads + t - (k % 7 == 0 ? 1 : 0);
+                index.add(c, {t, k, 0, 1});
+                firstTrack.emplace(c, t);
+            }
+        index.finish();
+        ASSERT_EQ(index.size(), firstTrack.size());
+        int64_t last = INT64_MIN;
+        for (const auto &e : index) {
+            EXPECT_LT(last, e.first);
+            last = e.first;
+            EXPECT_EQ(e.second.track, firstTrack[e.first]) << e.first;
+        }
+    }
     EXPECT_EQ(CorrelationIndex().find(1), nullptr);
     // Dense ids near int64's ends: no look-up wraps into the table.
     CorrelationIndex ends;
