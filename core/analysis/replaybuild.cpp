@@ -299,8 +299,14 @@ ReplayInput buildReplayInput(const TraceModel &model, const std::vector<GpuActiv
     const StrId catKernel = model.findString(category::kKernel);
     const auto tracks = model.tracks();
     std::unordered_map<StrId, bool> collectiveName;
+    // A stream's activities share a track: its view is made once per run of them.
+    Track t;
+    uint32_t viewed = UINT32_MAX;
     for (uint32_t a = 0; a < acts.size(); ++a) {
-        const Track t = tracks[acts[a].track];
+        if (acts[a].track != viewed) {
+            viewed = acts[a].track;
+            t = tracks[viewed];
+        }
         if (t.cat[acts[a].index] != catKernel)
             continue;
         const StrId name = t.name[acts[a].index];
