@@ -1,6 +1,5 @@
 #include "analysis/handoffs.h"
 
-#include "trace/argfield.h"
 #include "trace/categories.h"
 
 #include <algorithm>
@@ -54,16 +53,6 @@ struct Candidate {
     std::vector<Group> groups;
 };
 
-// An event's "Sequence number" (args: the stored, minified JSON object). The
-// key's text is looked for first: most events without one are told at once.
-std::optional<int64_t> sequenceNumber(std::string_view args)
-{
-    constexpr std::string_view key = "\"Sequence number\":";
-    if (args.find(key) == std::string_view::npos)
-        return std::nullopt;
-    return argInt(args, "Sequence number");
-}
-
 } // namespace
 
 Handoffs findHandoffs(const TraceModel &model)
@@ -97,7 +86,8 @@ Handoffs findHandoffs(const TraceModel &model)
             } else {
                 topOf[i] = topOf[static_cast<size_t>(p)];
             }
-            const std::optional<int64_t> seq = sequenceNumber(model.args(t.args[i]));
+            const int64_t s = t.sequence[i];
+            const std::optional<int64_t> seq = s == kNoValue ? std::nullopt : std::optional<int64_t>(s);
             if (cats.runtimeCall(t.cat[i])) {
                 f.calls.push_back({t.start[i], t.end(i)});
                 f.topHasCall[static_cast<size_t>(topOf[i])] = 1;

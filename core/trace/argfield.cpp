@@ -155,6 +155,11 @@ std::optional<int64_t> argInt(std::string_view args, std::string_view key)
     std::string_view v = *raw;
     if (v.size() >= 2 && v.front() == '"' && v.back() == '"')
         v = v.substr(1, v.size() - 2);
+    return argIntText(v);
+}
+
+std::optional<int64_t> argIntText(std::string_view v)
+{
     if (v.empty())
         return std::nullopt;
     size_t i = 0;

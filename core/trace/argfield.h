@@ -13,6 +13,9 @@ namespace syncscope {
 std::optional<std::string_view> argRaw(std::string_view args, std::string_view key);
 // An integer member (a JSON integer, or a string holding one); nullopt otherwise.
 std::optional<int64_t> argInt(std::string_view args, std::string_view key);
+// What argInt makes of a member's raw text, its quotes removed: an optional
+// '-' and 1 to 18 digits; nullopt otherwise.
+std::optional<int64_t> argIntText(std::string_view digits);
 // A string member (unescaped), or a number's text; nullopt otherwise.
 std::optional<std::string> argString(std::string_view args, std::string_view key);
 

@@ -1,6 +1,7 @@
 #include "trace/nsysloader.h"
 
 #include "common/error.h"
+#include "trace/argfield.h"
 #include "trace/categories.h"
 #include "trace/tracebuilder.h"
 
@@ -660,11 +661,14 @@ void NsysReader::readNvtx()
         // library's own domain (NCCL's) gives annotations.
         const bool op = !domains || s.i64or(5, 0) == 0;
         m_args.clear();
-        if (r.seq != kNoValue)
+        EventKeys keys;
+        if (r.seq != kNoValue) {
             m_args = "\"Sequence number\":" + std::to_string(r.seq);
+            keys.sequence = argIntText(std::to_string(r.seq)).value_or(kNoValue);
+        }
         const ArgsRef args = m_args.empty() ? ArgsRef{} : b.storeArgs("{" + m_args + "}");
         b.addComplete(b.track(b.id(pid), b.id(tid)), s.i64(0), s.i64(1) - s.i64(0), b.intern(r.name),
-                      op ? opCat : annotationCat, args);
+                      op ? opCat : annotationCat, args, keys);
     }
 }
 

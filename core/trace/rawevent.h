@@ -1,6 +1,7 @@
 #pragma once
 // One trace event as written: the fields the loader reads from one event object,
 // before they mean anything for the model (eventcommit.h gives them a meaning).
+#include "trace/argfield.h"
 #include "trace/jsonscanner.h"
 #include "trace/tracebuilder.h"
 
@@ -181,6 +182,11 @@ inline void EventReader::read(json::Scanner &s, RawEvent &ev)
 
 inline void EventReader::readArgs(json::Scanner &s, RawEvent &ev)
 {
+    // Of the args object kept (the last one), the first "Sequence number",
+    // as argInt reads it from the stored text: a string's raw content, so one
+    // with escapes is none.
+    ev.keys.sequence = kNoValue;
+    bool sequenceSeen = false;
     ++s.p;
     if (s.peek() == '}') {
         ++s.p;
@@ -212,6 +218,30 @@ inline void EventReader::readArgs(json::Scanner &s, RawEvent &ev)
                 target = &ev.keys.externalId;
             break;
         case 14: isSyncKind = key == "cuda_sync_kind"; break;
+        case 15:
+            // A key with escapes is not this key to argInt, which compares raw text.
+            if (key == "Sequence number" && key.data() != m_key.data() && !sequenceSeen) {
+                sequenceSeen = true;
+                std::string_view raw;
+                if (c == '-' || json::Scanner::isDigit(c)) {
+                    raw = s.number();
+                } else if (c == '"') {
+                    raw = s.string(m_val);
+                    if (raw.data() == m_val.data()) // decoded: it had escapes
+                        raw = {};
+                } else {
+                    s.skipValue();
+                }
+                ev.keys.sequence = argIntText(raw).value_or(kNoValue);
+                const char sep = s.peek();
+                ++s.p;
+                if (sep == '}')
+                    return;
+                if (sep != ',')
+                    throw json::SyntaxError{s.p - 1, "expected ',' or '}' in args"};
+                continue;
+            }
+            break;
         }
         if (target && (c == '-' || json::Scanner::isDigit(c))) {
             int64_t v;

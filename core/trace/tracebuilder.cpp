@@ -237,6 +237,8 @@ void TraceBuilder::append(uint32_t track, TimeNs start, TimeNs dur, StrId name, 
         e.bytes.push(row, keys.bytes);
     if (keys.syncKind != kEmptyStr)
         e.syncKind.push(row, keys.syncKind);
+    if (keys.sequence != kNoValue)
+        e.sequence.push(row, keys.sequence);
     ++m_model->m_counts.durationEvents;
 }
 
@@ -467,6 +469,7 @@ void TraceBuilder::sortEvents(const CancelToken *cancel)
     gather(e.stream, order, kNoValue);
     gather(e.bytes, order, kNoValue);
     gather(e.syncKind, order, kEmptyStr);
+    gather(e.sequence, order, kNoValue);
     if (denseMoved.valid())
         denseMoved.get();
 }

@@ -21,6 +21,7 @@ struct EventKeys {
     int64_t stream = kNoValue;
     int64_t bytes = kNoValue;
     StrId syncKind = kEmptyStr;
+    int64_t sequence = kNoValue; // "Sequence number", as argInt reads it
 };
 
 class TraceBuilder {

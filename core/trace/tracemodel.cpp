@@ -118,6 +118,7 @@ Track TraceModel::track(size_t i) const
     t.stream = {&e.stream, f, n, kNoValue};
     t.bytes = {&e.bytes, f, n, kNoValue};
     t.syncKind = {&e.syncKind, f, n, kEmptyStr};
+    t.sequence = {&e.sequence, f, n, kNoValue};
     if (!m_trackInstFirst.empty()) {
         const uint64_t g = m_trackInstFirst[i];
         const size_t m = static_cast<size_t>(m_trackInstFirst[i + 1] - g);
@@ -146,7 +147,8 @@ uint64_t TraceModel::memoryBytes() const
     const EventColumns &e = m_events;
     n += capBytes(e.start) + capBytes(e.dur) + capBytes(e.name) + capBytes(e.cat) + capBytes(e.depth) +
          capBytes(e.parent) + capBytes(e.args) + e.externalId.memoryBytes() + e.correlation.memoryBytes() +
-         e.device.memoryBytes() + e.stream.memoryBytes() + e.bytes.memoryBytes() + e.syncKind.memoryBytes();
+         e.device.memoryBytes() + e.stream.memoryBytes() + e.bytes.memoryBytes() + e.syncKind.memoryBytes() +
+         e.sequence.memoryBytes();
     const InstantColumns &in = m_instants;
     n += capBytes(in.ts) + capBytes(in.name) + capBytes(in.cat) + capBytes(in.scope) + capBytes(in.args);
     n += capBytes(m_processes) + capBytes(m_flows);

@@ -170,7 +170,7 @@ struct EventColumns {
     std::vector<int32_t> parent; // index within the track
     std::vector<ArgsRef> args;
     // Most events lack most of these: stored sparsely.
-    SparseColumn<int64_t> externalId, correlation, device, stream, bytes;
+    SparseColumn<int64_t> externalId, correlation, device, stream, bytes, sequence;
     SparseColumn<StrId> syncKind;
 };
 
@@ -204,7 +204,8 @@ struct Track {
     SparseSpan<int64_t> device;
     SparseSpan<int64_t> stream;
     SparseSpan<int64_t> bytes;
-    SparseSpan<StrId> syncKind; // "cuda_sync_kind"
+    SparseSpan<StrId> syncKind;   // "cuda_sync_kind"
+    SparseSpan<int64_t> sequence; // "Sequence number" (argInt of the args)
     TimeNs maxDur = 0;
     uint16_t maxDepth = 0;
 

@@ -3,8 +3,11 @@
 // NeedMore wherever the object is cut.
 #include "trace/rawevent.h"
 
+#include "trace/argfield.h"
+
 #include <gtest/gtest.h>
 
+#include <optional>
 #include <string>
 
 using namespace syncscope;
@@ -199,6 +202,51 @@ TEST(TraceEventReader, UnknownFieldsAreSkippedAndALaterDuplicateWins)
            " \"pidx\": 3}");
     EXPECT_EQ(r.ev.name, "b");
     EXPECT_FALSE(r.ev.hasPid);
+}
+
+// "Sequence number" is read on the way, as argInt reads it of the args kept:
+// the first one of the last args object, digits only (in a number or a
+// string without escapes), 18 of them at most, a key with escapes not it.
+TEST(TraceEventReader, TheSequenceNumberIsWhatArgIntReadsOfTheArgsKept)
+{
+    const char *cases[] = {
+        R"({"args": {"Sequence number": 12}})",
+        R"({"args": {"Sequence number": "12"}})",
+        R"({"args": {"Sequence number": -3}})",
+        R"({"args": {"Sequence number": -0}})",
+        R"({"args": {"Sequence number": 1.5}})",
+        R"({"args": {"Sequence number": 1e3}})",
+        "{\"args\": {\"Sequence number\": \"1\\u0032\"}}", // escapes: not in raw strings
+        "{\"args\": {\"Sequence\\u0020number\": 5}}",
+        R"({"args": {"Sequence number": 1, "Sequence number": 2}})",
+        R"({"args": {"Sequence number": "x", "Sequence number": 2}})",
+        R"({"args": {"a": {"Sequence number": 4}}})",
+        R"({"args": {"Sequence number": null}})",
+        R"({"args": {"Sequence number": [1]}})",
+        R"({"args": {"Sequence number": 123456789012345678}})",
+        R"({"args": {"Sequence number": 1234567890123456789}})",
+        R"({"args": {"Sequence number": ""}})",
+        R"({"args": {"Sequence number": "-"}})",
+        R"({"args": {"Sequence number": " 7"}})",
+        R"({"args": {}})",
+        R"({"args": {"x": 1, "Sequence number" :9 }})",
+        R"({"args": {"Sequence number": 1}, "args": {"b": 2}})",
+        R"({"args": {"b": 2}, "args": {"Sequence number": 3}})",
+        R"({"args": [1, 2]})",
+    };
+    size_t found = 0;
+    for (const char *text : cases) {
+        Read r(text);
+        // argInt of the args as the model stores them (compacted).
+        TraceBuilder b;
+        const ArgsRef ref = b.storeArgs(r.ev.args);
+        b.addComplete(b.track(b.id("1"), b.id("1")), 0, 1, b.intern("e"), b.intern(""), ref);
+        const TraceModelPtr m = b.finish();
+        const std::optional<int64_t> expected = argInt(m->args(m->tracks()[0].args[0]), "Sequence number");
+        EXPECT_EQ(r.ev.keys.sequence, expected.value_or(kNoValue)) << text;
+        found += expected.has_value();
+    }
+    EXPECT_EQ(found, 8u);
 }
 
 TEST(TraceEventReader, TheNextEventKeepsNothingOfTheLast)
