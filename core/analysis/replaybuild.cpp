@@ -45,10 +45,21 @@ void addBlockingCalls(const TraceModel &model, ReplayInput &in, const std::vecto
         if (corr != kNoValue)
             recordOf.emplace(corr, k);
     }
-    std::unordered_map<int64_t, uint32_t> activityOf; // correlation -> its first activity's stream
-    for (const ReplayActivity &a : in.activities)
-        if (a.correlation != kNoValue)
-            activityOf.emplace(a.correlation, a.stream);
+    // A copy call's correlation -> its first activity's stream: only those
+    // correlations are looked for (kNoStream until found).
+    constexpr uint32_t kNoStream = UINT32_MAX;
+    std::unordered_map<int64_t, uint32_t> activityOf;
+    for (const SyncCall &c : calls) {
+        const Track t = tracks[c.event.track];
+        const int64_t corr = t.correlation[c.event.index];
+        if (corr != kNoValue && blockKindOf(model.str(t.name[c.event.index]), c.pageableCopy) == BlockKind::Copy)
+            activityOf.emplace(corr, kNoStream);
+    }
+    if (!activityOf.empty())
+        for (const ReplayActivity &a : in.activities)
+            if (a.correlation != kNoValue)
+                if (auto it = activityOf.find(a.correlation); it != activityOf.end() && it->second == kNoStream)
+                    it->second = a.stream;
     auto denseStream = [&](int64_t device, int64_t stream) -> int32_t {
         auto it = streamIndex.find({device, stream});
         return it != streamIndex.end() ? static_cast<int32_t>(it->second) : -1;
@@ -63,7 +74,7 @@ void addBlockingCalls(const TraceModel &model, ReplayInput &in, const std::vecto
         const CudaSyncEvent *r = rec != recordOf.end() ? &syncEvents[rec->second] : nullptr;
         if (b.kind == BlockKind::Copy) {
             auto a = corr != kNoValue ? activityOf.find(corr) : activityOf.end();
-            if (a != activityOf.end())
+            if (a != activityOf.end() && a->second != kNoStream)
                 b.stream = static_cast<int32_t>(a->second);
         } else if (b.kind == BlockKind::Stream && r && r->kind == streamSync) {
             b.stream = denseStream(r->device, r->stream);
