@@ -323,7 +323,8 @@ void registerAnalyze(CLI::App &app, int &exitCode)
                     "substrings or advice= a rule id, comma-joined (repeatable: the union), "
                     "e.g. --what-if op=aten::item --what-if advice=cpu-index");
     cmd->add_option("--threads", opts->threads,
-                    "CPU threads for the replays (a file's, one per blocking call; the job's), 0 = every core "
+                    "CPU threads for the replays (a file's, one per blocking call, source or step; the job's), 0 "
+                    "= every core "
                     "this process may run on (default 0, at most " +
                         std::to_string(kMaxThreads) +
                         "; fewer where their state would pass 1 GiB); the figures do not depend on it")
