@@ -199,7 +199,7 @@ inline void EventReader::readArgs(json::Scanner &s, RawEvent &ev)
         s.expect(':', "expected ':' after a key");
         const char c = s.peek();
         int64_t *target = nullptr;
-        bool isSyncKind = false;
+        bool isSyncKind = false, isSequence = false;
         switch (key.size()) {
         case 5:
             if (key == "bytes")
@@ -220,30 +220,23 @@ inline void EventReader::readArgs(json::Scanner &s, RawEvent &ev)
         case 14: isSyncKind = key == "cuda_sync_kind"; break;
         case 15:
             // A key with escapes is not this key to argInt, which compares raw text.
-            if (key == "Sequence number" && key.data() != m_key.data() && !sequenceSeen) {
-                sequenceSeen = true;
-                std::string_view raw;
-                if (c == '-' || json::Scanner::isDigit(c)) {
-                    raw = s.number();
-                } else if (c == '"') {
-                    raw = s.string(m_val);
-                    if (raw.data() == m_val.data()) // decoded: it had escapes
-                        raw = {};
-                } else {
-                    s.skipValue();
-                }
-                ev.keys.sequence = argIntText(raw).value_or(kNoValue);
-                const char sep = s.peek();
-                ++s.p;
-                if (sep == '}')
-                    return;
-                if (sep != ',')
-                    throw json::SyntaxError{s.p - 1, "expected ',' or '}' in args"};
-                continue;
-            }
+            isSequence = key == "Sequence number" && key.data() != m_key.data() && !sequenceSeen;
             break;
         }
-        if (target && (c == '-' || json::Scanner::isDigit(c))) {
+        if (isSequence) {
+            sequenceSeen = true;
+            std::string_view raw;
+            if (c == '-' || json::Scanner::isDigit(c)) {
+                raw = s.number();
+            } else if (c == '"') {
+                raw = s.string(m_val);
+                if (raw.data() == m_val.data()) // decoded: it had escapes
+                    raw = {};
+            } else {
+                s.skipValue();
+            }
+            ev.keys.sequence = argIntText(raw).value_or(kNoValue);
+        } else if (target && (c == '-' || json::Scanner::isDigit(c))) {
             int64_t v;
             if (json::parseInt64(s.number(), v))
                 *target = v;
