@@ -2,7 +2,6 @@
 
 #include <charconv>
 #include <cmath>
-#include <cstddef>
 #include <limits>
 
 namespace syncscope {
@@ -134,45 +133,8 @@ void Scanner::decodeRest(std::string &out)
     }
 }
 
-namespace {
-// The form profilers write: [-]digits[.digits], at most 16 digits before the
-// point and 1 to 3 after it. Such a value is a whole number of ns below 1e19,
-// so nothing is rounded and no uint64 wraps; false for any other form, and for
-// a value beyond int64.
-bool plainMicros(std::string_view t, int64_t &ns)
-{
-    const char *c = t.data(), *e = c + t.size();
-    const bool neg = c != e && *c == '-';
-    c += neg;
-    const char *intBegin = c;
-    uint64_t v = 0;
-    while (c != e && *c >= '0' && *c <= '9')
-        v = v * 10 + static_cast<uint64_t>(*c++ - '0');
-    const std::ptrdiff_t intDigits = c - intBegin;
-    if (intDigits < 1 || intDigits > 16)
-        return false;
-    v *= 1000;
-    if (c != e) {
-        if (*c != '.' || e - c < 2 || e - c > 4)
-            return false;
-        uint64_t scale = 100;
-        for (++c; c != e; ++c, scale /= 10) {
-            if (*c < '0' || *c > '9')
-                return false;
-            v += scale * static_cast<uint64_t>(*c - '0');
-        }
-    }
-    if (v > static_cast<uint64_t>(std::numeric_limits<int64_t>::max()))
-        return false;
-    ns = neg ? -static_cast<int64_t>(v) : static_cast<int64_t>(v);
-    return true;
-}
-} // namespace
-
 NumberStatus parseMicros(std::string_view t, int64_t &ns)
 {
-    if (plainMicros(t, ns))
-        return NumberStatus::Ok;
     // Exact decimal arithmetic: the digits are kept as text, shifted by the
     // exponent and by 3 places (us -> ns), and rounded half-to-even once.
     size_t i = 0;

@@ -91,11 +91,11 @@ TEST(NumberParser, EveryDigitCountAndFractionLength)
     EXPECT_EQ(status("1712195495519689047"), NumberStatus::OutOfRange);
 }
 
-// The form profilers write ([-]digits[.digits], at most 16 digits before the
-// point and 3 after) is read by a shorter path; an exponent of 0 sends the same
-// value down the general one, and both must agree, on either side of every
-// limit of the short path (int64's end among them).
-TEST(NumberParser, TheShortPathAgreesWithTheGeneralOne)
+// The form profilers write ([-]digits[.digits]) and the same text with an
+// exponent of 0 read alike, on either side of every limit of the reader's
+// short path for it (Scanner::plainMicros: 16 digits before the point, 3
+// after, int64's end), which jsonscanner_test holds to parseMicros.
+TEST(NumberParser, PlainFormsReadAsTheirExponentForms)
 {
     std::mt19937_64 rng(11);
     std::vector<std::string> texts = {"0",
@@ -132,11 +132,11 @@ TEST(NumberParser, TheShortPathAgreesWithTheGeneralOne)
         texts.push_back(t);
     }
     for (const std::string &t : texts) {
-        int64_t shortPath = 1, general = 2;
-        const NumberStatus a = json::parseMicros(t, shortPath), b = json::parseMicros(t + "e0", general);
+        int64_t plain = 1, withExponent = 2;
+        const NumberStatus a = json::parseMicros(t, plain), b = json::parseMicros(t + "e0", withExponent);
         EXPECT_EQ(a, b) << t;
         if (a == NumberStatus::Ok && b == NumberStatus::Ok)
-            EXPECT_EQ(shortPath, general) << t;
+            EXPECT_EQ(plain, withExponent) << t;
     }
     EXPECT_EQ(parsed("999999999999999.999"), 999999999999999999);
     EXPECT_EQ(parsed("-0.001"), -1);
