@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <map>
-#include <optional>
 #include <string>
 #include <string_view>
 #include <tuple>
@@ -86,14 +85,13 @@ Handoffs findHandoffs(const TraceModel &model)
             } else {
                 topOf[i] = topOf[static_cast<size_t>(p)];
             }
-            const int64_t s = t.sequence[i];
-            const std::optional<int64_t> seq = s == kNoValue ? std::nullopt : std::optional<int64_t>(s);
+            const int64_t seq = t.sequence[i]; // kNoValue: none
             if (cats.runtimeCall(t.cat[i])) {
                 f.calls.push_back({t.start[i], t.end(i)});
                 f.topHasCall[static_cast<size_t>(topOf[i])] = 1;
             }
-            if (seq && name.find("Backward") != name.npos)
-                f.backwardSeq.push_back(*seq);
+            if (seq != kNoValue && name.find("Backward") != name.npos)
+                f.backwardSeq.push_back(seq);
             if (t.cat[i] == cats.pythonFunction &&
                 (endsWith(name, ": backward") || startsWith(name, "<built-in method run_backward")))
                 f.backward.push_back({t.start[i], t.end(i)});
@@ -101,8 +99,8 @@ Handoffs findHandoffs(const TraceModel &model)
                 continue;
             starts.push_back(t.start[i]);
             ends.push_back(t.end(i));
-            if (seq)
-                f.ownSeq.push_back(*seq);
+            if (seq != kNoValue)
+                f.ownSeq.push_back(seq);
         }
         for (std::vector<int64_t> *v : {&f.ownSeq, &f.backwardSeq}) {
             std::sort(v->begin(), v->end());

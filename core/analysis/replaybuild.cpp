@@ -45,14 +45,18 @@ void addBlockingCalls(const TraceModel &model, ReplayInput &in, const std::vecto
         if (corr != kNoValue)
             recordOf.emplace(corr, k);
     }
-    // A copy call's correlation -> its first activity's stream: only those
-    // correlations are looked for (kNoStream until found).
+    // What each call waits for; a copy call's correlation -> its first
+    // activity's stream: only those correlations are looked for (kNoStream
+    // until found).
+    std::vector<BlockKind> kinds(calls.size());
     constexpr uint32_t kNoStream = UINT32_MAX;
     std::unordered_map<int64_t, uint32_t> activityOf;
-    for (const SyncCall &c : calls) {
+    for (size_t i = 0; i < calls.size(); ++i) {
+        const SyncCall &c = calls[i];
         const Track t = tracks[c.event.track];
+        kinds[i] = blockKindOf(model.str(t.name[c.event.index]), c.pageableCopy);
         const int64_t corr = t.correlation[c.event.index];
-        if (corr != kNoValue && blockKindOf(model.str(t.name[c.event.index]), c.pageableCopy) == BlockKind::Copy)
+        if (corr != kNoValue && kinds[i] == BlockKind::Copy)
             activityOf.emplace(corr, kNoStream);
     }
     if (!activityOf.empty())
@@ -65,10 +69,11 @@ void addBlockingCalls(const TraceModel &model, ReplayInput &in, const std::vecto
         return it != streamIndex.end() ? static_cast<int32_t>(it->second) : -1;
     };
     in.calls.reserve(calls.size());
-    for (const SyncCall &c : calls) {
+    for (size_t i = 0; i < calls.size(); ++i) {
+        const SyncCall &c = calls[i];
         const Track t = tracks[c.event.track];
         ReplayBlocking b{c.event.track, c.start, c.end()};
-        b.kind = blockKindOf(model.str(t.name[c.event.index]), c.pageableCopy);
+        b.kind = kinds[i];
         const int64_t corr = t.correlation[c.event.index];
         auto rec = corr != kNoValue ? recordOf.find(corr) : recordOf.end();
         const CudaSyncEvent *r = rec != recordOf.end() ? &syncEvents[rec->second] : nullptr;
