@@ -1,6 +1,7 @@
 #include "trace/inputstream.h"
 
 #include "common/error.h"
+#include "trace/mappedfile.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -61,6 +62,14 @@ std::unique_ptr<InputStream> InputStream::fromMemory(std::string_view bytes)
     if (s->m_gzip)
         s->m_z.reset(new Zlib);
     return s;
+}
+
+std::unique_ptr<MappedFile> InputStream::mapWhole()
+{
+    struct stat st;
+    if (!m_file || m_gzip || m_sourceSize == 0 || fstat(fileno(m_file), &st) != 0 || !S_ISREG(st.st_mode))
+        return nullptr;
+    return MappedFile::map(fileno(m_file), m_sourceSize);
 }
 
 InputStream::~InputStream()

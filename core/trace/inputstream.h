@@ -9,6 +9,8 @@
 
 namespace syncscope {
 
+class MappedFile;
+
 class InputStream {
 public:
     // Throws Error with one sentence when the file cannot be opened.
@@ -19,6 +21,11 @@ public:
 
     // Up to n bytes of JSON; 0 at the end of the data or after a gzip error.
     size_t read(char *dst, size_t n);
+
+    // The whole file mapped to be scanned in place (mappedfile.h) when it is a
+    // plain regular file that can be; null for gzip data, bytes in memory or a
+    // pipe, which are read. Call it before the first read().
+    std::unique_ptr<MappedFile> mapWhole();
 
     bool isGzip() const { return m_gzip; }
     uint64_t sourceBytes() const { return m_sourceSize; }

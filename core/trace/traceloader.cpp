@@ -13,6 +13,7 @@
 #include "trace/eventcommit.h"
 #include "trace/inputstream.h"
 #include "trace/jsonscanner.h"
+#include "trace/mappedfile.h"
 #include "trace/rawevent.h"
 #include "trace/tracebuilder.h"
 
@@ -107,21 +108,41 @@ private:
 // throws NeedMore: refill() then moves the unparsed bytes to the start of a fresh
 // chunk, reads the next bytes after them and the step runs again from where it
 // began. The chunk before stays valid for whoever still holds it.
+//
+// A plain file is mapped instead when it can be: the whole file is then the one
+// chunk, read to its end from the start, and the pages behind the events
+// committed are released as the load goes.
 class ReadBuffer {
 public:
-    ReadBuffer(InputStream &in, size_t chunk)
-        : m_in(in), m_chunk(std::max<size_t>(1, chunk)), m_pool(std::make_shared<ChunkPool>())
+    ReadBuffer(InputStream &in, size_t chunk, bool map)
+        : m_in(in), m_chunk(std::max<size_t>(1, chunk)), m_map(map), m_pool(std::make_shared<ChunkPool>())
     {
     }
 
+    // Before the first step: maps the file or reads the first chunk.
+    void start();
     void refill();
     // Before the first step: skips a UTF-8 byte order mark, which is harmless.
     void skipByteOrderMark();
-    const char *begin() const { return m_buf->data(); }
+    const char *begin() const { return m_begin; }
     const char *pos() const { return begin() + m_pos; }
     const char *end() const { return begin() + m_len; }
-    // The chunk pos() and end() point into.
+    // The chunk pos() and end() point into (null for a mapped file), and the
+    // bytes it spans.
     const std::shared_ptr<ChunkPool::Chunk> &chunk() const { return m_buf; }
+    const char *spanEnd() const { return m_begin + m_cap + 1; }
+    // How far into the file (its compressed bytes for gzip) the reading is.
+    uint64_t sourcePos() const { return m_mapped ? offset(pos()) : m_in.sourcePos(); }
+    // The bytes before `offset` are committed; a mapped file releases their
+    // pages. The committer's side: it may run beside the steps.
+    void releaseBefore(uint64_t offset)
+    {
+        if (m_mapped)
+            m_mapped->releaseBefore(offset);
+    }
+    // The mapped file shrank while it was read: the data from some point on
+    // read as zeros.
+    bool shrank() const { return m_mapped && m_mapped->shrank(); }
     // Offset in the JSON of a position in the buffer.
     uint64_t offset(const char *p) const { return m_base + static_cast<uint64_t>(p - begin()); }
     // The bytes up to p are parsed: the next step starts there.
@@ -132,6 +153,8 @@ public:
     // Frees the buffers (the sort needs the memory); nobody may hold a chunk.
     void release()
     {
+        m_mapped.reset();
+        m_begin = nullptr;
         m_buf.reset();
         m_pool->clear();
         m_base += m_len;
@@ -141,14 +164,30 @@ public:
 private:
     InputStream &m_in;
     const size_t m_chunk;
+    const bool m_map;
+    std::unique_ptr<MappedFile> m_mapped;
     std::shared_ptr<ChunkPool> m_pool;
     std::shared_ptr<ChunkPool::Chunk> m_buf;
-    size_t m_cap = 0;    // bytes of JSON m_buf holds at most (it has one more, for the sentinel)
-    size_t m_len = 0;    // valid bytes in m_buf
-    size_t m_pos = 0;    // parse position: bytes before it are done with
-    uint64_t m_base = 0; // offset in the JSON of m_buf[0]
+    const char *m_begin = nullptr; // m_buf's bytes or the mapped file's
+    size_t m_cap = 0;              // bytes of JSON m_buf holds at most (it has one more, for the sentinel)
+    size_t m_len = 0;              // valid bytes in m_buf
+    size_t m_pos = 0;              // parse position: bytes before it are done with
+    uint64_t m_base = 0;           // offset in the JSON of m_buf[0]
     bool m_eof = false;
 };
+
+void ReadBuffer::start()
+{
+    if (m_map)
+        m_mapped = m_in.mapWhole();
+    if (!m_mapped) {
+        refill();
+        return;
+    }
+    m_begin = m_mapped->data();
+    m_len = m_cap = m_mapped->size();
+    m_eof = true;
+}
 
 void ReadBuffer::refill()
 {
@@ -165,6 +204,7 @@ void ReadBuffer::refill()
     m_pos = 0;
     m_cap = cap;
     m_buf = std::move(next);
+    m_begin = m_buf->data();
     while (m_len < cap) {
         const size_t got = m_in.read(m_buf->data() + m_len, cap - m_len);
         if (got == 0) {
@@ -204,11 +244,13 @@ struct ScannedEvent {
 // calls of the framing itself (warnings, top-level values), each to be made
 // before the event at its index.
 struct Batch {
-    std::shared_ptr<ChunkPool::Chunk> chunk; // the events' views point into it
+    std::shared_ptr<ChunkPool::Chunk> chunk; // the events' views point into it (null: into the mapped file)
+    const char *lo = nullptr, *hi = nullptr; // the bytes of the chunk or file
     std::vector<ScannedEvent> events;
     std::deque<std::string> strings; // the views the reader unescaped into its scratch
     std::vector<std::pair<size_t, std::function<void(TraceBuilder &)>>> actions;
-    uint64_t sourcePos = 0; // how far into the file the reading was, for progress
+    uint64_t sourcePos = 0;  // how far into the file the reading was, for progress
+    uint64_t doneOffset = 0; // the JSON before it is read: the next batch starts after it
 
     void clear()
     {
@@ -221,7 +263,6 @@ struct Batch {
     // A view that does not point into the chunk (the reader's scratch) is copied.
     void keep(std::string_view &v)
     {
-        const char *lo = chunk->data(), *hi = lo + chunk->size();
         if (v.empty() || (v.data() >= lo && v.data() < hi))
             return;
         strings.emplace_back(v);
@@ -287,8 +328,8 @@ void applyTopLevelValue(TraceInfo &info, const std::string &key, std::string raw
 // touches the builder itself, so it can run on a thread of its own.
 class EventFramer {
 public:
-    EventFramer(InputStream &in, const std::string &name, size_t chunkBytes)
-        : m_in(in), m_name(name), m_data(in, chunkBytes)
+    EventFramer(InputStream &in, const std::string &name, size_t chunkBytes, bool map)
+        : m_in(in), m_name(name), m_data(in, chunkBytes, map)
     {
     }
 
@@ -301,6 +342,8 @@ public:
     bool topIsArray() const { return m_topIsArray; }
     bool sawTraceEvents() const { return m_sawTraceEvents; }
     uint64_t bytesRead() const { return m_data.bytesRead(); }
+    void releaseBefore(uint64_t offset) { m_data.releaseBefore(offset); }
+    bool shrank() const { return m_data.shrank(); }
     void release() { m_data.release(); }
 
 private:
@@ -327,10 +370,12 @@ bool EventFramer::fill(Batch &b)
     b.clear();
     if (!m_started) {
         m_started = true;
-        m_data.refill();
+        m_data.start();
         m_data.skipByteOrderMark();
     }
     b.chunk = m_data.chunk();
+    b.lo = m_data.begin();
+    b.hi = m_data.spanEnd();
     while (m_state != State::Done && b.events.size() < kBatchEvents) {
         try {
             step(b);
@@ -345,11 +390,14 @@ bool EventFramer::fill(Batch &b)
                 break;
             m_data.refill();
             b.chunk = m_data.chunk();
+            b.lo = m_data.begin();
+            b.hi = m_data.spanEnd();
         } catch (const SyntaxError &e) {
             syntaxError(e);
         }
     }
-    b.sourcePos = m_in.sourcePos();
+    b.sourcePos = m_data.sourcePos();
+    b.doneOffset = m_data.offset(m_data.pos());
     return m_state != State::Done;
 }
 
@@ -621,7 +669,7 @@ public:
            const LoadOptions &options)
         : m_in(in), m_name(std::move(name)), m_progress(progress), m_cancel(cancel), m_options(options),
           m_builder(new TraceBuilder(infoOf(in, m_name))), m_commit(*m_builder),
-          m_framer(in, m_name, options.chunkBytes)
+          m_framer(in, m_name, options.chunkBytes, options.mapFile)
     {
         // The event columns sized once from the file instead of grown by
         // doubling: no copies, and the spare capacity's pages are never
@@ -639,6 +687,11 @@ public:
 private:
     void readInline();
     void readThreaded();
+    std::string shrankSentence() const
+    {
+        return m_name + ": the file shrank while it was being read (is it still being written?); open it "
+                        "again once it is complete.";
+    }
     void commit(Batch &b);
     // Checks the cancel; says how far the reading is, at most every 50 ms.
     void reportProgress();
@@ -658,10 +711,20 @@ private:
 TraceModelPtr Loader::run()
 {
     m_lastProgress = std::chrono::steady_clock::now();
-    if (m_options.scanThread && m_in.sourceBytes() > m_options.chunkBytes)
-        readThreaded();
-    else
-        readInline();
+    try {
+        if (m_options.scanThread && m_in.sourceBytes() > m_options.chunkBytes)
+            readThreaded();
+        else
+            readInline();
+    } catch (const Error &) {
+        // Whatever the scan made of the zeros where the data went, the cause
+        // is the file's.
+        if (m_framer.shrank())
+            throw Error(shrankSentence());
+        throw;
+    }
+    if (m_framer.shrank())
+        throw Error(shrankSentence());
     TraceInfo &info = m_builder->info();
     info.jsonBytes = m_framer.bytesRead();
     if (!m_in.gzipProblem().empty() && !info.truncated)
@@ -735,6 +798,7 @@ void Loader::commit(Batch &b)
     for (; a < b.actions.size(); ++a)
         b.actions[a].second(*m_builder);
     m_sourcePos = b.sourcePos;
+    m_framer.releaseBefore(b.doneOffset);
     reportProgress();
 }
 
@@ -778,7 +842,7 @@ std::string Loader::outOfMemory() const
     const bool reading = std::strcmp(b.phase(), "reading events") == 0;
     if (reading) {
         const double total = double(std::max<uint64_t>(1, m_in.sourceBytes()));
-        const double f = std::min(1.0, std::max(1e-3, double(m_in.sourcePos()) / total));
+        const double f = std::min(1.0, std::max(1e-3, double(m_sourcePos) / total));
         char pct[16];
         std::snprintf(pct, sizeof pct, "%.0f%%", 100.0 * f);
         what = "reading events (" + std::string(pct) + " of the file, " + std::to_string(events) + " events on " +

@@ -24,6 +24,10 @@ struct LoadOptions {
     // the same either way; loadTraces turns it off when it loads files side
     // by side.
     bool scanThread = true;
+    // Scan a plain file in place through a memory map (trace/mappedfile.h)
+    // instead of reading it in chunks. The model is the same either way; off,
+    // the benchmarks compare the two and tests cross the chunks' refills.
+    bool mapFile = true;
 };
 
 // Loads one trace file (an Nsight Systems export or report too: nsysloader.h).

@@ -52,13 +52,20 @@ int main(int argc, char **argv)
 {
     if (argc == 3 && std::strcmp(argv[1], "--nlohmann-sax") == 0)
         return nlohmannSax(argv[2]);
+    // --read: read the file in chunks instead of scanning it through a map.
+    syncscope::LoadOptions options;
+    if (argc == 3 && std::strcmp(argv[1], "--read") == 0) {
+        options.mapFile = false;
+        --argc;
+        ++argv;
+    }
     if (argc != 2) {
-        std::fprintf(stderr, "usage: %s [--nlohmann-sax] TRACE\n", argv[0]);
+        std::fprintf(stderr, "usage: %s [--nlohmann-sax | --read] TRACE\n", argv[0]);
         return 2;
     }
     try {
         const auto t0 = std::chrono::steady_clock::now();
-        auto model = syncscope::loadTrace(argv[1]);
+        auto model = syncscope::loadTrace(argv[1], {}, nullptr, options);
         const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
         std::printf("{\"seconds\": %.6f, \"json_bytes\": %llu, \"events\": %llu, \"warnings\": %llu, "
                     "\"args_bytes\": %llu, \"model_bytes\": %llu, \"tracks\": %zu}\n",

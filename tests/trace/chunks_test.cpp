@@ -1,6 +1,8 @@
 // The framing across refills: every fixture in tests/data, plain and gzipped, read
 // 1 to 64 bytes at a time, loads to the same model as read whole (or fails with
 // the same sentence), so every token of every fixture crosses a refill somewhere.
+// A plain file read whole is scanned in place through a memory map; read in
+// chunks, it is not.
 #include "common/error.h"
 #include "modelequal.h"
 #include "../common/files.h"
@@ -56,10 +58,12 @@ template <typename Load> Outcome outcome(Load &&load)
     return o;
 }
 
+// Read in chunks of `bytes`, never mapped.
 LoadOptions chunkOf(size_t bytes)
 {
     LoadOptions o;
     o.chunkBytes = bytes;
+    o.mapFile = false;
     return o;
 }
 
@@ -343,4 +347,82 @@ TEST(LoadChunks, ACancelStopsTheScanThread)
                  Cancelled);
     // It stopped while reading: the committer saw little of the file.
     EXPECT_LT(seen, 0.5);
+}
+
+namespace {
+
+std::string writeTemp(const std::string &name, const std::string &bytes)
+{
+    const std::string path = test::freshDir("mapped") + "/" + name;
+    std::ofstream(path, std::ios::binary) << bytes;
+    return path;
+}
+
+} // namespace
+
+TEST(LoadMapped, AMappedFileBuildsTheSameModelAsReadingItInChunks)
+{
+    // Many chunks, on the scan thread and inline, with everything the framing
+    // hands over besides events.
+    const std::string path = writeTemp("mix.json", framingMix(20000));
+    for (bool thread : {true, false}) {
+        LoadOptions mapped = scanning(65536, thread);
+        mapped.mapFile = true;
+        const Outcome a = outcome([&] { return loadTrace(path, {}, nullptr, mapped); });
+        const Outcome b = outcome([&] { return loadTrace(path, {}, nullptr, scanning(65536, thread)); });
+        ASSERT_TRUE(a.model && b.model) << a.error << b.error;
+        EXPECT_EQ(a.model->counts().skipped, 21u);
+        test::ModelCompare relaxed; // the map reads to the end; the chunks stop at the data after the JSON
+        relaxed.sameReadExtent = false;
+        EXPECT_EQ(modelDifference(*b.model, *a.model, relaxed), "") << thread;
+        EXPECT_EQ(a.model->info().jsonBytes, std::filesystem::file_size(path));
+    }
+}
+
+TEST(LoadMapped, AFileThatEndsAtAPageBoundaryStillHasItsSentinel)
+{
+    // The byte after a file whose size is a multiple of the page size is the
+    // mapping's own zero page, not the file's.
+    const std::string event = R"({"ph": "X", "name": "a", "pid": 1, "tid": 1, "ts": 1, "dur": 2})";
+    for (size_t size : {size_t(4095), size_t(4096), size_t(4097), size_t(65536)}) {
+        std::string doc = "[" + event + "]";
+        doc.insert(1, size - doc.size(), ' ');
+        ASSERT_EQ(doc.size(), size);
+        const std::string path = writeTemp("page.json", doc);
+        const auto m = loadTrace(path);
+        EXPECT_EQ(m->info().jsonBytes, size);
+        EXPECT_EQ(m->counts().durationEvents, 1u) << size;
+        // Cut inside the event: a truncated file, its sentence as when read.
+        const std::string cut = doc.substr(0, size - 10);
+        const std::string cutPath = writeTemp("cut.json", cut);
+        const auto c = loadTrace(cutPath);
+        EXPECT_TRUE(c->info().truncated) << size;
+        EXPECT_EQ(c->info().truncatedAtByte, cut.size());
+        EXPECT_EQ(modelDifference(*c, *loadTrace(cutPath, {}, nullptr, chunkOf(4096))), "");
+    }
+}
+
+TEST(LoadMapped, AFileThatShrinksWhileItIsReadGivesOneSentence)
+{
+    // The profiler rewrites the file while it loads: past its new end the
+    // mapping would fault. The load ends with one sentence and the process
+    // stays up.
+    const std::string path = writeTemp("shrinks.json", framingMix(300000));
+    double seen = -1;
+    std::string error;
+    try {
+        loadTrace(path, [&](double f, const char *) {
+            if (seen < 0)
+                std::filesystem::resize_file(path, 0);
+            seen = std::max(seen, f);
+        });
+    } catch (const Error &e) {
+        error = e.what();
+    }
+    ASSERT_GE(seen, 0) << "the load ended before its first progress report";
+    EXPECT_EQ(error, path + ": the file shrank while it was being read (is it still being written?); open it "
+                            "again once it is complete.");
+    // The next load of the (now empty) file says so.
+    const Outcome again = outcome([&] { return loadTrace(path); });
+    EXPECT_EQ(again.error, path + ": the file is empty.");
 }
