@@ -347,7 +347,7 @@ public:
     void release() { m_data.release(); }
 
 private:
-    static constexpr size_t kBatchEvents = 512;
+    static constexpr size_t kBatchEvents = 2048;
     enum class State { Top, ObjFirst, ObjKey, ObjSep, ArrFirst, ArrElem, ArrSep, AfterArray, AfterTop, Done };
 
     void step(Batch &b);
