@@ -1,6 +1,7 @@
 #include "analysis/syncreplay.h"
 
 #include "analysis/correlationindex.h"
+#include "common/bits.h"
 #include "common/error.h"
 
 #include <algorithm>
@@ -274,6 +275,12 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
         isOrphanPred.assign((acts.size() + 63) / 64, 0);
         for (const uint32_t a : orphanPreds)
             isOrphanPred[a / 64] |= uint64_t(1) << (a % 64);
+        orphanRank.resize(isOrphanPred.size());
+        uint32_t before = 0;
+        for (size_t w = 0; w < isOrphanPred.size(); ++w) {
+            orphanRank[w] = before;
+            before += static_cast<uint32_t>(popcount64(isOrphanPred[w]));
+        }
     }
     if (devices.size() > 1)
         for (size_t d = 0; d < devices.size(); ++d)
@@ -509,10 +516,12 @@ size_t SyncReplay::Index::headSlot(uint32_t a) const
 {
     if (denseHeads)
         return a;
-    if (!((isOrphanPred[a / 64] >> (a % 64)) & 1)) // most activities: no search
+    const uint64_t word = isOrphanPred[a / 64];
+    if (!((word >> (a % 64)) & 1))
         return SIZE_MAX;
-    const auto it = std::lower_bound(orphanPreds.begin(), orphanPreds.end(), a);
-    return it != orphanPreds.end() && *it == a ? static_cast<size_t>(it - orphanPreds.begin()) : SIZE_MAX;
+    // Its place among orphanPreds: the ones in the words before, then the
+    // ones below it in its word.
+    return orphanRank[a / 64] + static_cast<size_t>(popcount64(word & ((uint64_t(1) << (a % 64)) - 1)));
 }
 
 TimeNs SyncReplay::Index::oldEnd(size_t item) const

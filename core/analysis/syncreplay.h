@@ -326,6 +326,7 @@ struct SyncReplay::Index {
     std::vector<uint32_t> lastOfStream; // last item position of each stream
     std::vector<uint32_t> orphanPreds;  // the stream predecessors of orphans, sorted
     std::vector<uint64_t> isOrphanPred; // the same as bits by activity (sparse heads only)
+    std::vector<uint32_t> orphanRank;   // per word of isOrphanPred: the bits set in the words before
     bool denseHeads = false;            // headSlot(a) is a
     size_t lastIrregular = 0;           // 1 + last orphan/overlap/early-return item
     size_t lastOrphan = 0;              // 1 + last orphan item
