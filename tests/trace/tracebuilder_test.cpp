@@ -5,7 +5,9 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <algorithm>
 #include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -101,6 +103,74 @@ TEST(TraceBuilder, FinishSortsAndNestsEveryTrack)
     const auto range = tr.candidates(45, 46);
     EXPECT_LE(range.first, 3u);
     EXPECT_GE(range.second, 4u);
+}
+
+TEST(TraceBuilder, FinishSortsATrackWhateverOrderItsEventsCameIn)
+{
+    // Parents before children (start, then longer first, then file order)
+    // for events in order, nearly in order (parents written after their
+    // children, as a profiler does), reversed and shuffled; with ties of start
+    // and of start and length. One track of 70,000 events is also sorted in
+    // two halves on two cores.
+    std::mt19937_64 rng(7);
+    struct Ev {
+        TimeNs start, dur;
+        size_t file;
+    };
+    for (const char *shape : {"in order", "parents late", "reversed", "shuffled", "few late"}) {
+        for (size_t n : {size_t(2), size_t(9), size_t(1000), size_t(70000)}) {
+            std::vector<Ev> evs;
+            TimeNs t = 0;
+            while (evs.size() < n) {
+                // A parent of up to 6 children, one of which may tie its start.
+                const size_t kids = std::min<size_t>(rng() % 7, n - evs.size() - 1);
+                const TimeNs p0 = t;
+                std::vector<Ev> group;
+                for (size_t k = 0; k < kids; ++k) {
+                    const TimeNs s = (k == 0 && rng() % 2) ? p0 : t + TimeNs(rng() % 3);
+                    const TimeNs d = TimeNs(rng() % 4);
+                    group.push_back({s, d, 0});
+                    t = s + d + 1;
+                }
+                const Ev parent{p0, t - p0 + TimeNs(rng() % 2), 0};
+                if (std::string(shape) == "parents late" || (std::string(shape) == "few late" && rng() % 50 == 0))
+                    group.push_back(parent);
+                else
+                    group.insert(group.begin(), parent);
+                for (const Ev &e : group)
+                    evs.push_back(e);
+                t += 1 + TimeNs(rng() % 3);
+            }
+            if (std::string(shape) == "reversed")
+                std::reverse(evs.begin(), evs.end());
+            if (std::string(shape) == "shuffled")
+                std::shuffle(evs.begin(), evs.end(), rng);
+            for (size_t i = 0; i < evs.size(); ++i)
+                evs[i].file = i;
+            TraceBuilder b;
+            const uint32_t tr = b.track(b.id("1"), b.id("1"));
+            const uint32_t other = b.track(b.id("1"), b.id("2")); // a second, small track
+            const StrId cat = b.internCategory("Operator");
+            std::vector<StrId> names;
+            for (const Ev &e : evs) {
+                names.push_back(b.intern("e" + std::to_string(e.file)));
+                b.addComplete(tr, e.start, e.dur, names.back(), cat);
+                if (e.file % 97 == 0)
+                    b.addComplete(other, e.start, 1, names.back(), cat);
+            }
+            std::vector<Ev> want = evs;
+            std::stable_sort(want.begin(), want.end(), [](const Ev &x, const Ev &y) {
+                return x.start != y.start ? x.start < y.start : x.dur > y.dur;
+            });
+            auto m = b.finish();
+            const Track got = m->tracks()[0];
+            ASSERT_EQ(got.size(), want.size());
+            size_t wrong = 0;
+            for (size_t i = 0; i < want.size(); ++i)
+                wrong += got.name[i] != names[want[i].file];
+            EXPECT_EQ(wrong, 0u) << shape << ", " << n << " events";
+        }
+    }
 }
 
 TEST(TraceBuilder, BeginAndEndPairInTimeOrderPerTrack)
