@@ -206,6 +206,57 @@ TEST(SyncPhases, ACorrelationIndexFindsWhatAMapFinds)
     EXPECT_EQ(ends.find(INT64_MAX - 2), nullptr);
 }
 
+// Ids dense in blocks far apart (runs or processes numbered from different
+// bases, e.g. a trace made of copies with ids shifted by ten million): a table
+// per block. Every id finds its call, every id around and between the blocks
+// finds none, against a std::map; too many blocks, or blocks too sparse, hash.
+TEST(SyncPhases, ACorrelationIndexOfDenseBlocksFindsWhatAMapFinds)
+{
+    std::mt19937_64 rng(5);
+    struct Shape {
+        int blocks;
+        int64_t shift;
+        int perBlock, step;
+        const char *layout;
+    };
+    for (const Shape &sh : {Shape{1, 0, 5000, 1, "direct"}, Shape{38, 10'000'000, 3000, 1, "blocks"},
+                            Shape{5, -1'000'000'000'000, 2000, 3, "blocks"}, Shape{4, 5000, 300, 2, "blocks"},
+                            Shape{3000, 1000, 10, 1, "hash"}, Shape{40, 10'000'000, 1000, 70, "hash"}}) {
+        SCOPED_TRACE(sh.layout + std::string(" ") + std::to_string(sh.blocks));
+        CorrelationIndex index;
+        std::map<int64_t, HostCallRef> first;
+        std::vector<int64_t> ids;
+        for (int b = 0; b < sh.blocks; ++b)
+            for (int k = 0; k < sh.perBlock; ++k)
+                if (rng() % 5) // a few gaps inside the blocks
+                    ids.push_back(b * sh.shift + int64_t(k) * sh.step);
+        std::shuffle(ids.begin(), ids.end(), rng);
+        for (uint32_t i = 0; i < ids.size(); ++i) {
+            const HostCallRef call{i % 3, i, TimeNs(i), TimeNs(i) + 1};
+            index.add(ids[i], call);
+            first.emplace(ids[i], call);
+        }
+        index.finish();
+        EXPECT_STREQ(index.layout(), sh.layout);
+        ASSERT_EQ(index.size(), first.size());
+        for (const auto &kv : first) {
+            const HostCallRef *found = index.find(kv.first);
+            ASSERT_NE(found, nullptr) << kv.first;
+            EXPECT_EQ(found->index, kv.second.index) << kv.first;
+        }
+        for (int b = -1; b <= sh.blocks; ++b)
+            for (int64_t d : {int64_t(-200), int64_t(-65), int64_t(-1), int64_t(0), int64_t(1), int64_t(7),
+                              int64_t(sh.perBlock) * sh.step - 1, int64_t(sh.perBlock) * sh.step,
+                              int64_t(sh.perBlock) * sh.step + 64, sh.shift / 2}) {
+                const int64_t c = b * sh.shift + d;
+                if (first.count(c) == 0)
+                    EXPECT_EQ(index.find(c), nullptr) << c;
+                else
+                    EXPECT_EQ(index.find(c)->index, first[c].index) << c;
+            }
+    }
+}
+
 TEST(SyncPhases, ReplayInputOfIsTheAnalysisReplayInput)
 {
     size_t withWork = 0;
