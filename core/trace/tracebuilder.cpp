@@ -3,6 +3,7 @@
 #include "common/cores.h"
 #include "common/error.h"
 #include "common/heap.h"
+#include "trace/compactjson.h"
 
 #include <algorithm>
 #include <cstring>
@@ -171,21 +172,7 @@ ArgsRef TraceBuilder::storeArgs(std::string_view json)
     // One pass compacts into scratch space, then one copy stores it.
     m_argsScratch.resize(json.size());
     char *out = m_argsScratch.data();
-    size_t n = 0;
-    bool inString = false;
-    for (size_t i = 0; i < json.size(); ++i) {
-        const char c = json[i];
-        if (inString) {
-            out[n++] = c;
-            if (c == '\\' && i + 1 < json.size())
-                out[n++] = json[++i];
-            else if (c == '"')
-                inString = false;
-        } else if (c != ' ' && c != '\n' && c != '\r' && c != '\t') {
-            out[n++] = c;
-            inString = c == '"';
-        }
-    }
+    const size_t n = compactJson(json, out);
     if (n > UINT32_MAX) {
         std::string().swap(m_argsScratch);
         warn("the args of one event are " + std::to_string(n) +
