@@ -86,7 +86,14 @@ void TraceBuilder::warn(std::string text) { m_model->m_warnings.add(std::move(te
 StrId TraceBuilder::intern(std::string_view s) { return m_model->m_strings.intern(s); }
 StrId TraceBuilder::internCategory(std::string_view cat)
 {
-    return m_model->m_strings.intern(normalizeCategory(cat));
+    for (const SeenCategory &c : m_seenCategories)
+        if (c.text == cat)
+            return c.id;
+    const StrId id = m_model->m_strings.intern(normalizeCategory(cat));
+    constexpr size_t kSeenCategories = 16; // beyond them, the pool
+    if (m_seenCategories.size() < kSeenCategories)
+        m_seenCategories.push_back({std::string(cat), id});
+    return id;
 }
 
 IdValue TraceBuilder::id(std::string_view text)
@@ -626,6 +633,7 @@ TraceModelPtr TraceBuilder::finish(const ProgressFn &progress, const CancelToken
 
     m_processIndex.clear();
     m_counterIndex.clear();
+    m_seenCategories.clear();
     releaseFreed();
     TraceModelPtr done(m_model.release());
     m_model.reset(new TraceModel);

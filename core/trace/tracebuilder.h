@@ -74,6 +74,13 @@ public:
 
 private:
     std::string m_argsScratch; // storeArgs' compacted args, before they are stored
+    // The categories met so far (a trace has a handful), as written, with the
+    // id of their normalized spelling: most events skip the pool's hash.
+    struct SeenCategory {
+        std::string text;
+        StrId id;
+    };
+    std::vector<SeenCategory> m_seenCategories;
     struct Pending {
         TimeNs ts;
         uint64_t seq;

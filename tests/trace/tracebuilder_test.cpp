@@ -173,6 +173,36 @@ TEST(TraceBuilder, FinishSortsATrackWhateverOrderItsEventsCameIn)
     }
 }
 
+TEST(TraceBuilder, EveryCategoryKeepsItsNormalizedNameHoweverManyThereAre)
+{
+    // More categories than the builder remembers, each met again and again,
+    // the legacy spellings among them; and after finish() a fresh model.
+    TraceBuilder b;
+    for (int round = 0; round < 2; ++round) {
+        if (round == 1)
+            b.intern("a name first: the ids of the second model differ from the first's");
+        const uint32_t t = b.track(b.id("1"), b.id("1"));
+        std::vector<std::string> cats = {"Operator", "Kernel", "cpu_op", "Runtime"};
+        for (int i = 0; i < 30; ++i)
+            cats.push_back("cat" + std::to_string(i));
+        for (int pass = 0; pass < 3; ++pass)
+            for (size_t i = 0; i < cats.size(); ++i)
+                b.addComplete(t, TimeNs(pass * 1000 + i * 10), 1, b.intern("e"), b.internCategory(cats[i]));
+        auto m = b.finish();
+        const Track tr = m->tracks()[0];
+        ASSERT_EQ(tr.size(), 3 * cats.size());
+        for (size_t row = 0; row < tr.size(); ++row) {
+            const std::string &want = cats[row % cats.size()];
+            const std::string got(m->str(tr.cat[row]));
+            EXPECT_EQ(got, want == "Operator"  ? "cpu_op"
+                           : want == "Kernel"  ? "kernel"
+                           : want == "Runtime" ? "cuda_runtime"
+                                               : want)
+                << round << " " << row;
+        }
+    }
+}
+
 TEST(TraceBuilder, BeginAndEndPairInTimeOrderPerTrack)
 {
     TraceBuilder b;
