@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstdio>
 #include <optional>
 #include <string>
 
@@ -247,6 +248,50 @@ TEST(TraceEventReader, TheSequenceNumberIsWhatArgIntReadsOfTheArgsKept)
         found += expected.has_value();
     }
     EXPECT_EQ(found, 8u);
+}
+
+// A key whose quotes and ':' touch is matched from one 8-byte word; any other
+// spelling of it (space before the ':', an escape, too near the end of the
+// buffer for the word) is read as a string. Both give the same event, and keys
+// that only start like a known one are skipped.
+TEST(TraceEventReader, AKeyReadsTheSameHoweverItIsSpelled)
+{
+    const char *keys[] = {"ph", "ts", "id", "bp", "s", "pid", "tid", "cat", "dur", "name", "args"};
+    const char *values[] = {
+        "\"X\"", "3", "4", "\"e\"", "\"g\"", "5", "6", "\"kernel\"", "2", "\"mm\"", "{\"correlation\": 9}"};
+    auto event = [&](auto spell) {
+        std::string text = "{";
+        for (size_t i = 0; i < std::size(keys); ++i)
+            text += (i ? ", " : "") + spell(std::string(keys[i])) + values[i];
+        return text + "}";
+    };
+    auto fields = [](const RawEvent &e) {
+        return std::string(1, e.ph) + "|" + std::to_string(e.ts) + "|" + std::to_string(e.dur) + "|" +
+               std::string(e.id) + "|" + std::string(e.bp) + "|" + std::string(e.scope) + "|" +
+               std::string(e.pid) + "|" + std::string(e.tid) + "|" + std::string(e.cat) + "|" +
+               std::string(e.name) + "|" + std::string(e.args) + "|" + std::to_string(e.keys.correlation);
+    };
+    const Read plain(event([](const std::string &k) { return "\"" + k + "\": "; }));
+    EXPECT_EQ(fields(plain.ev), "X|3000|2000|4|e|g|5|6|kernel|mm|{\"correlation\": 9}|9");
+    const Read spaced(event([](const std::string &k) { return "\"" + k + "\" : "; }));
+    EXPECT_EQ(fields(spaced.ev), fields(plain.ev));
+    // The first letter as a \u escape: "\u0070h" is "ph".
+    const Read escaped(event([](const std::string &k) {
+        char hex[8];
+        std::snprintf(hex, sizeof hex, "\\u%04x", static_cast<unsigned>(k[0]));
+        return "\"" + std::string(hex) + k.substr(1) + "\":";
+    }));
+    EXPECT_EQ(fields(escaped.ev), fields(plain.ev));
+    // Each key last in a buffer that ends right after its value: no word to read.
+    for (size_t i = 0; i < std::size(keys); ++i) {
+        const Read last("{\"" + std::string(keys[i]) + "\":" + values[i] + "}");
+        const Read spacedLast("{\"" + std::string(keys[i]) + "\" :" + values[i] + "}");
+        EXPECT_EQ(fields(last.ev), fields(spacedLast.ev)) << keys[i];
+    }
+    // Look-alikes are other keys.
+    const Read others("{\"phx\": \"X\", \"pids\": 1, \"s2\": \"g\", \"names\": \"n\", \"arg\": {}, \"d\": 1, "
+                      "\"p\": 1, \"Ph\": \"B\"}");
+    EXPECT_EQ(fields(others.ev), std::string(1, '\0') + "|0|0|||||||||" + std::to_string(kNoValue));
 }
 
 TEST(TraceEventReader, TheNextEventKeepsNothingOfTheLast)
