@@ -3,6 +3,7 @@
 #include "analysis/correlationindex.h"
 #include "common/bits.h"
 #include "common/error.h"
+#include "common/sortruns.h"
 
 #include <algorithm>
 #include <limits>
@@ -117,7 +118,7 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
     // when another began came first); then launches before blocking calls (a
     // blocking copy waits for its own copy), activities in stream order.
     const auto handoffClass = [](const Item &it) { return it.kind != Handoff ? 2u : 1u - (it.ref & 1u); };
-    std::sort(timed.begin(), timed.end(), [&](const Timed &x, const Timed &y) {
+    const auto timedOrder = [&](const Timed &x, const Timed &y) {
         if (x.t != y.t)
             return x.t < y.t;
         const unsigned xc = handoffClass(x.item), yc = handoffClass(y.item);
@@ -135,7 +136,9 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
         if (x.item.kind != y.item.kind)
             return x.item.kind < y.item.kind;
         return x.item.ref < y.item.ref;
-    });
+    };
+    // A run per stream (launches enqueue in order), the calls, the handoffs.
+    sortRuns(timed, timedOrder);
     items.reserve(timed.size());
     std::vector<TimeNs> itemTime; // for W(c) below only
     itemTime.reserve(timed.size());
