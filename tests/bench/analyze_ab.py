@@ -5,8 +5,11 @@ Each round runs both, in alternating order, so that both see the same phases of
 a noisy machine; prints each build's median and p10-p90 of the wall seconds and
 the ratio of the medians.
 
-Usage: analyze_ab.py [--load] OLD NEW FILE [--runs N]
+Usage: analyze_ab.py [--load] [--old-flag F] OLD NEW FILE [--runs N]
   --load: OLD and NEW are syncscope_trace_bench binaries (loading only).
+  --old-flag F: passed to OLD before FILE; with OLD and NEW the same binary it
+    compares two modes of one build (`--load --old-flag=--read B B FILE`:
+    reading in chunks against scanning through a map).
 """
 import argparse
 import statistics
@@ -21,22 +24,24 @@ def main():
     ap.add_argument("file")
     ap.add_argument("--runs", type=int, default=21)
     ap.add_argument("--load", action="store_true", help="time syncscope_trace_bench FILE instead of analyze")
+    ap.add_argument("--old-flag", action="append", default=[], help="an argument for OLD before FILE")
     args = ap.parse_args()
-    exes = [args.old, args.new]
-    walls = {e: [] for e in exes}
+    sides = {"old": (args.old, args.old_flag), "new": (args.new, [])}
+    walls = {side: [] for side in sides}
     for i in range(args.runs):
-        for exe in exes if i % 2 == 0 else exes[::-1]:
-            cmd = [exe, args.file] if args.load else [exe, "analyze", args.file]
+        for side in ("old", "new") if i % 2 == 0 else ("new", "old"):
+            exe, flags = sides[side]
+            cmd = [exe] + flags + [args.file] if args.load else [exe, "analyze"] + flags + [args.file]
             t0 = time.perf_counter()
             subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, check=True)
-            walls[exe].append(time.perf_counter() - t0)
+            walls[side].append(time.perf_counter() - t0)
     med = {}
-    for exe in exes:
-        v = sorted(walls[exe])
-        med[exe] = statistics.median(v)
-        print(f"{exe}: median {med[exe]:.3f} s, p10 {v[len(v) // 10]:.3f}, p90 {v[len(v) * 9 // 10]:.3f} "
-              f"({len(v)} runs)")
-    print(f"new / old = {med[args.new] / med[args.old]:.3f}")
+    for side, (exe, flags) in sides.items():
+        v = sorted(walls[side])
+        med[side] = statistics.median(v)
+        print(f"{' '.join([exe] + flags)}: median {med[side]:.3f} s, p10 {v[len(v) // 10]:.3f}, "
+              f"p90 {v[len(v) * 9 // 10]:.3f} ({len(v)} runs)")
+    print(f"new / old = {med['new'] / med['old']:.3f}")
 
 
 if __name__ == "__main__":
