@@ -266,15 +266,15 @@ SyncReplay::Index::Index(const ReplayInput &input) : in(input)
             depReach.push_back({i, reach});
         }
     }
+    std::vector<uint32_t> orphanPreds; // the stream predecessors of orphans
     for (uint32_t a = 0; a < acts.size(); ++a)
         if (items[actItem[a]].kind == OrphanActivity && pred[a] >= 0)
             orphanPreds.push_back(static_cast<uint32_t>(pred[a]));
     std::sort(orphanPreds.begin(), orphanPreds.end());
     orphanPreds.erase(std::unique(orphanPreds.begin(), orphanPreds.end()), orphanPreds.end());
-    denseHeads = orphanPreds.size() * 8 > acts.size();
-    if (denseHeads) {
-        std::vector<uint32_t>().swap(orphanPreds);
-    } else {
+    orphanPredCount = orphanPreds.size();
+    denseHeads = orphanPredCount * 8 > acts.size();
+    if (!denseHeads) {
         isOrphanPred.assign((acts.size() + 63) / 64, 0);
         for (const uint32_t a : orphanPreds)
             isOrphanPred[a / 64] |= uint64_t(1) << (a % 64);
@@ -522,7 +522,7 @@ size_t SyncReplay::Index::headSlot(uint32_t a) const
     const uint64_t word = isOrphanPred[a / 64];
     if (!((word >> (a % 64)) & 1))
         return SIZE_MAX;
-    // Its place among orphanPreds: the ones in the words before, then the
+    // Its place among the orphans' predecessors: the ones in the words before, then the
     // ones below it in its word.
     return orphanRank[a / 64] + static_cast<size_t>(popcount64(word & ((uint64_t(1) << (a % 64)) - 1)));
 }

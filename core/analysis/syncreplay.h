@@ -270,7 +270,7 @@ struct SyncReplay::Index {
     // stream predecessor's): a slot of the walk's head table, or SIZE_MAX where
     // nothing reads it. Every activity has one when more than an eighth are such.
     size_t headSlot(uint32_t a) const;
-    size_t headSlots() const { return denseHeads ? in.activities.size() : orphanPreds.size(); }
+    size_t headSlots() const { return denseHeads ? in.activities.size() : orphanPredCount; }
     TimeNs oldEnd(size_t item) const;                  // its activity's old end; kNever for a blocking call
     TimeNs oldEndOn(size_t device, size_t item) const; // the same, kNever off that device
     // The latest old end of the device's activities at item positions [from, to).
@@ -324,8 +324,8 @@ struct SyncReplay::Index {
     std::vector<uint32_t> blockItem;    // per call: its item position
     std::vector<uint32_t> lastOfThread; // last item position of each thread
     std::vector<uint32_t> lastOfStream; // last item position of each stream
-    std::vector<uint32_t> orphanPreds;  // the stream predecessors of orphans, sorted
-    std::vector<uint64_t> isOrphanPred; // the same as bits by activity (sparse heads only)
+    size_t orphanPredCount = 0;         // activities that are an orphan's stream predecessor
+    std::vector<uint64_t> isOrphanPred; // those activities as bits (sparse heads only)
     std::vector<uint32_t> orphanRank;   // per word of isOrphanPred: the bits set in the words before
     bool denseHeads = false;            // headSlot(a) is a
     size_t lastIrregular = 0;           // 1 + last orphan/overlap/early-return item

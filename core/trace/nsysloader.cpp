@@ -663,8 +663,9 @@ void NsysReader::readNvtx()
         m_args.clear();
         EventKeys keys;
         if (r.seq != kNoValue) {
-            m_args = "\"Sequence number\":" + std::to_string(r.seq);
-            keys.sequence = argIntText(std::to_string(r.seq)).value_or(kNoValue);
+            const std::string seq = std::to_string(r.seq);
+            m_args = "\"Sequence number\":" + seq;
+            keys.sequence = argIntText(seq).value_or(kNoValue);
         }
         const ArgsRef args = m_args.empty() ? ArgsRef{} : b.storeArgs("{" + m_args + "}");
         b.addComplete(b.track(b.id(pid), b.id(tid)), s.i64(0), s.i64(1) - s.i64(0), b.intern(r.name),

@@ -260,6 +260,13 @@ struct Batch {
         actions.clear();
     }
     void act(std::function<void(TraceBuilder &)> fn) { actions.emplace_back(events.size(), std::move(fn)); }
+    // The events that follow point into the data's current chunk (or file).
+    void pointInto(const ReadBuffer &data)
+    {
+        chunk = data.chunk();
+        lo = data.begin();
+        hi = data.spanEnd();
+    }
     // A view that does not point into the chunk (the reader's scratch) is copied.
     void keep(std::string_view &v)
     {
@@ -373,9 +380,7 @@ bool EventFramer::fill(Batch &b)
         m_data.start();
         m_data.skipByteOrderMark();
     }
-    b.chunk = m_data.chunk();
-    b.lo = m_data.begin();
-    b.hi = m_data.spanEnd();
+    b.pointInto(m_data);
     while (m_state != State::Done && b.events.size() < kBatchEvents) {
         try {
             step(b);
@@ -389,9 +394,7 @@ bool EventFramer::fill(Batch &b)
             if (!b.events.empty())
                 break;
             m_data.refill();
-            b.chunk = m_data.chunk();
-            b.lo = m_data.begin();
-            b.hi = m_data.spanEnd();
+            b.pointInto(m_data);
         } catch (const SyntaxError &e) {
             syntaxError(e);
         }
